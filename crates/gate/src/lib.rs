@@ -1,0 +1,4 @@
+//! The done gate: config, checks runner, guards, baselines, receipts, bounce ledger.
+
+pub mod config;
+pub mod guards;

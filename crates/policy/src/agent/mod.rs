@@ -1,0 +1,1 @@
+//! Agent-mode shell vetting (to be built).

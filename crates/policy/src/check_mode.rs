@@ -1,0 +1,1 @@
+//! Check-mode vetting (to be built).

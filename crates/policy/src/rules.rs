@@ -1,0 +1,1 @@
+//! Claude Code style tool rules (to be built).

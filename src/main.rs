@@ -1,0 +1,13 @@
+//! loopgate: argument parsing and wiring only. Every decision lives in the crates.
+
+mod cli;
+mod cmd;
+mod exit;
+
+use clap::Parser;
+
+fn main() -> std::process::ExitCode {
+    let cli = cli::Cli::parse_from_env();
+    let outcome = cmd::dispatch(cli);
+    exit::finish(outcome)
+}
