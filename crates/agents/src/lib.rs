@@ -1,1 +1,120 @@
-//! agents
+//! One module per agent protocol: the agent's hook JSON in, an [`HookInput`] out; a
+//! [`Response`] in, the agent's JSON out. Parsing is lenient (unknown and missing fields
+//! are normal: these protocols change monthly); nothing here decides anything.
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentKind {
+    Claude,
+    Codex,
+    Cursor,
+    Gemini,
+}
+
+impl AgentKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Claude => "claude",
+            AgentKind::Codex => "codex",
+            AgentKind::Cursor => "cursor",
+            AgentKind::Gemini => "gemini",
+        }
+    }
+}
+
+/// A tool call, normalized across agents.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ToolCall {
+    /// A shell command string (Claude `Bash`, Codex `shell`/`exec`, Cursor
+    /// `beforeShellExecution`, Gemini `run_shell_command`).
+    Shell { tool: String, command: String, cwd: Option<PathBuf> },
+    /// A file write or edit, with every path it touches.
+    FileWrite { tool: String, paths: Vec<PathBuf> },
+    /// A file read.
+    FileRead { tool: String, path: PathBuf },
+    /// Anything else (MCP tools, web fetches, ...), with its raw input for rules and audit.
+    Other { tool: String, input: serde_json::Value },
+}
+
+impl ToolCall {
+    pub fn tool_name(&self) -> &str {
+        match self {
+            ToolCall::Shell { tool, .. }
+            | ToolCall::FileWrite { tool, .. }
+            | ToolCall::FileRead { tool, .. }
+            | ToolCall::Other { tool, .. } => tool,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Event {
+    SessionStart,
+    /// Before a tool runs (PreToolUse, BeforeTool, beforeShellExecution, ...).
+    PreTool { call: ToolCall },
+    /// A file was edited (Cursor `afterFileEdit`): record only.
+    PostEdit { paths: Vec<PathBuf> },
+    /// The main agent wants to stop. `active` is Claude's `stop_hook_active`;
+    /// `completed` is false when the agent stopped for another reason (Cursor `status`).
+    Stop { active: bool, completed: bool },
+    /// A subagent wants to stop.
+    SubagentStop { agent_id: Option<String>, active: bool },
+    /// An event loopgate does not act on.
+    Other { name: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HookInput {
+    pub agent: AgentKind,
+    /// The event name exactly as the agent sent it (needed to answer in kind).
+    pub event_name: String,
+    pub event: Event,
+    pub session_id: Option<String>,
+    pub cwd: Option<PathBuf>,
+    pub transcript_path: Option<PathBuf>,
+}
+
+/// What loopgate wants to tell the agent; each protocol renders what it supports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Response {
+    /// Say nothing (the agent proceeds as it would without the hook).
+    Nothing,
+    Allow { reason: Option<String> },
+    Ask { reason: String },
+    Deny { reason: String },
+    /// Deny the tool call and tell the agent to stop altogether (budget exhausted).
+    Halt { reason: String },
+    /// Refuse a stop and send the agent back to work with this reason.
+    Block { reason: String },
+    /// Add context for the model (SessionStart).
+    Context { text: String },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ParseError {
+    #[error("the hook input is not JSON: {0}")]
+    NotJson(String),
+    #[error("the hook input is not a JSON object")]
+    NotObject,
+    #[error("the hook input has no event name (`{0}`)")]
+    NoEvent(&'static str),
+}
+
+/// Parse an agent's hook payload.
+pub fn parse(agent: AgentKind, _bytes: &[u8]) -> Result<HookInput, ParseError> {
+    let _ = agent;
+    Err(ParseError::NotObject)
+}
+
+/// Render a response in the agent's protocol for the event it answers: exactly one JSON
+/// object, or `None` for nothing on stdout.
+pub fn render(agent: AgentKind, _event_name: &str, _response: &Response) -> Option<String> {
+    let _ = agent;
+    None
+}
