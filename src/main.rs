@@ -3,6 +3,7 @@
 mod cli;
 mod cmd;
 mod exit;
+mod report;
 
 use clap::Parser;
 

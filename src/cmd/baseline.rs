@@ -2,6 +2,25 @@ use crate::cli::BaselineArgs;
 use crate::exit::Exit;
 use std::path::Path;
 
-pub fn run(_dir: &Path, _args: &BaselineArgs) -> anyhow::Result<Exit> {
-    anyhow::bail!("`loopgate baseline` is not built yet")
+pub fn run(dir: &Path, args: &BaselineArgs) -> anyhow::Result<Exit> {
+    let session = args.session.as_deref().unwrap_or("manual");
+    if session.trim().is_empty() {
+        anyhow::bail!("--session needs a non-empty id");
+    }
+    let outcome = gate::baseline::record(dir, session, args.if_missing)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "session": outcome.session,
+                "created": outcome.created,
+                "path": outcome.path,
+            })
+        );
+    } else if outcome.created {
+        println!("baseline recorded for session `{}`: {}", outcome.session, outcome.path.display());
+    } else {
+        println!("session `{}` already has a baseline: {}", outcome.session, outcome.path.display());
+    }
+    Ok(Exit::Pass)
 }

@@ -1,11 +1,129 @@
 use crate::cli::ExecArgs;
 use crate::exit::Exit;
-use std::path::Path;
+use gate::config::Confine;
+use sandbox::confine::{ConfinePlan, ConfineReport, Enforcement, Prepared};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-pub fn exec(_dir: &Path, _args: &ExecArgs) -> anyhow::Result<Exit> {
-    anyhow::bail!("`loopgate exec` is not built yet")
+/// `loopgate exec [--confine] [--json] -- PROGRAM ARGS...`: one argv, no shell, run in
+/// `dir` with stdio inherited. The child's exit code is loopgate's (128+n for a signal), so
+/// this returns only on loopgate's own errors (exit 2) and otherwise exits the process.
+pub fn exec(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
+    if !dir.is_dir() {
+        anyhow::bail!("{}: not a directory", dir.display());
+    }
+    let program = &args.argv[0];
+    let mut cmd = Command::new(program);
+    cmd.args(&args.argv[1..]).current_dir(dir);
+    let prepared = if args.confine {
+        Some(confine(dir, &mut cmd)?)
+    } else {
+        None
+    };
+    let finished = sandbox::process::run_foreground(&mut cmd)
+        .map_err(|e| spawn_error(program, &e, prepared.is_some()))?;
+    if args.json {
+        let report = serde_json::json!({
+            "argv": args.argv,
+            "exit_code": finished.code,
+            "signal": finished.signal,
+            "duration_ms": finished.duration.as_millis() as u64,
+            "confinement": prepared.as_ref().map(Prepared::report),
+        });
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{report}");
+        let _ = out.flush();
+    }
+    // Dropping the plan removes the private temp dir before the process ends.
+    drop(prepared);
+    std::process::exit(i32::from(finished.code))
 }
 
 pub fn run_agent(_dir: &Path, _args: &ExecArgs) -> anyhow::Result<Exit> {
     anyhow::bail!("`loopgate run` is not built yet")
+}
+
+/// The repository root: the nearest directory at or above `dir` holding `.git` (a
+/// directory, or a file in a linked worktree).
+pub(crate) fn find_repo_root(dir: &Path) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    start
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+fn confine(dir: &Path, cmd: &mut Command) -> anyhow::Result<Prepared> {
+    let root = match find_repo_root(dir) {
+        Some(root) => root,
+        None => {
+            eprintln!(
+                "loopgate: {} is not inside a git repository; the write roots are taken from it",
+                dir.display()
+            );
+            std::fs::canonicalize(dir)?
+        }
+    };
+    let loaded = gate::config::load(&root, Vec::new)?;
+    let cfg = &loaded.config.sandbox;
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut write_roots = sandbox::resolve_roots(&cfg.write_roots, &root, home.as_deref());
+    if cfg.temp_writable {
+        write_roots.extend(sandbox::system_temp_dirs());
+    }
+    let plan = ConfinePlan {
+        write_roots,
+        extra_writable: Vec::new(),
+        private_tmp: true,
+    };
+    let prepared = sandbox::prepare(&plan)?;
+    let report = prepared.report();
+    if report.enforcement == Enforcement::NotEnforced {
+        let why = report.reason.clone().unwrap_or_default();
+        if cfg.confine == Confine::Required {
+            anyhow::bail!(
+                "confine = \"required\" in loopgate.toml, but Landlock confinement is not available: {why}; nothing was run"
+            );
+        }
+        eprintln!("loopgate: confinement degraded to detection: {why}; running unconfined");
+    } else {
+        eprintln!("loopgate: {}", describe(report));
+    }
+    sandbox::apply(cmd, &prepared);
+    Ok(prepared)
+}
+
+fn describe(report: &ConfineReport) -> String {
+    let abi = report
+        .abi
+        .map(|a| format!(", Landlock ABI {a}"))
+        .unwrap_or_default();
+    let roots: Vec<String> = report
+        .writable
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let mut line = format!(
+        "confinement {}{abi}; writable: {}",
+        report.enforcement,
+        roots.join(", ")
+    );
+    if let Some(reason) = &report.reason {
+        line.push_str(&format!(" ({reason})"));
+    }
+    line
+}
+
+fn spawn_error(program: &str, e: &std::io::Error, confined: bool) -> anyhow::Error {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            anyhow::anyhow!("cannot run `{program}`: program not found (looked in PATH unless the name has a `/`)")
+        }
+        _ if confined => anyhow::anyhow!("cannot start `{program}` confined: {e}"),
+        std::io::ErrorKind::PermissionDenied => {
+            anyhow::anyhow!("cannot run `{program}`: permission denied")
+        }
+        _ => anyhow::anyhow!("cannot run `{program}`: {e}"),
+    }
 }

@@ -1,7 +1,107 @@
-use crate::cli::HookArgs;
+//! `loopgate hook <agent>`: one agent hook call. Reads the agent's JSON on stdin, decides
+//! by event, answers in the agent's protocol on stdout (one JSON object or nothing),
+//! diagnostics on stderr. The answers for bad input are in docs/hooks-wiring.md.
+
+mod budget_gate;
+mod deadline;
+mod evidence;
+mod reason;
+mod rules;
+mod session;
+mod stop;
+mod tool_gate;
+mod workspace;
+
+use crate::cli::{Agent, HookArgs};
 use crate::exit::Exit;
+use agents::{AgentKind, Event, HookInput, Response};
+use std::io::{Read, Write};
 use std::path::Path;
 
-pub fn run(_dir: &Path, _args: &HookArgs) -> anyhow::Result<Exit> {
-    anyhow::bail!("`loopgate hook` is not built yet")
+/// Payloads above this are refused as bad input (a real hook payload is far smaller; the
+/// bound keeps a hostile or broken agent from making the hook read without end).
+pub const MAX_PAYLOAD: u64 = 16 * 1024 * 1024;
+
+pub fn run(dir: &Path, args: &HookArgs) -> anyhow::Result<Exit> {
+    let kind = agent_kind(args.agent);
+    let input = match read_stdin().and_then(|bytes| parse(kind, &bytes)) {
+        Ok(input) => input,
+        // Without a parsed event we cannot tell a tool call from a stop, so the one answer
+        // that fails closed for both in every supported protocol is exit 2 with the reason
+        // on stderr: it blocks the tool call, and it refuses the stop.
+        Err(message) => {
+            eprintln!("loopgate: hook {}: bad input: {message}", kind.name());
+            return Ok(Exit::Usage);
+        }
+    };
+    let response = dispatch(dir, &input);
+    if let Some(json) = agents::render(kind, &input.event_name, &response) {
+        let mut out = std::io::stdout().lock();
+        // A closed stdout means the agent is gone; nothing useful is left to do.
+        let _ = writeln!(out, "{json}");
+        let _ = out.flush();
+    }
+    Ok(Exit::Pass)
+}
+
+fn agent_kind(agent: Agent) -> AgentKind {
+    match agent {
+        Agent::Claude => AgentKind::Claude,
+        Agent::Codex => AgentKind::Codex,
+        Agent::Cursor => AgentKind::Cursor,
+        Agent::Gemini => AgentKind::Gemini,
+    }
+}
+
+fn read_stdin() -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_PAYLOAD + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    if bytes.len() as u64 > MAX_PAYLOAD {
+        return Err(format!(
+            "the payload is larger than {} MiB",
+            MAX_PAYLOAD / (1024 * 1024)
+        ));
+    }
+    Ok(bytes)
+}
+
+fn parse(kind: AgentKind, bytes: &[u8]) -> Result<HookInput, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err("stdin is empty".into());
+    }
+    agents::parse(kind, bytes).map_err(|e| e.to_string())
+}
+
+/// Pick the seat by event. Every branch answers; none panics on odd input.
+fn dispatch(dir: &Path, input: &HookInput) -> Response {
+    let cwd = workspace::cwd_of(input, dir);
+    match &input.event {
+        Event::PreTool { call } => tool_gate::handle(&cwd, input, call),
+        Event::Stop { active, completed } => {
+            if !completed {
+                // Cursor reports aborted or errored loops as stops too; those are not
+                // "I am done" claims, so there is nothing to gate.
+                evidence::gate_event(&cwd, input, "stop.not-completed", "allow", "");
+                return Response::Nothing;
+            }
+            stop::handle(&cwd, input, stop::Seat::Main, *active)
+        }
+        Event::SubagentStop { agent_id, active } => {
+            stop::handle(&cwd, input, stop::Seat::Subagent(agent_id.clone()), *active)
+        }
+        Event::SessionStart => session::handle(&cwd, input),
+        Event::PostEdit { paths } => {
+            let listed: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            evidence::gate_event(&cwd, input, "post-edit", "record", &listed.join(", "));
+            Response::Nothing
+        }
+        Event::Other { name } => {
+            evidence::gate_event(&cwd, input, "ignored", "none", name);
+            Response::Nothing
+        }
+    }
 }

@@ -1,7 +1,57 @@
 use crate::cli::QuarantineCommand;
 use crate::exit::Exit;
+use sandbox::quarantine::{self, QuarantineError, Record};
 use std::path::Path;
 
-pub fn run(_dir: &Path, _args: &QuarantineCommand) -> anyhow::Result<Exit> {
-    anyhow::bail!("`loopgate quarantine` is not built yet")
+/// `loopgate quarantine list [--json]` and `loopgate quarantine release [ID]`.
+pub fn run(dir: &Path, cmd: &QuarantineCommand) -> anyhow::Result<Exit> {
+    let root = super::exec::find_repo_root(dir).unwrap_or_else(|| dir.to_path_buf());
+    let state_dir = state::state_dir(&root);
+    match cmd {
+        QuarantineCommand::List(args) => {
+            let records = quarantine::list(&state_dir)?;
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&records)?);
+            } else if records.is_empty() {
+                println!("no quarantine");
+            } else {
+                for r in &records {
+                    print_record(r);
+                }
+                println!(
+                    "release with `loopgate quarantine release [ID]` once the paths are reviewed"
+                );
+            }
+            Ok(Exit::Pass)
+        }
+        QuarantineCommand::Release(args) => {
+            let corrupt = matches!(
+                quarantine::list(&state_dir),
+                Err(QuarantineError::Corrupt { .. })
+            );
+            let released = quarantine::release(&state_dir, args.id.as_deref())?;
+            if corrupt {
+                println!(
+                    "removed the corrupt {}",
+                    quarantine::path(&state_dir).display()
+                );
+            } else if released.is_empty() {
+                println!("nothing to release");
+            }
+            for r in &released {
+                println!("released {}", r.id);
+                for p in &r.paths {
+                    println!("  {}", p.display());
+                }
+            }
+            Ok(Exit::Pass)
+        }
+    }
+}
+
+fn print_record(r: &Record) {
+    println!("{}  {}  session {}  {}", r.id, r.time, r.session, r.source);
+    for p in &r.paths {
+        println!("  {}", p.display());
+    }
 }

@@ -5,6 +5,16 @@
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
+mod apply_patch;
+pub mod claude;
+pub mod codex;
+pub mod cursor;
+mod fields;
+pub mod gemini;
+pub mod install;
+
+pub use apply_patch::patch_paths;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AgentKind {
@@ -15,6 +25,13 @@ pub enum AgentKind {
 }
 
 impl AgentKind {
+    pub const ALL: [AgentKind; 4] = [
+        AgentKind::Claude,
+        AgentKind::Codex,
+        AgentKind::Cursor,
+        AgentKind::Gemini,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             AgentKind::Claude => "claude",
@@ -31,13 +48,20 @@ impl AgentKind {
 pub enum ToolCall {
     /// A shell command string (Claude `Bash`, Codex `shell`/`exec`, Cursor
     /// `beforeShellExecution`, Gemini `run_shell_command`).
-    Shell { tool: String, command: String, cwd: Option<PathBuf> },
+    Shell {
+        tool: String,
+        command: String,
+        cwd: Option<PathBuf>,
+    },
     /// A file write or edit, with every path it touches.
     FileWrite { tool: String, paths: Vec<PathBuf> },
     /// A file read.
     FileRead { tool: String, path: PathBuf },
     /// Anything else (MCP tools, web fetches, ...), with its raw input for rules and audit.
-    Other { tool: String, input: serde_json::Value },
+    Other {
+        tool: String,
+        input: serde_json::Value,
+    },
 }
 
 impl ToolCall {
@@ -56,16 +80,28 @@ impl ToolCall {
 pub enum Event {
     SessionStart,
     /// Before a tool runs (PreToolUse, BeforeTool, beforeShellExecution, ...).
-    PreTool { call: ToolCall },
+    PreTool {
+        call: ToolCall,
+    },
     /// A file was edited (Cursor `afterFileEdit`): record only.
-    PostEdit { paths: Vec<PathBuf> },
+    PostEdit {
+        paths: Vec<PathBuf>,
+    },
     /// The main agent wants to stop. `active` is Claude's `stop_hook_active`;
     /// `completed` is false when the agent stopped for another reason (Cursor `status`).
-    Stop { active: bool, completed: bool },
+    Stop {
+        active: bool,
+        completed: bool,
+    },
     /// A subagent wants to stop.
-    SubagentStop { agent_id: Option<String>, active: bool },
+    SubagentStop {
+        agent_id: Option<String>,
+        active: bool,
+    },
     /// An event loopgate does not act on.
-    Other { name: String },
+    Other {
+        name: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -85,15 +121,27 @@ pub struct HookInput {
 pub enum Response {
     /// Say nothing (the agent proceeds as it would without the hook).
     Nothing,
-    Allow { reason: Option<String> },
-    Ask { reason: String },
-    Deny { reason: String },
+    Allow {
+        reason: Option<String>,
+    },
+    Ask {
+        reason: String,
+    },
+    Deny {
+        reason: String,
+    },
     /// Deny the tool call and tell the agent to stop altogether (budget exhausted).
-    Halt { reason: String },
+    Halt {
+        reason: String,
+    },
     /// Refuse a stop and send the agent back to work with this reason.
-    Block { reason: String },
+    Block {
+        reason: String,
+    },
     /// Add context for the model (SessionStart).
-    Context { text: String },
+    Context {
+        text: String,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -106,15 +154,32 @@ pub enum ParseError {
     NoEvent(&'static str),
 }
 
-/// Parse an agent's hook payload.
-pub fn parse(agent: AgentKind, _bytes: &[u8]) -> Result<HookInput, ParseError> {
-    let _ = agent;
-    Err(ParseError::NotObject)
+/// Parse an agent's hook payload. Lenient: unknown and missing fields are normal, a field
+/// of the wrong shape is treated as missing; only input that is not a JSON object, or an
+/// object without an event name, is an error (the hook command answers those fail-closed:
+/// see `docs/agents.md`).
+pub fn parse(agent: AgentKind, bytes: &[u8]) -> Result<HookInput, ParseError> {
+    let object = fields::object(bytes)?;
+    match agent {
+        AgentKind::Claude => claude::parse(&object),
+        AgentKind::Codex => codex::parse(&object),
+        AgentKind::Cursor => cursor::parse(&object),
+        AgentKind::Gemini => gemini::parse(&object),
+    }
 }
 
 /// Render a response in the agent's protocol for the event it answers: exactly one JSON
 /// object, or `None` for nothing on stdout.
-pub fn render(agent: AgentKind, _event_name: &str, _response: &Response) -> Option<String> {
-    let _ = agent;
-    None
+///
+/// `Response::Nothing` leaves the agent's own permission flow in charge; `Response::Allow`
+/// actively approves where the protocol can (Claude Code skips its own prompt), so the hook
+/// should answer `Allow` only when a user `allow` rule matched and `Nothing` otherwise.
+pub fn render(agent: AgentKind, event_name: &str, response: &Response) -> Option<String> {
+    let value = match agent {
+        AgentKind::Claude => claude::render(event_name, response),
+        AgentKind::Codex => codex::render(event_name, response),
+        AgentKind::Cursor => cursor::render(event_name, response),
+        AgentKind::Gemini => gemini::render(event_name, response),
+    }?;
+    Some(value.to_string())
 }

@@ -1,6 +1,46 @@
-//! Session baselines: what the tree looked like when a session started.
+//! Session baselines: what the tree looked like when a session started, so the done gate
+//! blames the agent only for what changed after that.
+//!
+//! A baseline stores the head commit plus, for every file that was already dirty, its hash,
+//! the lines it added over HEAD and its test counts. Files clean at baseline time need no
+//! record: git already holds them at the head commit.
 
+use crate::git::Repo;
+use crate::guards::{count_tests, is_test_path, TestCounts, GATE_FILES};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+pub const BASELINE_VERSION: u32 = 1;
+/// Files larger than this are hashed but their lines are not kept.
+pub const MAX_TEXT_BYTES: u64 = 1024 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirtyFile {
+    /// BLAKE3 of the content then; `None` when the file was deleted then.
+    pub hash: Option<String>,
+    /// Lines the file had added over HEAD then (not blamed on the agent).
+    pub added_lines: Vec<String>,
+    pub counts: Option<TestCounts>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    pub version: u32,
+    pub session: String,
+    /// RFC 3339 with nanoseconds: the newest baseline wins when `check` names none.
+    pub created_at: String,
+    pub head: Option<String>,
+    pub branch: Option<String>,
+    pub config_hash: Option<String>,
+    pub dirty: BTreeMap<String, DirtyFile>,
+    /// Hashes of the gate's own files (present or `None`), ignored files included.
+    pub gate_files: BTreeMap<String, Option<String>>,
+    /// Metadata snapshot of the watch roots for escape detection (sandbox crate format).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<serde_json::Value>,
+}
 
 #[derive(Debug, Clone)]
 pub struct BaselineOutcome {
@@ -10,7 +50,178 @@ pub struct BaselineOutcome {
     pub session: String,
 }
 
+pub fn baselines_dir(root: &Path) -> PathBuf {
+    state::state_dir(root).join("baselines")
+}
+
+/// File name for a session id: readable when it is safe, hashed otherwise.
+pub fn file_for(root: &Path, session: &str) -> PathBuf {
+    let safe = !session.is_empty()
+        && session.len() <= 128
+        && session
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !session.starts_with('.');
+    let stem = if safe {
+        session.to_string()
+    } else {
+        format!("h-{}", &blake3::hash(session.as_bytes()).to_hex()[..32])
+    };
+    baselines_dir(root).join(format!("{stem}.json"))
+}
+
+/// Paths under `.loopgate/`, the state directory.
+pub fn is_state_path(path: &str) -> bool {
+    path == state::DIR_NAME || path.starts_with(".loopgate/")
+}
+
+pub fn hash_file(path: &Path) -> Option<String> {
+    let bytes = std::fs::read(path).ok()?;
+    Some(blake3::hash(&bytes).to_hex().to_string())
+}
+
+/// Read a file as text when it is UTF-8 and not too large.
+pub fn read_text(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_TEXT_BYTES {
+        return None;
+    }
+    String::from_utf8(std::fs::read(path).ok()?).ok()
+}
+
+/// The gate files that exist (or not) now: the fixed list plus `loopgate.toml`.
+pub fn gate_file_hashes(root: &Path) -> BTreeMap<String, Option<String>> {
+    GATE_FILES
+        .iter()
+        .filter(|p| !p.contains('*'))
+        .map(|p| (p.to_string(), hash_file(&root.join(p))))
+        .collect()
+}
+
+/// Capture the baseline for `repo` now (no file written).
+pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Result<Baseline> {
+    let state = repo.work_state()?;
+    let head = state.head.clone();
+    let base = head.clone().unwrap_or_else(|| crate::git::EMPTY_TREE.to_string());
+    // loopgate's own state changes on every run; tampering with it is the tool gate's job.
+    let status: Vec<_> = state
+        .entries
+        .iter()
+        .filter(|e| !is_state_path(&e.path))
+        .cloned()
+        .collect();
+    let tracked_dirty: Vec<String> = status
+        .iter()
+        .filter(|e| e.code != "??")
+        .map(|e| e.path.clone())
+        .collect();
+    let added: BTreeMap<String, Vec<String>> = repo
+        .added_lines_since(&base, &tracked_dirty)?
+        .into_iter()
+        .map(|(p, lines)| (p, lines.into_iter().map(|(_, t)| t).collect()))
+        .collect();
+    let mut dirty = BTreeMap::new();
+    for entry in &status {
+        let abs = repo.root.join(&entry.path);
+        let text = read_text(&abs);
+        let added_lines = if entry.code == "??" {
+            text.as_deref()
+                .map(|t| t.lines().map(String::from).collect())
+                .unwrap_or_default()
+        } else {
+            added.get(&entry.path).cloned().unwrap_or_default()
+        };
+        let counts = match (&text, is_test_path(&entry.path, test_globs)) {
+            (Some(t), true) => Some(count_tests(&entry.path, t)),
+            _ => None,
+        };
+        dirty.insert(
+            entry.path.clone(),
+            DirtyFile {
+                hash: hash_file(&abs),
+                added_lines,
+                counts,
+            },
+        );
+    }
+    Ok(Baseline {
+        version: BASELINE_VERSION,
+        session: session.to_string(),
+        created_at: jiff::Timestamp::now().to_string(),
+        head,
+        branch: state.branch.clone(),
+        config_hash: hash_file(&repo.root.join(crate::config::FILE_NAME)),
+        dirty,
+        gate_files: gate_file_hashes(&repo.root),
+        snapshot: None,
+    })
+}
+
 /// Record the baseline for `session` in the repository containing `dir`.
-pub fn record(_dir: &Path, _session: &str, _if_missing: bool) -> anyhow::Result<BaselineOutcome> {
-    anyhow::bail!("baselines are not built yet")
+pub fn record(dir: &Path, session: &str, if_missing: bool) -> anyhow::Result<BaselineOutcome> {
+    let repo = Repo::discover(dir).with_context(|| {
+        format!(
+            "{} is not inside a git repository: a baseline needs git (run `git init` first)",
+            dir.display()
+        )
+    })?;
+    let path = file_for(&repo.root, session);
+    if if_missing && path.exists() {
+        return Ok(BaselineOutcome {
+            created: false,
+            path,
+            session: session.to_string(),
+        });
+    }
+    let loaded = crate::config::load(&repo.root, Vec::new)?;
+    let mut baseline = capture(&repo, session, &loaded.config.guards.test_globs)?;
+    baseline.snapshot = crate::escape::snapshot_for_baseline(&repo.root, &loaded.config);
+    state::write_json(&path, &baseline)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(BaselineOutcome {
+        created: true,
+        path,
+        session: session.to_string(),
+    })
+}
+
+/// Load one session's baseline. A corrupt file is an error, never an empty baseline.
+pub fn load(root: &Path, session: &str) -> anyhow::Result<Option<Baseline>> {
+    let path = file_for(root, session);
+    match state::read_json::<Baseline>(&path) {
+        Ok(b) => Ok(Some(b)),
+        Err(state::ReadError::Missing) => Ok(None),
+        Err(e) => anyhow::bail!(
+            "{}: {e}; delete it and run `loopgate baseline --session {session}` to record a new one",
+            path.display()
+        ),
+    }
+}
+
+/// The newest baseline of any session, if there is one.
+pub fn newest(root: &Path) -> anyhow::Result<Option<Baseline>> {
+    let dir = baselines_dir(root);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    let mut best: Option<Baseline> = None;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let baseline: Baseline = match state::read_json(&path) {
+            Ok(b) => b,
+            Err(e) => anyhow::bail!(
+                "{}: {e}; delete it or record a new baseline with `loopgate baseline`",
+                path.display()
+            ),
+        };
+        if best.as_ref().is_none_or(|b| b.created_at < baseline.created_at) {
+            best = Some(baseline);
+        }
+    }
+    Ok(best)
 }

@@ -1,7 +1,16 @@
 //! The done gate: config, checks runner, guards, baselines, receipts, bounce ledger.
 
 pub mod baseline;
+pub mod comparison;
 pub mod config;
+pub mod detect;
+pub mod escape;
+pub mod git;
 pub mod done;
 pub mod guards;
+pub mod ledger;
+pub mod markdown;
+pub mod plan;
 pub mod receipt;
+pub mod runner;
+pub mod store;

@@ -10,5 +10,6 @@ pub mod agent;
 pub mod check_mode;
 pub mod decision;
 pub mod rules;
+pub mod shell;
 
 pub use decision::{Decision, Profile, Verdict};

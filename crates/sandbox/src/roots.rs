@@ -40,7 +40,10 @@ pub fn is_inside(path: &Path, roots: &[PathBuf]) -> bool {
 /// Closed by default: with no roots, every path violates. Relative paths are taken from `/`.
 pub fn write_root_violations(changed_paths: &[PathBuf], write_roots: &[PathBuf]) -> Vec<PathBuf> {
     let root = Path::new("/");
-    let roots: Vec<PathBuf> = write_roots.iter().map(|r| normalize(r, root, None)).collect();
+    let roots: Vec<PathBuf> = write_roots
+        .iter()
+        .map(|r| normalize(r, root, None))
+        .collect();
     let mut out: Vec<PathBuf> = changed_paths
         .iter()
         .map(|p| normalize(p, root, None))
@@ -79,7 +82,10 @@ mod tests {
         let cwd = p("/repo/sub");
         assert_eq!(normalize(&p("../x//y/./"), &cwd, None), p("/repo/x/y"));
         assert_eq!(normalize(&p("/../../etc"), &cwd, None), p("/etc"));
-        assert_eq!(normalize(&p("~/.bashrc"), &cwd, Some(&p("/home/u"))), p("/home/u/.bashrc"));
+        assert_eq!(
+            normalize(&p("~/.bashrc"), &cwd, Some(&p("/home/u"))),
+            p("/home/u/.bashrc")
+        );
         assert_eq!(normalize(&p("~"), &cwd, Some(&p("/home/u"))), p("/home/u"));
     }
 

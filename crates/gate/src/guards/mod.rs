@@ -2,8 +2,29 @@
 //! working tree. The edge (git, the file system) builds [`FileDelta`]s; nothing in this
 //! module reads a file or runs a process.
 
+mod debug;
+mod deleted;
+mod globs;
+mod languages;
+mod lexer;
+mod line;
+mod lint;
+mod protected;
+mod scan;
+mod skips;
+mod test_paths;
+mod tests_count;
+mod todos;
+mod tokens;
+
 use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+pub use globs::PathSet;
+pub use languages::Lang;
+pub use scan::SNIPPET_MAX_CHARS;
+pub use test_paths::TestPaths;
 
 /// One line the agent added, numbered in the current file (1-based).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,7 +100,11 @@ impl GuardReport {
             (Level::Warn, false) => GuardStatus::Warn,
             (Level::Fail, false) => GuardStatus::Fail,
         };
-        let findings = if level == Level::Off { Vec::new() } else { findings };
+        let findings = if level == Level::Off {
+            Vec::new()
+        } else {
+            findings
+        };
         GuardReport {
             name: name.into(),
             level,
@@ -115,18 +140,160 @@ pub const GATE_FILES: &[&str] = &[
     ".gemini/settings.json",
 ];
 
+/// The guard names [`run_guards`] reports, in its order.
+pub const DELTA_GUARDS: &[&str] = &[
+    "config_edits",
+    "protected_edits",
+    "deleted_tests",
+    "new_skips",
+    "disabled_lint",
+    "new_todos",
+    "debug_artifacts",
+];
+
 /// The guards computed from deltas (every guard but `write_escape`, which comes from the
-/// sandbox snapshot comparison), in a stable order.
-pub fn run_guards(_deltas: &[FileDelta], _cfg: &GuardsConfig) -> Vec<GuardReport> {
-    Vec::new()
+/// sandbox snapshot comparison), in a stable order: [`DELTA_GUARDS`].
+///
+/// `exclude` hides paths from every guard but `config_edits`: the gate's own files are
+/// never exempt, or an agent could exclude them in the very file it edits.
+pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> {
+    let on = |level: Level| level != Level::Off;
+    let tests = TestPaths::new(&cfg.test_globs);
+    let all: Vec<&FileDelta> = deltas.iter().collect();
+    let visible = without_excluded(deltas, &PathSet::new(&cfg.exclude));
+    let visible: Vec<&FileDelta> = visible.iter().map(|d| d.as_ref()).collect();
+
+    let config = if on(cfg.config_edits) {
+        protected::config_edits(&all, &protected::gate_files())
+    } else {
+        Vec::new()
+    };
+    let protect = if on(cfg.protected_edits) {
+        protected::protected_edits(&visible, &PathSet::new(&cfg.protect))
+    } else {
+        Vec::new()
+    };
+
+    let want_counts = on(cfg.deleted_tests) || on(cfg.new_skips);
+    let new_counts: Vec<Option<TestCounts>> = visible
+        .iter()
+        .map(|d| match (&d.new_text, d.old_counts) {
+            (Some(text), Some(_)) if want_counts && !matches!(d.kind, DeltaKind::Deleted) => {
+                Lang::from_path(&d.path).map(|_| count_tests(&d.path, text))
+            }
+            _ => None,
+        })
+        .collect();
+    let deleted = if on(cfg.deleted_tests) {
+        deleted::deleted_tests(&visible, &new_counts, &tests)
+    } else {
+        Vec::new()
+    };
+
+    let enabled = scan::Enabled {
+        skips: on(cfg.new_skips),
+        lint: on(cfg.disabled_lint),
+        todos: on(cfg.new_todos),
+        debug: on(cfg.debug_artifacts),
+    };
+    let mut markers = scan::MarkerFindings::default();
+    if enabled.any() {
+        for (d, new) in visible.iter().zip(&new_counts) {
+            if matches!(d.kind, DeltaKind::Deleted) {
+                continue;
+            }
+            let Some(lang) = Lang::from_path(&d.path) else {
+                continue;
+            };
+            let added = scan::scan(d, lang, tests.is_test(&d.path), enabled, &mut markers);
+            if enabled.skips {
+                if let Some(f) = skip_count_rise(d, *new, added) {
+                    markers.skips.push(f);
+                }
+            }
+        }
+    }
+
+    let report = |name: &str, level: Level, findings: Vec<Finding>| {
+        GuardReport::from_findings(name, level, sorted(findings))
+    };
+    vec![
+        report("config_edits", cfg.config_edits, config),
+        report("protected_edits", cfg.protected_edits, protect),
+        report("deleted_tests", cfg.deleted_tests, deleted),
+        report("new_skips", cfg.new_skips, markers.skips),
+        report("disabled_lint", cfg.disabled_lint, markers.lint),
+        report("new_todos", cfg.new_todos, markers.todos),
+        report("debug_artifacts", cfg.debug_artifacts, markers.debug),
+    ]
 }
 
-/// Tests and skip markers in one file, by language from its path.
-pub fn count_tests(_path: &str, _text: &str) -> TestCounts {
-    TestCounts::default()
+/// The per-file skip count rose by more than the markers found on added lines: a skip
+/// came in some other way (an edit to a line that was already dirty at baseline time).
+fn skip_count_rise(d: &FileDelta, new: Option<TestCounts>, added_markers: u32) -> Option<Finding> {
+    let (old, new) = (d.old_counts?, new?);
+    (new.skips > old.skips.saturating_add(added_markers)).then(|| Finding {
+        path: d.path.clone(),
+        line: None,
+        snippet: format!("{}: skips {} -> {}", d.path, old.skips, new.skips),
+        message: format!(
+            "skip markers in `{}` rose from {} to {}: remove the new skips and make the tests pass",
+            d.path, old.skips, new.skips
+        ),
+    })
 }
 
-/// Whether `path` is a test file by the built-in per-language globs or `extra` globs.
-pub fn is_test_path(_path: &str, _extra: &[String]) -> bool {
-    false
+/// Stable order for receipts: by path, then line (file-level findings first).
+fn sorted(mut findings: Vec<Finding>) -> Vec<Finding> {
+    findings.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    findings
+}
+
+/// Drop deltas on excluded paths. A rename across the boundary is what it looks like
+/// from inside: leaving the excluded area is a new file, entering it is a deletion.
+fn without_excluded<'a>(deltas: &'a [FileDelta], exclude: &PathSet) -> Vec<Cow<'a, FileDelta>> {
+    if exclude.patterns.is_empty() {
+        return deltas.iter().map(Cow::Borrowed).collect();
+    }
+    let mut out = Vec::with_capacity(deltas.len());
+    for d in deltas {
+        let new_hidden = exclude.is_match(&d.path);
+        match &d.kind {
+            DeltaKind::Renamed { from } => match (exclude.is_match(from), new_hidden) {
+                (true, true) => {}
+                (false, false) => out.push(Cow::Borrowed(d)),
+                (false, true) => out.push(Cow::Owned(FileDelta {
+                    path: from.clone(),
+                    kind: DeltaKind::Deleted,
+                    added_lines: Vec::new(),
+                    old_counts: d.old_counts,
+                    new_text: None,
+                })),
+                (true, false) => out.push(Cow::Owned(FileDelta {
+                    kind: DeltaKind::Added,
+                    old_counts: None,
+                    ..d.clone()
+                })),
+            },
+            _ if new_hidden => {}
+            _ => out.push(Cow::Borrowed(d)),
+        }
+    }
+    out
+}
+
+/// Tests and skip markers in one file, by language from its path. Files of no known
+/// language have none. Skip markers that only mean "skip" inside tests (Ruby `skip`,
+/// Go `t.Skip`) are counted when the path is a test path by the built-in globs.
+pub fn count_tests(path: &str, text: &str) -> TestCounts {
+    match Lang::from_path(path) {
+        Some(lang) => tests_count::count(lang, text, TestPaths::default().is_test(path)),
+        None => TestCounts::default(),
+    }
+}
+
+/// Whether `path` is a test file by the built-in per-language globs or `extra` globs
+/// (gitignore style). To ask about many paths, build a [`TestPaths`] once instead.
+pub fn is_test_path(path: &str, extra: &[String]) -> bool {
+    TestPaths::new(extra).is_test(path)
 }

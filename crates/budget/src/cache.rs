@@ -1,0 +1,210 @@
+//! The I/O edge: the per-session cache file, the lock, and reading only new bytes.
+
+use crate::{BudgetError, Tally, Usage};
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// Lines longer than this are skipped (and counted) without being held in memory.
+pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
+const CHUNK: usize = 1024 * 1024;
+/// Bytes before the offset whose hash tells a grown file from a replaced one.
+const ANCHOR_BYTES: u64 = 256;
+const VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Cache {
+    version: u32,
+    transcript: PathBuf,
+    dev: u64,
+    ino: u64,
+    /// Just after the last newline consumed.
+    offset: u64,
+    /// Hash of the `ANCHOR_BYTES` before `offset`.
+    anchor: String,
+    /// Inside an over-long line: discard up to the next newline.
+    skipping: bool,
+    tally: Tally,
+    /// The first over-budget message; set once, never cleared.
+    exhausted: Option<String>,
+}
+
+/// `<state_dir>/budget/<session>.json`. Session ids come from agents: anything but a plain
+/// short name is replaced by its hash so it can never point outside the directory.
+pub fn cache_path(state_dir: &Path, session: &str) -> PathBuf {
+    let plain = !session.is_empty()
+        && session.len() <= 128
+        && !session.starts_with('.')
+        && session
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.');
+    let name = if plain {
+        session.to_string()
+    } else {
+        format!("h-{}", &blake3::hash(session.as_bytes()).to_hex()[..32])
+    };
+    state_dir.join("budget").join(format!("{name}.json"))
+}
+
+fn lock_path(cache: &Path) -> PathBuf {
+    cache.with_extension("lock")
+}
+
+fn state_err(path: &Path) -> impl FnOnce(io::Error) -> BudgetError + '_ {
+    move |source| BudgetError::State {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn load(path: &Path) -> Cache {
+    // A missing or unreadable cache only costs a rescan.
+    state::read_json::<Cache>(path)
+        .ok()
+        .filter(|c| c.version == VERSION)
+        .unwrap_or_default()
+}
+
+/// Atomic (temp file + rename, so a concurrent reader sees old or new) but not fsynced:
+/// an fsync costs milliseconds, far over a hook's budget, and the totals are derived data
+/// that a lost cache only costs a rescan to rebuild. The exhausted marker, which cannot be
+/// rebuilt, is first written by [`mark_exhausted`] with a full fsync.
+fn store(path: &Path, cache: &Cache) -> Result<(), BudgetError> {
+    let fail = state_err(path);
+    let bytes = serde_json::to_vec(cache).map_err(io::Error::other);
+    let write = || -> io::Result<()> {
+        let bytes = bytes?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".tmp-")
+            .permissions(std::fs::Permissions::from_mode(0o600))
+            .tempfile_in(dir)?;
+        tmp.write_all(&bytes)?;
+        tmp.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    write().map_err(fail)
+}
+
+fn anchor(file: &mut File, offset: u64) -> io::Result<String> {
+    let start = offset.saturating_sub(ANCHOR_BYTES);
+    file.seek(SeekFrom::Start(start))?;
+    let mut buf = Vec::with_capacity((offset - start) as usize);
+    Read::by_ref(file)
+        .take(offset - start)
+        .read_to_end(&mut buf)?;
+    Ok(blake3::hash(&buf).to_hex().to_string())
+}
+
+/// Bring the session's totals up to date with `transcript` and return them. Costs
+/// O(bytes appended since the last call); a transcript that shrank or was replaced is
+/// rescanned from the start (the exhausted marker survives a rescan).
+pub fn account(transcript: &Path, state_dir: &Path, session: &str) -> Result<Usage, BudgetError> {
+    let path = cache_path(state_dir, session);
+    let read_err = |source| BudgetError::Transcript {
+        path: transcript.to_path_buf(),
+        source,
+    };
+    let mut file = File::open(transcript).map_err(read_err)?;
+    let meta = file.metadata().map_err(read_err)?;
+    if !meta.is_file() {
+        return Err(read_err(io::Error::other("not a regular file")));
+    }
+    let parent = path.parent().unwrap_or(state_dir);
+    state::ensure_dir(parent).map_err(state_err(parent))?;
+    let _lock = state::Lock::acquire(&lock_path(&path)).map_err(state_err(&path))?;
+    let mut cache = load(&path);
+    let len = meta.len();
+    let same_file = cache.transcript == transcript
+        && cache.dev == meta.dev()
+        && cache.ino == meta.ino()
+        && cache.offset <= len
+        && anchor(&mut file, cache.offset).map_err(read_err)? == cache.anchor;
+    if !same_file {
+        cache = Cache {
+            version: VERSION,
+            transcript: transcript.to_path_buf(),
+            dev: meta.dev(),
+            ino: meta.ino(),
+            exhausted: cache.exhausted,
+            ..Cache::default()
+        };
+    }
+    if same_file && cache.offset == len {
+        return Ok(Usage::from_tally(&cache.tally, cache.exhausted.is_some()));
+    }
+    read_new(&mut file, len, &mut cache).map_err(read_err)?;
+    cache.anchor = anchor(&mut file, cache.offset).map_err(read_err)?;
+    store(&path, &cache)?;
+    Ok(Usage::from_tally(&cache.tally, cache.exhausted.is_some()))
+}
+
+/// Feed the complete lines between `cache.offset` and `len` to the tally, in chunks.
+fn read_new(file: &mut File, len: u64, cache: &mut Cache) -> io::Result<()> {
+    file.seek(SeekFrom::Start(cache.offset))?;
+    let mut reader = file.take(len - cache.offset);
+    let mut buf: Vec<u8> = Vec::with_capacity(CHUNK);
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        let n = reader.read(&mut chunk)?;
+        if n == 0 {
+            break;
+        }
+        let mut data = &chunk[..n];
+        if cache.skipping {
+            match memchr::memchr(b'\n', data) {
+                Some(i) => {
+                    cache.skipping = false;
+                    cache.offset += i as u64 + 1;
+                    data = &data[i + 1..];
+                }
+                None => {
+                    cache.offset += n as u64;
+                    continue;
+                }
+            }
+        }
+        buf.extend_from_slice(data);
+        let used = cache.tally.feed(&buf);
+        cache.offset += used as u64;
+        buf.drain(..used);
+        if buf.len() > MAX_LINE_BYTES {
+            // One line already longer than the bound: drop it and skip to its end.
+            cache.tally.oversized_lines += 1;
+            cache.offset += buf.len() as u64;
+            buf.clear();
+            cache.skipping = true;
+        }
+    }
+    Ok(())
+}
+
+/// Record that `session` went over budget, with the message that said so. Idempotent: the
+/// first message is kept.
+pub fn mark_exhausted(state_dir: &Path, session: &str, message: &str) -> Result<(), BudgetError> {
+    let path = cache_path(state_dir, session);
+    let parent = path.parent().unwrap_or(state_dir);
+    state::ensure_dir(parent).map_err(state_err(parent))?;
+    let _lock = state::Lock::acquire(&lock_path(&path)).map_err(state_err(&path))?;
+    let mut cache = load(&path);
+    if cache.exhausted.is_some() {
+        return Ok(());
+    }
+    cache.version = VERSION;
+    cache.exhausted = Some(message.to_string());
+    let bytes = serde_json::to_vec(&cache).map_err(|e| state_err(&path)(io::Error::other(e)))?;
+    state::atomic_write(&path, &bytes).map_err(state_err(&path))
+}
+
+/// Whether `session` was ever marked over budget: the Stop hook then never bounces.
+pub fn exhausted(state_dir: &Path, session: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Marker {
+        exhausted: Option<String>,
+    }
+    state::read_json::<Marker>(&cache_path(state_dir, session))
+        .map(|m| m.exhausted.is_some())
+        .unwrap_or(false)
+}

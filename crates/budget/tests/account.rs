@@ -1,0 +1,237 @@
+//! Accounting on real transcript files in temp dirs.
+
+use budget::{
+    account, cache_path, check, exhausted, mark_exhausted, BudgetVerdict, Limits, MAX_LINE_BYTES,
+};
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+
+fn assistant(id: &str, input: u64, output: u64, cc: u64) -> String {
+    format!(
+        r#"{{"type":"assistant","sessionId":"s","message":{{"id":"{id}","role":"assistant","content":[{{"type":"text","text":"ok"}}],"usage":{{"input_tokens":{input},"output_tokens":{output},"cache_creation_input_tokens":{cc},"cache_read_input_tokens":500}}}}}}"#
+    ) + "\n"
+}
+
+fn prompt(text: &str) -> String {
+    format!(r#"{{"type":"user","message":{{"role":"user","content":"{text}"}}}}"#) + "\n"
+}
+
+fn tool_result() -> String {
+    r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"done"}]}}"#.to_string() + "\n"
+}
+
+fn append(path: &Path, text: &str) {
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+}
+
+#[test]
+fn counts_incrementally_and_per_turn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    let t = tmp.path().join("t.jsonl");
+    append(
+        &t,
+        &(prompt("hello")
+            + &assistant("m1", 10, 1, 100)
+            + &assistant("m1", 10, 40, 100)
+            + &tool_result()),
+    );
+    let u = account(&t, &state, "s1").unwrap();
+    assert_eq!(u.session_tokens, 150);
+    assert_eq!(u.turn_tokens, 150);
+    assert_eq!(u.counts.cache_read, 500);
+    assert_eq!(u.messages, 1);
+    // Tool results do not start a turn; a typed prompt does.
+    append(
+        &t,
+        &(assistant("m2", 5, 5, 0) + &prompt("again") + &assistant("m3", 1, 1, 1)),
+    );
+    let u = account(&t, &state, "s1").unwrap();
+    assert_eq!(u.session_tokens, 163);
+    assert_eq!(u.turn_tokens, 3);
+    assert_eq!(u.messages, 3);
+    // The same answer with no new bytes.
+    assert_eq!(account(&t, &state, "s1").unwrap(), u);
+    // A fresh cache (another session name) rescans to the same totals.
+    assert_eq!(account(&t, &state, "other").unwrap().session_tokens, 163);
+}
+
+#[test]
+fn a_partial_last_line_waits_for_its_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t.jsonl");
+    let line = assistant("m1", 10, 10, 10);
+    append(&t, &line[..30]);
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 0);
+    append(&t, &line[30..]);
+    let u = account(&t, tmp.path(), "s").unwrap();
+    assert_eq!(u.session_tokens, 30);
+    assert_eq!(
+        u.malformed_lines, 0,
+        "the half line was never parsed on its own"
+    );
+}
+
+#[test]
+fn malformed_lines_are_skipped_and_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t.jsonl");
+    append(
+        &t,
+        &format!("{{broken\n\u{0}\u{1}\n{}[]\n", assistant("m1", 1, 2, 3)),
+    );
+    fs::write(tmp.path().join("bin.jsonl"), b"\xff\xfe\n").unwrap();
+    let u = account(&t, tmp.path(), "s").unwrap();
+    assert_eq!(u.session_tokens, 6);
+    assert_eq!(u.malformed_lines, 3);
+    assert_eq!(
+        account(&tmp.path().join("bin.jsonl"), tmp.path(), "b")
+            .unwrap()
+            .malformed_lines,
+        1
+    );
+}
+
+#[test]
+fn a_shrunk_or_replaced_transcript_is_rescanned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t.jsonl");
+    append(
+        &t,
+        &(assistant("m1", 100, 100, 100) + &assistant("m2", 100, 100, 100)),
+    );
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 600);
+    // Shrunk in place.
+    fs::write(&t, assistant("m9", 1, 1, 1)).unwrap();
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 3);
+    // Replaced by a new file of the same length at the same path (new inode).
+    let other = tmp.path().join("new.jsonl");
+    fs::write(&other, assistant("m8", 2, 2, 2)).unwrap();
+    fs::rename(&other, &t).unwrap();
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 6);
+    // Rewritten in place with different bytes, then grown: the anchor notices.
+    let mut f = OpenOptions::new().write(true).open(&t).unwrap();
+    f.write_all(assistant("m7", 3, 3, 3).as_bytes()).unwrap();
+    drop(f);
+    append(&t, &assistant("m6", 1, 0, 0));
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 10);
+}
+
+#[test]
+fn an_oversized_line_is_skipped_without_losing_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &assistant("m1", 1, 1, 1));
+    let big = format!(
+        r#"{{"type":"assistant","message":{{"id":"huge","usage":{{"input_tokens":1000}}}},"pad":"{}"}}"#,
+        "x".repeat(MAX_LINE_BYTES + 10)
+    );
+    // Written in two steps so one call ends inside the huge line.
+    append(&t, &big[..MAX_LINE_BYTES + 5]);
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 3);
+    append(
+        &t,
+        &(big[MAX_LINE_BYTES + 5..].to_string() + "\n" + &assistant("m2", 2, 2, 2)),
+    );
+    let u = account(&t, tmp.path(), "s").unwrap();
+    assert_eq!(u.session_tokens, 9);
+    assert_eq!(u.oversized_lines, 1);
+    let cache = fs::metadata(cache_path(tmp.path(), "s")).unwrap().len();
+    assert!(
+        cache < 10_000,
+        "the cache never holds the line: {cache} bytes"
+    );
+}
+
+#[test]
+fn exhaustion_is_recorded_and_survives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &(prompt("go") + &assistant("m1", 600, 600, 0)));
+    assert!(!exhausted(tmp.path(), "s"));
+    let u = account(&t, tmp.path(), "s").unwrap();
+    let verdict = check(&u, &Limits::new(Some(1000), Some(5000)));
+    let BudgetVerdict::Exceeded {
+        message,
+        session,
+        turn,
+    } = verdict
+    else {
+        panic!()
+    };
+    assert!(session && !turn);
+    assert!(
+        message.contains("session 1,200 tokens (limit 1,000 tokens)"),
+        "{message}"
+    );
+    mark_exhausted(tmp.path(), "s", &message).unwrap();
+    assert!(exhausted(tmp.path(), "s"));
+    // A new turn, more lines, a replaced transcript: still exhausted.
+    append(&t, &(prompt("more") + &assistant("m2", 1, 1, 1)));
+    assert!(account(&t, tmp.path(), "s").unwrap().exhausted);
+    fs::write(&t, assistant("x", 1, 1, 1)).unwrap();
+    assert!(account(&t, tmp.path(), "s").unwrap().exhausted);
+    assert!(exhausted(tmp.path(), "s"));
+    assert!(!exhausted(tmp.path(), "another"));
+}
+
+#[test]
+fn hostile_session_ids_stay_inside_the_budget_dir() {
+    let tmp = tempfile::tempdir().unwrap();
+    for id in [
+        "../../etc/passwd",
+        "",
+        ".hidden",
+        "a/b",
+        &"x".repeat(500),
+        "é",
+    ] {
+        let path = cache_path(tmp.path(), id);
+        assert_eq!(path.parent().unwrap(), tmp.path().join("budget"), "{id}");
+        assert!(
+            path.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("h-"),
+            "{id}"
+        );
+    }
+    assert_eq!(
+        cache_path(tmp.path(), "4f1c-9a_b.2"),
+        tmp.path().join("budget/4f1c-9a_b.2.json")
+    );
+}
+
+#[test]
+fn a_missing_transcript_is_an_error_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let err = account(&tmp.path().join("nope.jsonl"), tmp.path(), "s").unwrap_err();
+    assert!(err.to_string().contains("nope.jsonl"), "{err}");
+    let err = account(tmp.path(), tmp.path(), "s").unwrap_err();
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+}
+
+#[test]
+fn concurrent_callers_agree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t.jsonl");
+    for i in 0..200 {
+        append(&t, &assistant(&format!("m{i}"), 1, 1, 1));
+    }
+    let handles: Vec<_> = (0..6)
+        .map(|_| {
+            let (t, dir) = (t.clone(), tmp.path().to_path_buf());
+            std::thread::spawn(move || account(&t, &dir, "s").unwrap().session_tokens)
+        })
+        .collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), 600);
+    }
+}

@@ -1,0 +1,321 @@
+//! Choosing the comparison point and turning the differences into [`FileDelta`]s for the
+//! guards. This is the edge between git and the pure guards.
+
+use crate::baseline::{self, read_text, Baseline};
+use crate::git::{ChangeKind, Repo, WorkState};
+use crate::guards::{count_tests, is_test_path, DeltaKind, FileDelta, Line};
+use crate::receipt::{BaselineInfo, BaselineKind};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Added lines kept per file: a generated or gigantic file must not blow up the gate.
+const MAX_LINES_PER_FILE: usize = 20_000;
+
+#[derive(Debug, Clone, Default)]
+pub struct PointRequest {
+    pub against: Option<String>,
+    pub session: Option<String>,
+    /// `--session` named explicitly: a missing baseline is an error, not a fallback.
+    pub require_session: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Point {
+    pub info: BaselineInfo,
+    /// The commit (or empty tree) to diff against; `None` for kind `none`.
+    pub commit: Option<String>,
+    pub baseline: Option<Baseline>,
+}
+
+impl Point {
+    fn none() -> Point {
+        Point {
+            info: BaselineInfo {
+                kind: BaselineKind::None,
+                reference: None,
+                session: None,
+            },
+            commit: None,
+            baseline: None,
+        }
+    }
+}
+
+/// Pick the comparison point: explicit ref, named session, newest session, HEAD (dirty
+/// tree), merge-base with the default branch (clean tree), or none.
+pub fn choose_point(
+    repo: Option<(&Repo, &WorkState)>,
+    req: &PointRequest,
+) -> anyhow::Result<Point> {
+    let Some((repo, state)) = repo else {
+        if let Some(r) = &req.against {
+            anyhow::bail!("`--against {r}` needs a git repository, and this is not one");
+        }
+        return Ok(Point::none());
+    };
+    if let Some(reference) = &req.against {
+        let commit = repo.resolve(reference)?;
+        return Ok(Point {
+            info: BaselineInfo {
+                kind: BaselineKind::Explicit,
+                reference: Some(commit.clone()),
+                session: None,
+            },
+            commit: Some(commit),
+            baseline: None,
+        });
+    }
+    let session_baseline = match &req.session {
+        Some(id) => {
+            let found = baseline::load(&repo.root, id)?;
+            if found.is_none() && req.require_session {
+                anyhow::bail!(
+                    "no baseline for session `{id}`; record one with `loopgate baseline --session {id}`"
+                );
+            }
+            found
+        }
+        None => None,
+    };
+    let session_baseline = match session_baseline {
+        Some(b) => Some(b),
+        None if req.session.is_none() || !req.require_session => baseline::newest(&repo.root)?
+            .filter(|b| req.session.is_none() || Some(&b.session) == req.session.as_ref()),
+        None => None,
+    };
+    if let Some(b) = session_baseline {
+        let commit = b
+            .head
+            .clone()
+            .unwrap_or_else(|| crate::git::EMPTY_TREE.to_string());
+        return Ok(Point {
+            info: BaselineInfo {
+                kind: BaselineKind::Session,
+                reference: b.head.clone(),
+                session: Some(b.session.clone()),
+            },
+            commit: Some(commit),
+            baseline: Some(b),
+        });
+    }
+    let Some(head) = state.head.clone() else {
+        return Ok(Point::none());
+    };
+    if state.dirty() {
+        return Ok(Point {
+            info: BaselineInfo {
+                kind: BaselineKind::Head,
+                reference: Some(head.clone()),
+                session: None,
+            },
+            commit: Some(head),
+            baseline: None,
+        });
+    }
+    match repo
+        .default_branch()
+        .and_then(|branch| repo.merge_base("HEAD", &branch))
+    {
+        Some(base) => Ok(Point {
+            info: BaselineInfo {
+                kind: BaselineKind::MergeBase,
+                reference: Some(base.clone()),
+                session: None,
+            },
+            commit: Some(base),
+            baseline: None,
+        }),
+        None => Ok(Point::none()),
+    }
+}
+
+/// Build the deltas between `point` and the work tree.
+pub fn deltas(
+    repo: &Repo,
+    state: &WorkState,
+    point: &Point,
+    test_globs: &[String],
+) -> anyhow::Result<Vec<FileDelta>> {
+    let Some(commit) = &point.commit else {
+        return Ok(Vec::new());
+    };
+    let root = &repo.root;
+    let mut changes: BTreeMap<String, ChangeKind> = repo
+        .changes_since(commit, state)?
+        .into_iter()
+        .filter(|c| !baseline::is_state_path(&c.path))
+        .map(|c| (c.path, c.kind))
+        .collect();
+    let empty = BTreeMap::new();
+    let (dirty, gate_then) = match &point.baseline {
+        Some(b) => (&b.dirty, Some(&b.gate_files)),
+        None => (&empty, None),
+    };
+    // A file already dirty at baseline time and unchanged since is not the agent's doing;
+    // one dirty then and clean now was reverted by the agent.
+    for (path, then) in dirty.iter().filter(|(p, _)| !baseline::is_state_path(p)) {
+        let now = baseline::hash_file(&root.join(path));
+        if now == then.hash {
+            changes.remove(path);
+        } else if !changes.contains_key(path) {
+            let kind = if now.is_none() {
+                ChangeKind::Deleted
+            } else {
+                ChangeKind::Modified
+            };
+            changes.insert(path.clone(), kind);
+        }
+    }
+    // Gate files may be ignored by git (settings.local.json): compare their hashes too.
+    if let Some(gate_then) = gate_then {
+        for (path, now) in baseline::gate_file_hashes(root) {
+            let then = gate_then.get(&path).cloned().flatten();
+            if then != now && !changes.contains_key(&path) {
+                let kind = match (&then, &now) {
+                    (None, _) => ChangeKind::Added,
+                    (_, None) => ChangeKind::Deleted,
+                    _ => ChangeKind::Modified,
+                };
+                changes.insert(path, kind);
+            }
+        }
+    }
+    let tracked_changed: Vec<String> = changes
+        .iter()
+        .filter(|(_, k)| matches!(k, ChangeKind::Modified | ChangeKind::Renamed { .. }))
+        .map(|(p, _)| p.clone())
+        .collect();
+    let mut added: HashMap<String, Vec<(u32, String)>> = repo
+        .added_lines_since(commit, &tracked_changed)?
+        .into_iter()
+        .collect();
+    // Old counts of test files come from the baseline when it recorded them, else from git.
+    let old_paths: Vec<(String, String)> = changes
+        .iter()
+        .filter_map(|(path, kind)| {
+            let old = match kind {
+                ChangeKind::Added => return None,
+                ChangeKind::Renamed { from } => from.clone(),
+                _ => path.clone(),
+            };
+            is_test_path(&old, test_globs).then(|| (path.clone(), old))
+        })
+        .collect();
+    let from_git: Vec<String> = old_paths
+        .iter()
+        .filter(|(_, old)| !dirty.contains_key(old))
+        .map(|(_, old)| old.clone())
+        .collect();
+    let blobs = repo.blobs_at(commit, &from_git)?;
+    let mut old_counts: HashMap<String, _> = HashMap::new();
+    for (old, blob) in from_git.iter().zip(blobs) {
+        if let Some(text) = blob.and_then(|b| String::from_utf8(b).ok()) {
+            old_counts.insert(old.clone(), count_tests(old, &text));
+        }
+    }
+    for (old, file) in dirty {
+        if let Some(c) = file.counts {
+            old_counts.insert(old.clone(), c);
+        }
+    }
+    let mut out = Vec::with_capacity(changes.len());
+    for (path, kind) in changes {
+        let abs = root.join(&path);
+        let new_text = match kind {
+            ChangeKind::Deleted => None,
+            _ => read_text(&abs),
+        };
+        let mut lines: Vec<Line> = match &kind {
+            ChangeKind::Deleted => Vec::new(),
+            ChangeKind::Added => new_text
+                .as_deref()
+                .map(|t| {
+                    t.lines()
+                        .enumerate()
+                        .map(|(i, l)| Line {
+                            number: i as u32 + 1,
+                            text: l.to_string(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            _ => added
+                .remove(&path)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(number, text)| Line { number, text })
+                .collect(),
+        };
+        if let Some(then) = dirty.get(&path) {
+            lines = subtract_lines(lines, &then.added_lines);
+        }
+        lines.truncate(MAX_LINES_PER_FILE);
+        let old_path = match &kind {
+            ChangeKind::Renamed { from } => from.clone(),
+            _ => path.clone(),
+        };
+        let delta_kind = match kind {
+            ChangeKind::Added => DeltaKind::Added,
+            ChangeKind::Modified => DeltaKind::Modified,
+            ChangeKind::Deleted => DeltaKind::Deleted,
+            ChangeKind::Renamed { from } => DeltaKind::Renamed { from },
+        };
+        out.push(FileDelta {
+            old_counts: if matches!(delta_kind, DeltaKind::Added) {
+                None
+            } else {
+                old_counts.get(&old_path).copied()
+            },
+            path,
+            kind: delta_kind,
+            added_lines: lines,
+            new_text,
+        });
+    }
+    Ok(out)
+}
+
+/// Remove, as a multiset, the lines that were already added at baseline time.
+fn subtract_lines(lines: Vec<Line>, already: &[String]) -> Vec<Line> {
+    let mut budget: HashMap<&str, usize> = HashMap::new();
+    for l in already {
+        *budget.entry(l.as_str()).or_default() += 1;
+    }
+    lines
+        .into_iter()
+        .filter(|line| match budget.get_mut(line.text.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .collect()
+}
+
+/// Repository-relative form of an absolute path inside `root`, `/`-separated.
+pub fn relative(root: &Path, path: &Path) -> Option<String> {
+    path.strip_prefix(root)
+        .ok()
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subtract_is_a_multiset_difference() {
+        let lines = ["a", "b", "a", "c"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Line {
+                number: i as u32 + 1,
+                text: t.to_string(),
+            })
+            .collect();
+        let left = subtract_lines(lines, &["a".into(), "c".into()]);
+        let texts: Vec<_> = left.iter().map(|l| (l.number, l.text.as_str())).collect();
+        assert_eq!(texts, vec![(2, "b"), (3, "a")]);
+    }
+}

@@ -1,0 +1,210 @@
+//! Escape detection and confinement glue: which roots to watch for a repository, the
+//! snapshot kept in a session baseline, the `write_escape` guard with its quarantine, and
+//! the Landlock jail applied to checks.
+
+use crate::baseline::Baseline;
+use crate::config::{Config, Confine, Level};
+use crate::guards::{Finding, GuardReport};
+use crate::receipt::{Confinement, RootConfinement};
+use sandbox::snapshot::{self, ScanOptions, Snapshot};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+}
+
+/// The resolved write roots of the repository, the system temp dirs included when
+/// `temp_writable`.
+pub fn write_roots(root: &Path, config: &Config) -> Vec<PathBuf> {
+    let mut roots = sandbox::resolve_roots(&config.sandbox.write_roots, root, home().as_deref());
+    if config.sandbox.temp_writable {
+        roots.extend(sandbox::system_temp_dirs());
+    }
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
+/// Roots to snapshot and what to skip inside them.
+pub fn watch_plan(root: &Path, config: &Config) -> (Vec<PathBuf>, ScanOptions) {
+    let home = home();
+    let main = crate::git::Repo::discover(root).and_then(|r| r.main_checkout());
+    let mut roots = sandbox::default_watch_roots(home.as_deref(), root, main.clone());
+    roots.extend(sandbox::resolve_roots(&config.sandbox.watch_roots, root, home.as_deref()));
+    let mut exclude = sandbox::default_excludes(home.as_deref(), root, main.as_deref());
+    // Writes inside the write roots are allowed by definition; never report them.
+    exclude.extend(write_roots(root, config));
+    let opts = ScanOptions {
+        exclude,
+        ..ScanOptions::default()
+    };
+    (roots, opts)
+}
+
+/// The snapshot to keep in a new baseline.
+pub fn snapshot_for_baseline(root: &Path, config: &Config) -> Option<serde_json::Value> {
+    let (roots, opts) = watch_plan(root, config);
+    serde_json::to_value(snapshot::take(&roots, &opts)).ok()
+}
+
+/// The open quarantine, if any, as a sentence for the receipt. A corrupt record counts as
+/// open (fail closed).
+pub fn open_quarantine(root: &Path) -> anyhow::Result<Option<String>> {
+    Ok(sandbox::quarantine::is_quarantined(&state::state_dir(root)))
+}
+
+/// Tool caches a check legitimately writes outside the repository (dependency downloads).
+const TOOL_CACHES: &[&str] = &[".cargo", ".npm", ".cache", ".yarn", ".pnpm-store", "go", ".gradle", ".m2", ".bun"];
+
+pub type PreSpawnHook = Box<dyn Fn(&mut Command) -> std::io::Result<()>>;
+
+/// A pre-spawn hook that confines checks to the write roots, a private temp dir and the
+/// tool caches, per `[sandbox] confine`: `off` never, `auto` when Landlock is available,
+/// `required` always (an error without Landlock). Returns the hook and what the receipt
+/// should say about it.
+pub fn check_confinement(
+    root: &Path,
+    config: &Config,
+) -> anyhow::Result<(Option<PreSpawnHook>, Option<String>)> {
+    if config.sandbox.confine == Confine::Off {
+        return Ok((None, None));
+    }
+    if let sandbox::Availability::Missing { reason } = sandbox::landlock_available() {
+        if config.sandbox.confine == Confine::Required {
+            anyhow::bail!(
+                "[sandbox] confine = \"required\" but Landlock is not available here ({reason}); \
+                 use confine = \"auto\" to fall back to detection"
+            );
+        }
+        return Ok((None, Some(format!("checks not confined: {reason}; escapes are detected instead"))));
+    }
+    let home = home();
+    let extra = home
+        .map(|h| TOOL_CACHES.iter().map(|c| h.join(c)).filter(|p| p.exists()).collect())
+        .unwrap_or_default();
+    let plan = sandbox::ConfinePlan {
+        write_roots: write_roots(root, config),
+        extra_writable: extra,
+        private_tmp: true,
+    };
+    let prepared = sandbox::prepare(&plan)?;
+    let note = format!("checks ran under Landlock ({})", prepared.enforcement());
+    let hook: PreSpawnHook = Box::new(move |cmd: &mut Command| {
+        sandbox::apply(cmd, &prepared);
+        Ok(())
+    });
+    Ok((Some(hook), Some(note)))
+}
+
+/// What the gate learned about escapes: the guard, per-root confinement, and the paths.
+pub struct EscapeReport {
+    pub guard: GuardReport,
+    pub roots: Vec<RootConfinement>,
+    pub escaped: Vec<PathBuf>,
+}
+
+/// Compare the baseline's snapshot of the watch roots with now. Paths changed outside the
+/// write roots fail `write_escape` and open a quarantine.
+pub fn write_escape(
+    root: &Path,
+    config: &Config,
+    baseline: Option<&Baseline>,
+    session: Option<&str>,
+    checks_confined: Option<&str>,
+) -> anyhow::Result<EscapeReport> {
+    let level = config.guards.write_escape;
+    let mut roots = Vec::new();
+    if let Some(note) = checks_confined {
+        roots.push(RootConfinement {
+            root: root.display().to_string(),
+            status: if note.starts_with("checks ran under Landlock") {
+                Confinement::Confined
+            } else {
+                Confinement::Detected
+            },
+            note: Some(note.to_string()),
+        });
+    }
+    let old: Option<Snapshot> = baseline
+        .and_then(|b| b.snapshot.clone())
+        .and_then(|v| serde_json::from_value(v).ok());
+    let Some(old) = old else {
+        roots.push(RootConfinement {
+            root: "watch roots".into(),
+            status: Confinement::Unobservable,
+            note: Some("no session baseline snapshot to compare with".into()),
+        });
+        return Ok(EscapeReport {
+            guard: GuardReport::skipped("write_escape", level),
+            roots,
+            escaped: Vec::new(),
+        });
+    };
+    let scan_roots: Vec<PathBuf> = old.roots.iter().map(|r| r.root.clone()).collect();
+    let (_, opts) = watch_plan(root, config);
+    let opts = ScanOptions {
+        max_depth: old.max_depth,
+        ..opts
+    };
+    let now = snapshot::take(&scan_roots, &opts);
+    let scanned = old
+        .roots
+        .iter()
+        .filter(|r| r.status == snapshot::RootStatus::Scanned)
+        .count();
+    let missing = old
+        .roots
+        .iter()
+        .filter(|r| r.status == snapshot::RootStatus::Missing)
+        .count();
+    roots.push(RootConfinement {
+        root: "watch roots".into(),
+        status: Confinement::Detected,
+        note: Some(format!(
+            "{scanned} watched by metadata snapshot, {missing} absent (creating one is reported)"
+        )),
+    });
+    for r in &old.roots {
+        if let snapshot::RootStatus::Unreadable(e) = &r.status {
+            roots.push(RootConfinement {
+                root: r.root.display().to_string(),
+                status: Confinement::Unobservable,
+                note: Some(format!("unreadable: {e}")),
+            });
+        }
+    }
+    for note in now.notes().into_iter().filter(|n| !n.contains("does not exist")) {
+        roots.push(RootConfinement {
+            root: note.split(':').next().unwrap_or_default().to_string(),
+            status: Confinement::Unobservable,
+            note: Some(note),
+        });
+    }
+    let changed = snapshot::diff(&old, &now);
+    let escaped = sandbox::write_root_violations(&changed, &write_roots(root, config));
+    let findings: Vec<Finding> = escaped
+        .iter()
+        .map(|p| Finding {
+            path: p.display().to_string(),
+            line: None,
+            snippet: String::new(),
+            message: "written outside the write roots: undo this change; a human must run \
+                      `loopgate quarantine release` before the gate passes again"
+                .into(),
+        })
+        .collect();
+    if !escaped.is_empty() && level != Level::Off {
+        let state_dir = state::state_dir(root);
+        let already = sandbox::quarantine::list(&state_dir).unwrap_or_default();
+        let known = already.iter().any(|r| r.paths == escaped);
+        if !known {
+            sandbox::quarantine::record(&state_dir, session.unwrap_or("unknown"), &escaped)?;
+        }
+    }
+    Ok(EscapeReport {
+        guard: GuardReport::from_findings("write_escape", level, findings),
+        roots,
+        escaped,
+    })
+}

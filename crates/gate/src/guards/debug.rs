@@ -1,0 +1,257 @@
+//! Debugging leftovers, per language, on code tokens.
+//!
+//! Two kinds:
+//! - debugger hooks (`debugger;`, `breakpoint()`, `dbg!`, `binding.pry`, `var_dump`, ...)
+//!   exist only to debug, so they are findings in every file, tests included;
+//! - print-style output that is mostly debugging in library code (`console.log`,
+//!   `System.out.println`, `printStackTrace()`) is a finding outside test files only.
+//!
+//! Ordinary program output is never a finding: Python `print(`, Go `fmt.Println`, Rust
+//! `println!`, Kotlin `println`, C# `Console.WriteLine` are how command-line programs
+//! talk, and flagging them would drown the real leftovers.
+
+use super::languages::Lang;
+use super::line::LineCtx;
+use super::tokens::{Chain, Tok};
+
+pub fn find(cx: &LineCtx) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, ch) in cx.chains.iter().enumerate() {
+        if let Some(label) = match_chain(cx, k, ch) {
+            out.push(label);
+        }
+    }
+    out
+}
+
+/// A bare call of a free function: `name(`, not `x.name(` nor `def name(`.
+fn bare_call(cx: &LineCtx, ch: &Chain, names: &[&str]) -> bool {
+    ch.names.len() == 1
+        && names.contains(&ch.head())
+        && ch.called(&cx.toks)
+        && ch.free(&cx.toks)
+        && !matches!(
+            ch.before(&cx.toks),
+            Some(Tok::Ident("def" | "fn" | "func" | "function" | "fun"))
+        )
+}
+
+fn ends_with(ch: &Chain, tail: &[&str]) -> bool {
+    ch.names.ends_with(tail)
+}
+
+fn match_chain(cx: &LineCtx, k: usize, ch: &Chain) -> Option<String> {
+    let n = &ch.names;
+    let called = ch.called(&cx.toks);
+    let code = !cx.is_test;
+    let label = match cx.lang {
+        Lang::Js => {
+            const CONSOLE: &[&str] = &["log", "debug", "trace", "dir", "table"];
+            if code
+                && n.len() == 2
+                && n[0] == "console"
+                && CONSOLE.contains(&n[1])
+                && called
+                && ch.free(&cx.toks)
+            {
+                format!("console.{}", n[1])
+            } else if ch.is(&["debugger"])
+                && ch.free(&cx.toks)
+                && matches!(ch.after(&cx.toks), None | Some(Tok::Punct(';' | '}')))
+            {
+                "debugger".into()
+            } else {
+                return None;
+            }
+        }
+        Lang::Python => {
+            let imports_debugger = k > 0
+                && cx.chains[k - 1].is(&["import"])
+                && cx.chains[k - 1].end == ch.start
+                && ["pdb", "ipdb", "pudb"].contains(&ch.head());
+            if bare_call(cx, ch, &["breakpoint"]) {
+                "breakpoint()".into()
+            } else if n.len() == 2
+                && ["pdb", "ipdb", "pudb"].contains(&n[0])
+                && n[1] == "set_trace"
+                && called
+            {
+                format!("{}.set_trace()", n[0])
+            } else if imports_debugger {
+                format!("import {}", ch.head())
+            } else {
+                return None;
+            }
+        }
+        Lang::Go => {
+            if ch.is(&["runtime", "Breakpoint"]) && called {
+                "runtime.Breakpoint()".into()
+            } else if n.len() == 2 && n[0] == "spew" && n[1].starts_with("Dump") && called {
+                format!("spew.{}", n[1])
+            } else if bare_call(cx, ch, &["println", "print"]) {
+                // Go's builtin print/println write to stderr and exist for debugging.
+                format!("{}(", ch.head())
+            } else {
+                return None;
+            }
+        }
+        Lang::Rust => {
+            if ch.is(&["dbg"]) && ch.free(&cx.toks) && ch.after(&cx.toks) == Some(Tok::Punct('!')) {
+                "dbg!".into()
+            } else {
+                return None;
+            }
+        }
+        Lang::Java | Lang::Kotlin => {
+            let system_out = n.len() == 3
+                && n[0] == "System"
+                && ["out", "err"].contains(&n[1])
+                && ["println", "print", "printf"].contains(&n[2]);
+            if code && system_out && called {
+                format!("System.{}.{}", n[1], n[2])
+            } else if code && n.len() >= 2 && ch.last() == "printStackTrace" && called {
+                "printStackTrace()".into()
+            } else {
+                return None;
+            }
+        }
+        Lang::Ruby => {
+            if n.len() == 2 && n[0] == "binding" && ["pry", "irb", "break"].contains(&n[1]) {
+                format!("binding.{}", n[1])
+            } else if n.len() == 1
+                && ["byebug", "debugger"].contains(&n[0])
+                && ch.free(&cx.toks)
+                && !matches!(ch.after(&cx.toks), Some(Tok::Punct('=' | '.' | ':')))
+                && ch.before(&cx.toks) != Some(Tok::Ident("def"))
+            {
+                n[0].to_string()
+            } else {
+                return None;
+            }
+        }
+        Lang::Elixir => {
+            if ch.is(&["IO", "inspect"]) && called {
+                "IO.inspect".into()
+            } else if ch.is(&["IEx", "pry"]) {
+                "IEx.pry".into()
+            } else if bare_call(cx, ch, &["dbg"]) {
+                "dbg(".into()
+            } else {
+                return None;
+            }
+        }
+        Lang::CSharp => {
+            if (ends_with(ch, &["Debugger", "Break"]) || ends_with(ch, &["Debugger", "Launch"]))
+                && called
+            {
+                format!("Debugger.{}()", ch.last())
+            } else {
+                return None;
+            }
+        }
+        Lang::Php => {
+            if bare_call(cx, ch, &["var_dump", "dd", "ddd", "xdebug_break"]) {
+                format!("{}(", ch.head())
+            } else {
+                return None;
+            }
+        }
+        Lang::Swift => {
+            if bare_call(cx, ch, &["debugPrint"]) {
+                "debugPrint(".into()
+            } else {
+                return None;
+            }
+        }
+        Lang::C => {
+            if bare_call(cx, ch, &["__debugbreak", "__builtin_debugtrap"]) {
+                format!("{}()", ch.head())
+            } else {
+                return None;
+            }
+        }
+        Lang::Shell => return None,
+    };
+    Some(label)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexer::lex_line;
+    use super::*;
+
+    fn found(lang: Lang, is_test: bool, line: &str) -> Vec<String> {
+        let view = lex_line(&lang.syntax(), line);
+        find(&LineCtx::new(lang, &view, is_test))
+    }
+
+    fn hits(lang: Lang, line: &str) -> bool {
+        !found(lang, false, line).is_empty()
+    }
+
+    #[test]
+    fn debugger_hooks_are_caught_everywhere() {
+        for (lang, line) in [
+            (Lang::Js, "  debugger;"),
+            (Lang::Js, "  debugger"),
+            (Lang::Python, "    breakpoint()"),
+            (Lang::Python, "    import pdb; pdb.set_trace()"),
+            (Lang::Python, "    import ipdb"),
+            (Lang::Rust, "    let x = dbg!(y);"),
+            (Lang::Ruby, "    binding.pry"),
+            (Lang::Ruby, "    byebug"),
+            (Lang::Go, "\truntime.Breakpoint()"),
+            (Lang::Go, "\tprintln(\"here\")"),
+            (Lang::Elixir, "    |> IO.inspect(label: \"x\")"),
+            (Lang::Elixir, "    require IEx; IEx.pry"),
+            (Lang::CSharp, "    System.Diagnostics.Debugger.Break();"),
+            (Lang::Php, "    var_dump($x);"),
+            (Lang::Php, "    dd($request);"),
+            (Lang::Swift, "    debugPrint(value)"),
+            (Lang::C, "    __debugbreak();"),
+        ] {
+            assert!(!found(lang, true, line).is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn print_style_output_is_caught_outside_tests_only() {
+        assert_eq!(
+            found(Lang::Js, false, "console.log(x)"),
+            vec!["console.log"]
+        );
+        assert!(found(Lang::Js, true, "console.log(x)").is_empty());
+        assert!(hits(Lang::Java, "System.out.println(x);"));
+        assert!(hits(Lang::Java, "e.printStackTrace();"));
+        assert!(found(Lang::Java, true, "System.out.println(x);").is_empty());
+    }
+
+    #[test]
+    fn lookalikes_and_program_output_are_not_debug() {
+        for (lang, line) in [
+            (Lang::Js, "console.error(err)"),
+            (Lang::Js, "logger.console.log(x)"),
+            (Lang::Js, "const s = 'debugger;'"),
+            (Lang::Js, "// console.log(x)"),
+            (Lang::Js, "options.debugger = true;"),
+            (Lang::Python, "print(result)"),
+            (Lang::Python, "def breakpoint(self): pass"),
+            (Lang::Python, "obj.breakpoint()"),
+            (Lang::Python, "# breakpoint()"),
+            (Lang::Go, "\tfmt.Println(x)"),
+            (Lang::Go, "\tw.println(x)"),
+            (Lang::Go, "func println(x int) {}"),
+            (Lang::Rust, "println!(\"{x}\");"),
+            (Lang::Rust, "fn dbg() {}"),
+            (Lang::Ruby, "debugger_enabled = true"),
+            (Lang::Ruby, "config.debugger = x"),
+            (Lang::Kotlin, "println(x)"),
+            (Lang::CSharp, "Console.WriteLine(x);"),
+            (Lang::Php, "$obj->dd($x);"),
+            (Lang::Php, "function dd($x) {}"),
+            (Lang::Swift, "print(x)"),
+        ] {
+            assert!(!hits(lang, line), "{line}");
+        }
+    }
+}

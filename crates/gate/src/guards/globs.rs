@@ -1,0 +1,161 @@
+//! Gitignore-style globs over repository-relative paths, compiled once per run.
+//!
+//! - a pattern with no `/` (other than a trailing one) matches at any depth:
+//!   `Cargo.toml` is every `Cargo.toml`; write `/Cargo.toml` for the root one only;
+//! - a pattern with a `/` inside is anchored at the repository root;
+//! - `*` and `?` stop at `/`, `**` crosses directories;
+//! - a pattern also matches everything below a directory it names (`vendor` covers
+//!   `vendor/a/b.js`); a trailing `/` matches only below.
+//!
+//! Negations (`!pattern`) are not supported; such a pattern matches nothing.
+
+use globset::{GlobBuilder, GlobMatcher};
+
+/// One compiled pattern, keeping the text the user wrote (findings quote it).
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    pub text: String,
+    matchers: Vec<GlobMatcher>,
+}
+
+impl Pattern {
+    pub fn new(text: &str) -> Result<Pattern, globset::Error> {
+        let mut matchers = Vec::new();
+        if !text.starts_with('!') && !text.trim().is_empty() {
+            for glob in expand(text) {
+                let built = GlobBuilder::new(&glob)
+                    .literal_separator(true)
+                    .backslash_escape(true)
+                    .build()?;
+                matchers.push(built.compile_matcher());
+            }
+        }
+        Ok(Pattern {
+            text: text.to_string(),
+            matchers,
+        })
+    }
+
+    pub fn is_match(&self, path: &str) -> bool {
+        self.matchers.iter().any(|m| m.is_match(path))
+    }
+
+    /// The last path component when it is a plain file name (no glob syntax): the file
+    /// this pattern protects by name, which a sibling can shadow.
+    pub fn literal_file_name(&self) -> Option<&str> {
+        let text = self.text.as_str();
+        if text.ends_with('/') || text.starts_with('!') {
+            return None;
+        }
+        let name = text.rsplit('/').next()?;
+        let plain = !name.is_empty()
+            && !name.contains(['*', '?', '[', ']', '{', '}', '\\'])
+            && name != "."
+            && name != "..";
+        plain.then_some(name)
+    }
+}
+
+/// The globset globs one gitignore-style pattern stands for.
+fn expand(text: &str) -> Vec<String> {
+    let dir_only = text.ends_with('/');
+    let trimmed = text.trim_end_matches('/');
+    let anchored = trimmed.starts_with('/') || trimmed.contains('/');
+    let body = trimmed.trim_start_matches('/');
+    let base = if anchored || body.starts_with("**") {
+        body.to_string()
+    } else {
+        format!("**/{body}")
+    };
+    if dir_only {
+        vec![format!("{base}/**")]
+    } else {
+        vec![base.clone(), format!("{base}/**")]
+    }
+}
+
+/// Several patterns; a path matches the set when any pattern matches it.
+#[derive(Debug, Clone, Default)]
+pub struct PathSet {
+    pub patterns: Vec<Pattern>,
+    /// Patterns that did not compile (the config validator normally refuses them first).
+    pub invalid: Vec<String>,
+}
+
+impl PathSet {
+    pub fn new<S: AsRef<str>>(texts: &[S]) -> PathSet {
+        let mut set = PathSet::default();
+        for text in texts {
+            match Pattern::new(text.as_ref()) {
+                Ok(p) => set.patterns.push(p),
+                Err(_) => set.invalid.push(text.as_ref().to_string()),
+            }
+        }
+        set
+    }
+
+    pub fn is_match(&self, path: &str) -> bool {
+        self.first_match(path).is_some()
+    }
+
+    pub fn first_match(&self, path: &str) -> Option<&Pattern> {
+        self.patterns.iter().find(|p| p.is_match(path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(pattern: &str, path: &str) -> bool {
+        Pattern::new(pattern).unwrap().is_match(path)
+    }
+
+    #[test]
+    fn bare_names_match_at_any_depth() {
+        assert!(m("Cargo.toml", "Cargo.toml"));
+        assert!(m("Cargo.toml", "crates/a/Cargo.toml"));
+        assert!(!m("Cargo.toml", "Cargo.toml.bak"));
+        assert!(m("*.lock", "a/b/c.lock"));
+    }
+
+    #[test]
+    fn slashes_anchor_at_the_root() {
+        assert!(m("/Cargo.toml", "Cargo.toml"));
+        assert!(!m("/Cargo.toml", "crates/a/Cargo.toml"));
+        assert!(m(".cargo/config.toml", ".cargo/config.toml"));
+        assert!(!m(".cargo/config.toml", "x/.cargo/config.toml"));
+        assert!(!m("src/*.rs", "src/a/b.rs"));
+        assert!(m("src/**/*.rs", "src/a/b.rs"));
+    }
+
+    #[test]
+    fn directories_cover_their_contents() {
+        assert!(m("vendor", "vendor/a/b.js"));
+        assert!(m("vendor/", "x/vendor/a.js"));
+        assert!(!m("vendor/", "vendor"));
+        assert!(m(".loopgate/**", ".loopgate/receipts/latest.json"));
+    }
+
+    #[test]
+    fn negations_match_nothing_and_bad_globs_are_kept_aside() {
+        assert!(!m("!keep.js", "keep.js"));
+        let set = PathSet::new(&["a/[", "b"]);
+        assert_eq!(set.invalid, vec!["a/[".to_string()]);
+        assert!(set.is_match("x/b"));
+    }
+
+    #[test]
+    fn literal_file_names() {
+        let name = |t: &str| {
+            Pattern::new(t)
+                .unwrap()
+                .literal_file_name()
+                .map(String::from)
+        };
+        assert_eq!(name("jest.config.js").as_deref(), Some("jest.config.js"));
+        assert_eq!(name("/.cargo/config.toml").as_deref(), Some("config.toml"));
+        assert_eq!(name("config/*.json"), None);
+        assert_eq!(name("vendor/"), None);
+    }
+}

@@ -1,0 +1,293 @@
+//! Which language a file is written in (by its extension) and how that language writes
+//! comments and string literals. Guards only look at files of a language they know: a
+//! `.skip` in a Markdown file means nothing.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// JavaScript and TypeScript, including JSX/TSX and the module variants.
+    Js,
+    Python,
+    Go,
+    Rust,
+    Java,
+    Kotlin,
+    Ruby,
+    Elixir,
+    CSharp,
+    Php,
+    Swift,
+    /// C, C++, Objective-C.
+    C,
+    Shell,
+}
+
+/// A string literal form: what opens it, what closes it, whether a backslash escapes the
+/// next character, and whether it may run past the end of a line.
+#[derive(Debug, Clone, Copy)]
+pub struct Quote {
+    pub open: &'static str,
+    pub close: &'static str,
+    pub escapes: bool,
+    pub multiline: bool,
+}
+
+const fn q(open: &'static str, close: &'static str, escapes: bool, multiline: bool) -> Quote {
+    Quote {
+        open,
+        close,
+        escapes,
+        multiline,
+    }
+}
+
+/// Comment and string syntax of one language.
+#[derive(Debug, Clone, Copy)]
+pub struct Syntax {
+    pub line_comments: &'static [&'static str],
+    /// Open, close, and whether block comments nest (Rust, Swift, Kotlin).
+    pub block_comment: Option<(&'static str, &'static str, bool)>,
+    /// Longest openers first, so `"""` wins over `"`.
+    pub quotes: &'static [Quote],
+    /// PHP: `#[` opens an attribute, not a comment.
+    pub hash_bracket_is_code: bool,
+    /// Shell: `#` starts a comment only at the start of a word (`$#` is not one).
+    pub hash_needs_word_start: bool,
+    /// Rust: `r#"..."#` raw strings and `'x'` char literals next to `'a` lifetimes.
+    pub rust_literals: bool,
+    /// Extra characters allowed in identifiers (`$` in JS and PHP).
+    pub ident_extra: &'static [char],
+}
+
+const SLASHES: &[&str] = &["//"];
+const HASH: &[&str] = &["#"];
+const C_BLOCK: Option<(&str, &str, bool)> = Some(("/*", "*/", false));
+const NESTED_BLOCK: Option<(&str, &str, bool)> = Some(("/*", "*/", true));
+
+const BASE: Syntax = Syntax {
+    line_comments: SLASHES,
+    block_comment: C_BLOCK,
+    quotes: &[q("\"", "\"", true, false), q("'", "'", true, false)],
+    hash_bracket_is_code: false,
+    hash_needs_word_start: false,
+    rust_literals: false,
+    ident_extra: &[],
+};
+
+impl Lang {
+    /// The language of a repository path, from its extension; `None` for anything else
+    /// (documentation, data, unknown code), which no marker guard inspects.
+    pub fn from_path(path: &str) -> Option<Lang> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let (_, ext) = name.rsplit_once('.')?;
+        let lang = match ext.to_ascii_lowercase().as_str() {
+            "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => Lang::Js,
+            "py" | "pyi" => Lang::Python,
+            "go" => Lang::Go,
+            "rs" => Lang::Rust,
+            "java" => Lang::Java,
+            "kt" | "kts" => Lang::Kotlin,
+            "rb" | "rake" => Lang::Ruby,
+            "ex" | "exs" => Lang::Elixir,
+            "cs" => Lang::CSharp,
+            "php" => Lang::Php,
+            "swift" => Lang::Swift,
+            "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" => Lang::C,
+            "sh" | "bash" | "zsh" => Lang::Shell,
+            _ => return None,
+        };
+        Some(lang)
+    }
+
+    pub fn syntax(self) -> Syntax {
+        match self {
+            Lang::Js => {
+                const {
+                    Syntax {
+                        quotes: &[
+                            q("\"", "\"", true, false),
+                            q("'", "'", true, false),
+                            q("`", "`", true, true),
+                        ],
+                        ident_extra: &['$'],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Python => {
+                const {
+                    Syntax {
+                        line_comments: HASH,
+                        block_comment: None,
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", true, true),
+                            q("'''", "'''", true, true),
+                            q("\"", "\"", true, false),
+                            q("'", "'", true, false),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Go => {
+                const {
+                    Syntax {
+                        quotes: &[
+                            q("\"", "\"", true, false),
+                            q("'", "'", true, false),
+                            q("`", "`", false, true),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Rust => {
+                const {
+                    Syntax {
+                        block_comment: NESTED_BLOCK,
+                        // `'` is handled by `rust_literals` (char literal or lifetime).
+                        quotes: &[q("\"", "\"", true, true)],
+                        rust_literals: true,
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Java => {
+                const {
+                    Syntax {
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", true, true),
+                            q("\"", "\"", true, false),
+                            q("'", "'", true, false),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Kotlin => {
+                const {
+                    Syntax {
+                        block_comment: NESTED_BLOCK,
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", false, true),
+                            q("\"", "\"", true, false),
+                            q("'", "'", true, false),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Ruby => {
+                const {
+                    Syntax {
+                        line_comments: HASH,
+                        block_comment: None,
+                        quotes: &[
+                            q("\"", "\"", true, true),
+                            q("'", "'", true, true),
+                            q("`", "`", true, true),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Elixir => {
+                const {
+                    Syntax {
+                        line_comments: HASH,
+                        block_comment: None,
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", true, true),
+                            q("'''", "'''", true, true),
+                            q("\"", "\"", true, true),
+                            q("'", "'", true, true),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::CSharp => {
+                const {
+                    Syntax {
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", false, true),
+                            q("@\"", "\"", false, true),
+                            q("\"", "\"", true, false),
+                            q("'", "'", true, false),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Php => {
+                const {
+                    Syntax {
+                        line_comments: &["//", "#"],
+                        quotes: &[q("\"", "\"", true, true), q("'", "'", true, true)],
+                        hash_bracket_is_code: true,
+                        ident_extra: &['$'],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Swift => {
+                const {
+                    Syntax {
+                        block_comment: NESTED_BLOCK,
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", true, true),
+                            q("\"", "\"", true, false),
+                        ],
+                        ..BASE
+                    }
+                }
+            }
+            Lang::C => BASE,
+            Lang::Shell => {
+                const {
+                    Syntax {
+                        line_comments: HASH,
+                        block_comment: None,
+                        quotes: &[q("\"", "\"", true, true), q("'", "'", false, true)],
+                        hash_needs_word_start: true,
+                        ..BASE
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `a->b` and `a::b` join names into one member chain, as `a.b` does.
+    pub fn arrow_chains(self) -> bool {
+        matches!(self, Lang::Php | Lang::C)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_map_to_languages() {
+        assert_eq!(Lang::from_path("src/a.test.tsx"), Some(Lang::Js));
+        assert_eq!(Lang::from_path("x/y.MJS"), Some(Lang::Js));
+        assert_eq!(Lang::from_path("tests/test_a.py"), Some(Lang::Python));
+        assert_eq!(Lang::from_path("a_test.go"), Some(Lang::Go));
+        assert_eq!(Lang::from_path("src/lib.rs"), Some(Lang::Rust));
+        assert_eq!(Lang::from_path("A.kt"), Some(Lang::Kotlin));
+        assert_eq!(Lang::from_path("a_spec.rb"), Some(Lang::Ruby));
+        assert_eq!(Lang::from_path("test/a_test.exs"), Some(Lang::Elixir));
+        assert_eq!(Lang::from_path("ATests.cs"), Some(Lang::CSharp));
+        assert_eq!(Lang::from_path("ATest.php"), Some(Lang::Php));
+        assert_eq!(Lang::from_path("ATests.swift"), Some(Lang::Swift));
+        assert_eq!(Lang::from_path("run.sh"), Some(Lang::Shell));
+    }
+
+    #[test]
+    fn documents_and_extensionless_files_have_no_language() {
+        assert_eq!(Lang::from_path("README.md"), None);
+        assert_eq!(Lang::from_path("Makefile"), None);
+        assert_eq!(Lang::from_path("dir.js/notes"), None);
+        assert_eq!(Lang::from_path(""), None);
+        assert_eq!(Lang::from_path("weird."), None);
+    }
+}

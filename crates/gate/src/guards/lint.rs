@@ -1,0 +1,365 @@
+//! Lint, type-check and coverage suppressions per language. Comment directives must open a
+//! comment (as the tools themselves require: `// eslint-disable-next-line`, `# noqa`),
+//! so prose that mentions a directive mid-sentence is not a finding. Attribute forms
+//! (`#[allow(...)]`, `@SuppressWarnings`) are matched on code tokens.
+
+use super::languages::Lang;
+use super::line::{starts_with_directive, LineCtx};
+use super::tokens::Tok;
+
+/// (directive, case-insensitive)
+type Directive = (&'static str, bool);
+
+fn directives(lang: Lang) -> &'static [Directive] {
+    match lang {
+        Lang::Js => &[
+            ("eslint-disable", false),
+            ("@ts-ignore", false),
+            ("@ts-expect-error", false),
+            ("@ts-nocheck", false),
+            ("tslint:disable", false),
+            ("biome-ignore", false),
+            ("oxlint-disable", false),
+            ("deno-lint-ignore", false),
+            ("jshint ignore", false),
+            ("istanbul ignore", false),
+            ("c8 ignore", false),
+            ("v8 ignore", false),
+            ("$FlowFixMe", false),
+            ("$FlowIgnore", false),
+            ("NOSONAR", false),
+        ],
+        Lang::Python => &[
+            ("noqa", true),
+            ("type: ignore", false),
+            ("pylint: disable", false),
+            ("pylint: skip-file", false),
+            ("pyright: ignore", false),
+            ("mypy: ignore-errors", false),
+            ("ruff: noqa", false),
+            ("flake8: noqa", true),
+            ("pragma: no cover", false),
+            ("nosec", false),
+        ],
+        Lang::Go => &[
+            ("nolint", false),
+            ("lint:ignore", false),
+            ("#nosec", false),
+            ("nosec", false),
+        ],
+        Lang::Java | Lang::Kotlin => &[
+            ("NOPMD", false),
+            ("CHECKSTYLE:OFF", false),
+            ("CHECKSTYLE.OFF", false),
+            ("noinspection", false),
+            ("NOSONAR", false),
+            ("ktlint-disable", false),
+        ],
+        Lang::Ruby => &[
+            ("rubocop:disable", false),
+            ("rubocop:todo", false),
+            ("standard:disable", false),
+            ("steep:ignore", false),
+            (":nocov:", false),
+        ],
+        Lang::Elixir => &[("credo:disable-for", false), ("coveralls-ignore", false)],
+        Lang::CSharp => &[("ReSharper disable", false), ("NOSONAR", false)],
+        Lang::Php => &[
+            ("@phpstan-ignore", false),
+            ("@psalm-suppress", false),
+            ("phpcs:ignore", false),
+            ("phpcs:disable", false),
+            ("@codingStandardsIgnore", false),
+            ("@SuppressWarnings", false),
+            ("@codeCoverageIgnore", false),
+        ],
+        Lang::Swift => &[("swiftlint:disable", false)],
+        Lang::C => &[
+            ("NOLINT", false),
+            ("NOLINTNEXTLINE", false),
+            ("NOLINTBEGIN", false),
+            ("cppcheck-suppress", false),
+            ("LCOV_EXCL", false),
+        ],
+        Lang::Shell => &[("shellcheck disable", false)],
+        Lang::Rust => &[],
+    }
+}
+
+/// The suppressions on one line, as short labels (`eslint-disable`, `#[allow(`).
+pub fn find(cx: &LineCtx) -> Vec<String> {
+    let mut out = Vec::new();
+    let table = directives(cx.lang);
+    for piece in cx.comment_pieces() {
+        if let Some((d, _)) = table
+            .iter()
+            .find(|(d, ci)| starts_with_directive(piece, d, *ci))
+        {
+            out.push(d.to_string());
+        }
+    }
+    match cx.lang {
+        Lang::Rust => rust(cx, &mut out),
+        Lang::Java | Lang::Kotlin => jvm(cx, &mut out),
+        Lang::CSharp | Lang::C => pragmas(cx, &mut out),
+        Lang::Python
+            if cx.chains.iter().any(|ch| {
+                ch.last() == "no_type_check" && ch.before(&cx.toks) == Some(Tok::Punct('@'))
+            }) =>
+        {
+            out.push("@no_type_check".into());
+        }
+        _ => {}
+    }
+    if cx.lang == Lang::CSharp {
+        let attr = cx.chains.iter().any(|ch| {
+            ["SuppressMessage", "SuppressMessageAttribute"].contains(&ch.last())
+                && matches!(ch.before(&cx.toks), Some(Tok::Punct('[' | ',')))
+        });
+        if attr {
+            out.push("[SuppressMessage]".into());
+        }
+    }
+    out
+}
+
+fn rust(cx: &LineCtx, out: &mut Vec<String>) {
+    let Some(at) = cx.attribute_start() else {
+        return;
+    };
+    // `#[allow(..)]`, `#![expect(..)]`, `#[cfg_attr(test, allow(..))]`
+    for i in at..cx.toks.len() {
+        if let Some(name @ ("allow" | "expect")) = cx.ident(i) {
+            let opener = i == at || cx.punct(i - 1, ',');
+            let inside_cfg_attr = i > at && cx.ident(at) == Some("cfg_attr");
+            if cx.punct(i + 1, '(') && (i == at || (opener && inside_cfg_attr)) {
+                out.push(format!("#[{name}("));
+                return;
+            }
+        }
+    }
+}
+
+fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
+    const NAMES: &[&str] = &[
+        "SuppressWarnings",
+        "Suppress",
+        "SuppressLint",
+        "SuppressFBWarnings",
+    ];
+    for ch in &cx.chains {
+        if !NAMES.contains(&ch.last()) {
+            continue;
+        }
+        let annotated = ch.before(&cx.toks) == Some(Tok::Punct('@'));
+        // Kotlin file-wide form: `@file:Suppress("...")`.
+        let file_wide = ch.start >= 3
+            && cx.punct(ch.start - 1, ':')
+            && cx.ident(ch.start - 2) == Some("file")
+            && cx.punct(ch.start - 3, '@');
+        if annotated || file_wide {
+            out.push(format!("@{}", ch.last()));
+        }
+    }
+}
+
+fn pragmas(cx: &LineCtx, out: &mut Vec<String>) {
+    if !cx.punct(0, '#') {
+        return;
+    }
+    let words: Vec<&str> = (1..cx.toks.len().min(6))
+        .filter_map(|i| cx.ident(i))
+        .collect();
+    let hit = match cx.lang {
+        Lang::CSharp => {
+            words.starts_with(&["pragma", "warning", "disable"])
+                || words.starts_with(&["nullable", "disable"])
+        }
+        _ => {
+            (words.len() >= 4
+                && words[0] == "pragma"
+                && ["GCC", "clang"].contains(&words[1])
+                && words[2] == "diagnostic"
+                && words[3] == "ignored")
+                || (words.starts_with(&["pragma", "warning"])
+                    && cx.toks.contains(&Tok::Ident("disable")))
+        }
+    };
+    if hit {
+        out.push(format!("#{}", words.join(" ")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexer::lex_line;
+    use super::*;
+
+    fn found(lang: Lang, line: &str) -> Vec<String> {
+        let view = lex_line(&lang.syntax(), line);
+        find(&LineCtx::new(lang, &view, false))
+    }
+
+    fn hits(lang: Lang, line: &str) -> bool {
+        !found(lang, line).is_empty()
+    }
+
+    /// A line comment in `lang` holding `body`.
+    fn comment(lang: Lang, body: &str) -> String {
+        let marker = lang.syntax().line_comments[0];
+        format!("x = 1 {marker} {body}")
+    }
+
+    /// A string literal in `lang` holding `body`.
+    fn string(body: &str) -> String {
+        format!("x = \"{body}\"")
+    }
+
+    const ALL: &[Lang] = &[
+        Lang::Js,
+        Lang::Python,
+        Lang::Go,
+        Lang::Rust,
+        Lang::Java,
+        Lang::Kotlin,
+        Lang::Ruby,
+        Lang::Elixir,
+        Lang::CSharp,
+        Lang::Php,
+        Lang::Swift,
+        Lang::C,
+        Lang::Shell,
+    ];
+
+    #[test]
+    fn every_directive_is_caught_in_a_comment_and_not_in_a_string_or_prose() {
+        for &lang in ALL {
+            for (directive, _) in directives(lang) {
+                let line = comment(lang, &format!("{directive} reason"));
+                assert_eq!(found(lang, &line), vec![directive.to_string()], "{lang:?}: {line}");
+                let block = format!("/* {directive} */");
+                if lang.syntax().block_comment.is_some() {
+                    assert!(hits(lang, &block), "{lang:?}: {block}");
+                }
+                let quoted = string(directive);
+                assert!(!hits(lang, &quoted), "{lang:?}: {quoted}");
+                let prose = comment(lang, &format!("we avoid {directive} here"));
+                assert!(!hits(lang, &prose), "{lang:?}: {prose}");
+                if directive.ends_with(|c: char| c.is_alphanumeric()) {
+                    let longer = comment(lang, &format!("{directive}zz"));
+                    assert!(!hits(lang, &longer), "{lang:?}: {longer}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn js_suppressions_are_caught() {
+        for line in [
+            "// eslint-disable-next-line no-console",
+            "/* eslint-disable */",
+            "foo(); // eslint-disable-line",
+            "// @ts-ignore",
+            "  // @ts-expect-error wrong type on purpose",
+            "// @ts-nocheck",
+            "/* istanbul ignore next */",
+            "// biome-ignore lint/suspicious: x",
+        ] {
+            assert!(hits(Lang::Js, line), "{line}");
+        }
+        assert_eq!(found(Lang::Js, "// @ts-ignore"), vec!["@ts-ignore"]);
+    }
+
+    #[test]
+    fn js_lookalikes_are_not_suppressions() {
+        for line in [
+            "const s = '// eslint-disable-line';",
+            "// we never use eslint-disable here",
+            "// eslint-disabled rules are listed below",
+            "ts_ignore(x)",
+            "// @ts-ignored",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
+        }
+    }
+
+    #[test]
+    fn python_suppressions_are_caught() {
+        for line in [
+            "import os  # noqa",
+            "import os  # noqa: F401",
+            "x = f()  # NOQA",
+            "x: int = y  # type: ignore[assignment]",
+            "x = y  # type:ignore",
+            "# pylint: disable=invalid-name",
+            "x = 1  # pyright: ignore",
+            "if x:  # pragma: no cover",
+            "run(cmd)  # nosec",
+            "x = 1  # type: int  # noqa",
+            "@no_type_check",
+            "@typing.no_type_check",
+        ] {
+            assert!(hits(Lang::Python, line), "{line}");
+        }
+        for line in [
+            "# this needs no noqa at all",
+            "noqa = 1",
+            "s = '# noqa'",
+            "# type: int",
+            "# nosecurity review needed",
+            "no_type_check = 1",
+        ] {
+            assert!(!hits(Lang::Python, line), "{line}");
+        }
+    }
+
+    #[test]
+    fn rust_suppressions_are_caught() {
+        assert!(hits(Lang::Rust, "#[allow(dead_code)]"));
+        assert!(hits(Lang::Rust, "#![allow(clippy::all)]"));
+        assert!(hits(Lang::Rust, "#[expect(unused)]"));
+        assert!(hits(Lang::Rust, "#[cfg_attr(test, allow(dead_code))]"));
+        assert!(!hits(Lang::Rust, "let allow = allow(x);"));
+        assert!(!hits(Lang::Rust, "// #[allow(dead_code)]"));
+        assert!(!hits(Lang::Rust, "#[derive(Debug)]"));
+        assert!(!hits(Lang::Rust, "#[serde(allow_unknown)]"));
+    }
+
+    #[test]
+    fn go_suppressions_are_caught() {
+        assert!(hits(Lang::Go, "x := f() //nolint:errcheck"));
+        assert!(hits(Lang::Go, "x := f() // nolint"));
+        assert!(hits(Lang::Go, "x := f() // #nosec G104"));
+        assert!(!hits(Lang::Go, "// nolinter is a tool"));
+        assert!(!hits(Lang::Go, "s := \"//nolint\""));
+    }
+
+    #[test]
+    fn jvm_suppressions_are_caught() {
+        assert!(hits(Lang::Java, "@SuppressWarnings(\"unchecked\")"));
+        assert!(hits(Lang::Java, "int x; // NOPMD"));
+        assert!(hits(Lang::Kotlin, "@Suppress(\"UNCHECKED_CAST\")"));
+        assert!(hits(Lang::Kotlin, "@file:Suppress(\"x\")"));
+        assert!(!hits(Lang::Java, "suppressWarnings(x);"));
+        assert!(!hits(Lang::Java, "String s = \"@SuppressWarnings\";"));
+    }
+
+    #[test]
+    fn other_language_suppressions_are_caught() {
+        assert!(hits(Lang::Swift, "// swiftlint:disable force_cast"));
+        assert!(hits(Lang::Ruby, "def x # rubocop:disable Metrics/AbcSize"));
+        assert!(hits(Lang::Php, "    /** @phpstan-ignore-next-line */"));
+        assert!(hits(Lang::Php, "     * @psalm-suppress MixedAssignment"));
+        assert!(hits(Lang::CSharp, "#pragma warning disable CS0168"));
+        assert!(hits(Lang::CSharp, "[SuppressMessage(\"x\", \"y\")]"));
+        assert!(hits(Lang::C, "int x; // NOLINT(bugprone-foo)"));
+        assert!(hits(Lang::C, "#pragma GCC diagnostic ignored \"-Wunused\""));
+        assert!(hits(Lang::Shell, "# shellcheck disable=SC2086"));
+        assert!(hits(Lang::Elixir, "# credo:disable-for-next-line"));
+        assert!(!hits(Lang::CSharp, "#pragma warning restore CS0168"));
+        assert!(!hits(Lang::C, "#pragma once"));
+        assert!(!hits(Lang::Swift, "let swiftlint = \"swiftlint:disable\""));
+        assert!(!hits(Lang::Ruby, "# see rubocop docs on disabling"));
+        assert!(!hits(Lang::Shell, "echo shellcheck disable"));
+    }
+}

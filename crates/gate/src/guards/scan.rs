@@ -1,0 +1,164 @@
+//! One pass over the added lines of a file, feeding every marker guard (skips, lint
+//! suppressions, TODOs, debugging leftovers) from a single lexing of the file.
+
+use super::languages::Lang;
+use super::lexer::{lex, lex_line, LineView};
+use super::line::LineCtx;
+use super::{debug, lint, skips, todos, FileDelta, Finding, Line};
+
+/// Which marker guards are on.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Enabled {
+    pub skips: bool,
+    pub lint: bool,
+    pub todos: bool,
+    pub debug: bool,
+}
+
+impl Enabled {
+    pub fn any(self) -> bool {
+        self.skips || self.lint || self.todos || self.debug
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct MarkerFindings {
+    pub skips: Vec<Finding>,
+    pub lint: Vec<Finding>,
+    pub todos: Vec<Finding>,
+    pub debug: Vec<Finding>,
+}
+
+pub const SNIPPET_MAX_CHARS: usize = 200;
+
+/// The trimmed line, cut to a bounded length on a character boundary.
+pub fn snippet(text: &str) -> String {
+    let t = text.trim();
+    match t.char_indices().nth(SNIPPET_MAX_CHARS) {
+        Some((cut, _)) => format!("{}…", &t[..cut]),
+        None => t.to_string(),
+    }
+}
+
+fn labels(found: &[String]) -> String {
+    found
+        .iter()
+        .map(|l| format!("`{l}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn strip_cr(s: &str) -> &str {
+    s.strip_suffix('\r').unwrap_or(s)
+}
+
+/// The lexed view of each added line: from the whole file when its text is there (so a
+/// line inside a block comment or a multi-line string is seen as such), else alone.
+fn views(d: &FileDelta, lang: Lang) -> Vec<(&Line, LineView)> {
+    let syntax = lang.syntax();
+    let max = d
+        .added_lines
+        .iter()
+        .map(|l| l.number as usize)
+        .max()
+        .unwrap_or(0);
+    let (raw, lexed): (Vec<&str>, Vec<LineView>) = match &d.new_text {
+        Some(text) if max > 0 => (
+            text.split('\n').take(max).collect(),
+            lex(&syntax, text, max),
+        ),
+        _ => (Vec::new(), Vec::new()),
+    };
+    d.added_lines
+        .iter()
+        .map(|line| {
+            let at = (line.number as usize).checked_sub(1);
+            let same = at
+                .and_then(|i| raw.get(i))
+                .is_some_and(|r| strip_cr(r) == strip_cr(&line.text));
+            let view = match at {
+                Some(i) if same => lexed[i].clone(),
+                _ => lex_line(&syntax, &line.text),
+            };
+            (line, view)
+        })
+        .collect()
+}
+
+/// Scan one file's added lines; returns how many skip markers were found in them.
+pub fn scan(
+    d: &FileDelta,
+    lang: Lang,
+    is_test: bool,
+    on: Enabled,
+    out: &mut MarkerFindings,
+) -> u32 {
+    let mut skip_markers = 0u32;
+    for (line, view) in views(d, lang) {
+        if view.code.trim().is_empty() && view.comments.is_empty() {
+            continue;
+        }
+        let cx = LineCtx::new(lang, &view, is_test);
+        let finding = |found: &[String], message: String| Finding {
+            path: d.path.clone(),
+            line: Some(line.number),
+            snippet: snippet(&line.text),
+            message: format!("{message} ({})", labels(found)),
+        };
+        if on.skips {
+            let found = skips::find(&cx);
+            if !found.is_empty() {
+                skip_markers = skip_markers.saturating_add(found.len() as u32);
+                let message = if found.iter().any(|l| skips::is_focus(l)) {
+                    "a focus marker was added: it runs only these tests and silently skips all the others; remove it".to_string()
+                } else {
+                    "a test skip marker was added: remove it and make the test pass instead of skipping it".to_string()
+                };
+                out.skips.push(finding(&found, message));
+            }
+        }
+        if on.lint {
+            let found = lint::find(&cx);
+            if !found.is_empty() {
+                out.lint.push(finding(
+                    &found,
+                    "a lint or type-check suppression was added: fix the reported problem instead of silencing it".into(),
+                ));
+            }
+        }
+        if on.todos {
+            let found = todos::find(&cx);
+            if !found.is_empty() {
+                out.todos.push(finding(
+                    &found,
+                    "an unfinished-work marker was added: finish the work now or remove the marker"
+                        .into(),
+                ));
+            }
+        }
+        if on.debug {
+            let found = debug::find(&cx);
+            if !found.is_empty() {
+                out.debug.push(finding(
+                    &found,
+                    "a debugging leftover was added: remove it".into(),
+                ));
+            }
+        }
+    }
+    skip_markers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippets_are_trimmed_and_bounded() {
+        assert_eq!(snippet("   x();  "), "x();");
+        let long = "é".repeat(500);
+        let s = snippet(&long);
+        assert_eq!(s.chars().count(), SNIPPET_MAX_CHARS + 1);
+        assert!(s.ends_with('…'));
+    }
+}

@@ -1,0 +1,591 @@
+//! Test skip markers per language, matched on code tokens (never inside strings or
+//! comments). A focus marker (`.only`, `fit`) counts as a skip: it silently stops every
+//! other test from running.
+
+use super::languages::Lang;
+use super::line::LineCtx;
+use super::tokens::Tok;
+
+/// JS/TS test functions whose `.skip` / `.only` / `.todo` variants disable tests.
+const JS_RECEIVERS: &[&str] = &[
+    "it", "test", "describe", "context", "suite", "specify", "bench",
+];
+const JS_VARIANTS: &[&str] = &["skip", "only", "todo", "skipIf", "runIf"];
+/// `xit(...)` style (skipped) and `fit(...)` style (focused) test functions.
+const JS_PREFIXED: &[&str] = &[
+    "xit",
+    "xdescribe",
+    "xtest",
+    "xcontext",
+    "xspecify",
+    "fit",
+    "fdescribe",
+    "fcontext",
+];
+const FOCUS: &[&str] = &[".only", "fit", "fdescribe", "fcontext"];
+
+/// Whether the marker focuses tests (so it skips all the others).
+pub fn is_focus(label: &str) -> bool {
+    FOCUS.iter().any(|f| label.ends_with(f)) || label.contains(".only")
+}
+
+/// The skip markers on one line, as short labels (`it.skip`, `@pytest.mark.skip`).
+pub fn find(cx: &LineCtx) -> Vec<String> {
+    let mut out = Vec::new();
+    match cx.lang {
+        Lang::Js => js(cx, &mut out),
+        Lang::Python => python(cx, &mut out),
+        Lang::Go => go(cx, &mut out),
+        Lang::Rust => rust(cx, &mut out),
+        Lang::Java | Lang::Kotlin => jvm(cx, &mut out),
+        Lang::Ruby => ruby(cx, &mut out),
+        Lang::Elixir => elixir(cx, &mut out),
+        Lang::CSharp => csharp(cx, &mut out),
+        Lang::Php => php(cx, &mut out),
+        Lang::Swift => swift(cx, &mut out),
+        Lang::C => c(cx, &mut out),
+        Lang::Shell => {}
+    }
+    out
+}
+
+fn js(cx: &LineCtx, out: &mut Vec<String>) {
+    for ch in &cx.chains {
+        if !ch.free(&cx.toks) {
+            continue;
+        }
+        let head = ch.head();
+        if JS_RECEIVERS.contains(&head) || (cx.is_test && head == "t" && ch.called(&cx.toks)) {
+            if let Some(v) = ch.names[1..].iter().find(|n| JS_VARIANTS.contains(n)) {
+                if head != "t" || ["skip", "todo"].contains(v) {
+                    out.push(format!("{head}.{v}"));
+                }
+            }
+        } else if cx.is_test
+            && ch.names.len() == 1
+            && JS_PREFIXED.contains(&head)
+            && ch.called(&cx.toks)
+        {
+            out.push(head.to_string());
+        } else if cx.is_test
+            && ch.names.len() == 1
+            && ["skip", "only", "todo"].contains(&head)
+            && matches!(
+                ch.before(&cx.toks),
+                Some(Tok::Punct('{')) | Some(Tok::Punct(','))
+            )
+            && ch.after(&cx.toks) == Some(Tok::Punct(':'))
+            && option_is_set(cx, ch.end + 1)
+        {
+            // node:test options: `test('x', { skip: true }, ...)`.
+            out.push(format!("{{ {head}: ... }}"));
+        }
+    }
+}
+
+/// An option value that turns the option on: anything but `false`, `0`, `null`,
+/// `undefined`, `nil`.
+fn option_is_set(cx: &LineCtx, at: usize) -> bool {
+    match cx.tok(at) {
+        None => false,
+        Some(Tok::Ident(v)) => !["false", "null", "undefined", "nil"].contains(&v),
+        Some(Tok::Num) => true,
+        Some(Tok::Str) => true,
+        Some(Tok::Punct(_)) => false,
+    }
+}
+
+fn python(cx: &LineCtx, out: &mut Vec<String>) {
+    const MARKS: &[&str] = &["skip", "skipif", "xfail"];
+    const UNITTEST: &[&str] = &["skip", "skipIf", "skipUnless", "expectedFailure"];
+    for (k, ch) in cx.chains.iter().enumerate() {
+        let n = &ch.names;
+        let decorated = ch.before(&cx.toks) == Some(Tok::Punct('@'));
+        if n.len() >= 3 && n[0] == "pytest" && n[1] == "mark" && MARKS.contains(&n[2]) {
+            out.push(format!("pytest.mark.{}", n[2]));
+        } else if n.len() == 2 && n[0] == "mark" && MARKS.contains(&n[1]) && decorated {
+            out.push(format!("@mark.{}", n[1]));
+        } else if n.len() == 2
+            && n[0] == "pytest"
+            && ["skip", "xfail"].contains(&n[1])
+            && ch.called(&cx.toks)
+        {
+            out.push(format!("pytest.{}(", n[1]));
+        } else if n.len() == 2 && n[0] == "unittest" && UNITTEST.contains(&n[1]) {
+            out.push(format!("unittest.{}", n[1]));
+        } else if n.len() == 2 && n[0] == "self" && n[1] == "skipTest" && ch.called(&cx.toks) {
+            out.push("self.skipTest(".into());
+        } else if n.len() == 1 && UNITTEST.contains(&n[0]) && decorated {
+            out.push(format!("@{}", n[0]));
+        } else if ch.last() == "SkipTest"
+            && k > 0
+            && cx.chains[k - 1].is(&["raise"])
+            && cx.chains[k - 1].end == ch.start
+        {
+            out.push("raise SkipTest".into());
+        }
+    }
+}
+
+fn go(cx: &LineCtx, out: &mut Vec<String>) {
+    if !cx.is_test {
+        return;
+    }
+    for ch in &cx.chains {
+        if ch.names.len() == 2
+            && ["Skip", "Skipf", "SkipNow"].contains(&ch.last())
+            && ch.called(&cx.toks)
+            && ch.free(&cx.toks)
+        {
+            out.push(format!("{}.{}(", ch.head(), ch.last()));
+        }
+    }
+}
+
+fn rust(cx: &LineCtx, out: &mut Vec<String>) {
+    let Some(at) = cx.attribute_start() else {
+        return;
+    };
+    if cx.ident(at) == Some("ignore") && !cx.punct(at + 1, ':') {
+        out.push("#[ignore]".into());
+    } else if cx.ident(at) == Some("cfg_attr") {
+        let inner = (at + 1..cx.toks.len()).any(|i| {
+            cx.ident(i) == Some("ignore") && cx.punct(i - 1, ',') && !cx.punct(i + 1, ':')
+        });
+        if inner {
+            out.push("#[cfg_attr(.., ignore)]".into());
+        }
+    }
+}
+
+fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
+    let mut in_test_annotation = false;
+    for ch in &cx.chains {
+        if ch.before(&cx.toks) == Some(Tok::Punct('@')) {
+            let last = ch.last();
+            if last == "Ignore" || last.starts_with("Disabled") {
+                out.push(format!("@{last}"));
+            }
+            in_test_annotation = last == "Test";
+        } else if in_test_annotation
+            && ch.is(&["enabled"])
+            && ch.after(&cx.toks) == Some(Tok::Punct('='))
+            && cx.ident(ch.end + 1) == Some("false")
+        {
+            // TestNG: `@Test(enabled = false)`.
+            out.push("@Test(enabled = false)".into());
+        }
+    }
+}
+
+fn ruby(cx: &LineCtx, out: &mut Vec<String>) {
+    if !cx.is_test {
+        return;
+    }
+    const X: &[&str] = &[
+        "xit",
+        "xdescribe",
+        "xcontext",
+        "xspecify",
+        "xexample",
+        "xscenario",
+        "xfeature",
+    ];
+    for ch in &cx.chains {
+        if ch.names.len() != 1 {
+            continue;
+        }
+        let name = ch.head();
+        let before = ch.before(&cx.toks);
+        let after = ch.after(&cx.toks);
+        let is_def = before == Some(Tok::Ident("def"));
+        if name == "skip" || name == "pending" {
+            match (before, after) {
+                // `it "x", :skip do` metadata symbol
+                (Some(Tok::Punct(':')), _) => {
+                    if ch.start >= 2 && cx.punct(ch.start - 2, ',') {
+                        out.push(format!(":{name}"));
+                    }
+                }
+                // `it "x", skip: "flaky"` metadata key
+                (_, Some(Tok::Punct(':'))) => {
+                    if !cx.punct(ch.end + 1, ':') && option_is_set(cx, ch.end + 1) {
+                        out.push(format!("{name}:"));
+                    }
+                }
+                (_, Some(Tok::Punct('?' | '!' | '='))) => {}
+                (Some(Tok::Punct('.' | '@' | '$' | '&')), _) => {}
+                _ if is_def => {}
+                _ => out.push(name.to_string()),
+            }
+        } else if X.contains(&name) && ch.free(&cx.toks) && !is_def {
+            out.push(name.to_string());
+        }
+    }
+}
+
+fn elixir(cx: &LineCtx, out: &mut Vec<String>) {
+    for i in 0..cx.toks.len() {
+        if !cx.punct(i, '@') {
+            continue;
+        }
+        let Some(tag) = cx.ident(i + 1) else { continue };
+        if !["tag", "moduletag", "describetag"].contains(&tag) {
+            continue;
+        }
+        let atom = cx.punct(i + 2, ':') && cx.ident(i + 3) == Some("skip");
+        let keyword = cx.ident(i + 2) == Some("skip") && cx.punct(i + 3, ':');
+        if atom || keyword {
+            out.push(format!("@{tag} :skip"));
+        }
+    }
+}
+
+fn csharp(cx: &LineCtx, out: &mut Vec<String>) {
+    if !cx.punct(0, '[') {
+        return;
+    }
+    for i in 1..cx.toks.len() {
+        match cx.ident(i) {
+            Some("Skip") if cx.punct(i + 1, '=') && !cx.punct(i + 2, '=') => {
+                out.push("Skip =".into());
+            }
+            Some(name @ ("Ignore" | "Explicit"))
+                if (cx.punct(i - 1, '[') || cx.punct(i - 1, ','))
+                    && (cx.punct(i + 1, ']') || cx.punct(i + 1, '(') || cx.punct(i + 1, ',')) =>
+            {
+                out.push(format!("[{name}]"));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn php(cx: &LineCtx, out: &mut Vec<String>) {
+    for ch in &cx.chains {
+        let last = ch.last();
+        if ["markTestSkipped", "markTestIncomplete"].contains(&last) && ch.called(&cx.toks) {
+            out.push(format!("{last}("));
+        }
+        // Pest: `test('x', fn () => ...)->skip()`.
+        if cx.is_test
+            && ch.names.len() == 1
+            && ["skip", "todo"].contains(&last)
+            && ch.called(&cx.toks)
+            && ch.start >= 2
+            && cx.punct(ch.start - 1, '>')
+            && cx.punct(ch.start - 2, '-')
+        {
+            out.push(format!("->{last}("));
+        }
+    }
+}
+
+fn swift(cx: &LineCtx, out: &mut Vec<String>) {
+    for ch in &cx.chains {
+        let last = ch.last();
+        if ch.names.len() == 1 && last.starts_with("XCTSkip") && ch.called(&cx.toks) {
+            out.push(format!("{last}("));
+        }
+        // Swift Testing trait: `@Test(.disabled("flaky"))`.
+        if ch.is(&["disabled"])
+            && ch.called(&cx.toks)
+            && ch.start >= 2
+            && cx.punct(ch.start - 1, '.')
+            && (cx.punct(ch.start - 2, '(') || cx.punct(ch.start - 2, ','))
+        {
+            out.push(".disabled(".into());
+        }
+    }
+}
+
+fn c(cx: &LineCtx, out: &mut Vec<String>) {
+    const GTEST: &[&str] = &["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"];
+    let gtest = cx.ident(0).is_some_and(|m| GTEST.contains(&m)) && cx.punct(1, '(');
+    if gtest
+        && cx
+            .toks
+            .iter()
+            .any(|t| matches!(t, Tok::Ident(n) if n.starts_with("DISABLED_")))
+    {
+        out.push("DISABLED_".into());
+    }
+    for ch in &cx.chains {
+        if ch.is(&["GTEST_SKIP"]) && ch.called(&cx.toks) {
+            out.push("GTEST_SKIP(".into());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexer::lex_line;
+    use super::*;
+
+    fn found(lang: Lang, is_test: bool, line: &str) -> Vec<String> {
+        let view = lex_line(&lang.syntax(), line);
+        find(&LineCtx::new(lang, &view, is_test))
+    }
+
+    fn hits(lang: Lang, line: &str) -> bool {
+        !found(lang, true, line).is_empty()
+    }
+
+    #[test]
+    fn js_markers_are_caught() {
+        for line in [
+            "it.skip('works', () => {})",
+            "describe.skip('suite', () => {",
+            "test.skip.each([1])('x', () => {})",
+            "test.concurrent.only('x', async () => {})",
+            "it.only('x', () => {})",
+            "it.todo('later')",
+            "xit('x', () => {})",
+            "xdescribe('x', () => {})",
+            "fit('x', () => {})",
+            "test('x', { skip: true }, () => {})",
+            "test('x', { todo: 'later' }, () => {})",
+            "  t.skip('not on windows')",
+        ] {
+            assert!(hits(Lang::Js, line), "{line}");
+        }
+        assert_eq!(found(Lang::Js, true, "it.only('x')"), vec!["it.only"]);
+        assert!(is_focus("it.only") && is_focus("fit") && !is_focus("it.skip"));
+    }
+
+    #[test]
+    fn every_js_receiver_and_variant_is_caught_and_members_are_not() {
+        for recv in JS_RECEIVERS {
+            for variant in JS_VARIANTS {
+                let line = format!("{recv}.{variant}('x', () => {{}})");
+                assert_eq!(found(Lang::Js, false, &line), vec![format!("{recv}.{variant}")], "{line}");
+                let member = format!("obj.{recv}.{variant}('x')");
+                assert!(!hits(Lang::Js, &member), "{member}");
+                let longer = format!("{recv}.{variant}ped('x')");
+                assert!(!hits(Lang::Js, &longer), "{longer}");
+            }
+        }
+        for name in JS_PREFIXED {
+            let line = format!("{name}('x', () => {{}})");
+            assert_eq!(found(Lang::Js, true, &line), vec![name.to_string()], "{line}");
+            assert!(!hits(Lang::Js, &format!("obj.{name}('x')")), "{name}");
+            assert!(!hits(Lang::Js, &format!("{name}s('x')")), "{name}");
+            assert!(!hits(Lang::Js, &format!("function {name}x() {{}}")), "{name}");
+        }
+        for option in ["skip", "only", "todo"] {
+            assert!(hits(Lang::Js, &format!("test('x', {{ {option}: true }}, () => {{}})")), "{option}");
+            assert!(!hits(Lang::Js, &format!("test('x', {{ {option}: false }}, () => {{}})")), "{option}");
+            assert!(!hits(Lang::Js, &format!("const o = {{ {option}s: true }}")), "{option}");
+        }
+        assert!(hits(Lang::Js, "t.todo('later')"));
+        assert!(!hits(Lang::Js, "t.only('x')"));
+        assert!(found(Lang::Js, false, "t.skip()").is_empty());
+    }
+
+    #[test]
+    fn js_lookalikes_are_not_skips() {
+        for line in [
+            "skipWhitespace(input)",
+            "parser.skip(3)",
+            "const unskip = () => {}",
+            "items.only(x)",
+            "'it.skip(x)'",
+            "// it.skip('x')",
+            "const s = `describe.skip(`",
+            "test('x', { skip: false }, () => {})",
+            "profit(x)",
+            "exit(1)",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
+        }
+        // Bare `xit(` / `fit(` only mean something inside test files.
+        assert!(found(Lang::Js, false, "fit(shape)").is_empty());
+    }
+
+    #[test]
+    fn python_markers_are_caught() {
+        for line in [
+            "@pytest.mark.skip(reason='flaky')",
+            "@pytest.mark.skipif(sys.platform == 'win32', reason='x')",
+            "@pytest.mark.xfail",
+            "pytestmark = pytest.mark.skip",
+            "    pytest.skip('later')",
+            "@unittest.skip('x')",
+            "@unittest.expectedFailure",
+            "        self.skipTest('no db')",
+            "    raise unittest.SkipTest('x')",
+            "@skipIf(True, 'x')",
+            "@mark.xfail",
+        ] {
+            assert!(hits(Lang::Python, line), "{line}");
+        }
+    }
+
+    #[test]
+    fn every_python_form_is_caught() {
+        for mark in ["skip", "skipif", "xfail"] {
+            assert!(hits(Lang::Python, &format!("@pytest.mark.{mark}")), "{mark}");
+            assert!(hits(Lang::Python, &format!("@mark.{mark}")), "{mark}");
+            assert!(!hits(Lang::Python, &format!("@pytest.mark.{mark}ped")), "{mark}");
+            assert!(!hits(Lang::Python, &format!("mark.{mark}(x)")), "{mark}");
+        }
+        for call in ["skip", "xfail"] {
+            assert!(hits(Lang::Python, &format!("pytest.{call}('x')")), "{call}");
+            assert!(!hits(Lang::Python, &format!("pytest.{call}")), "{call}");
+        }
+        for name in ["skip", "skipIf", "skipUnless", "expectedFailure"] {
+            assert!(hits(Lang::Python, &format!("@unittest.{name}")), "{name}");
+            assert!(hits(Lang::Python, &format!("@{name}")), "{name}");
+            assert!(!hits(Lang::Python, &format!("{name} = 1")), "{name}");
+            assert!(!hits(Lang::Python, &format!("obj.{name}(1)")), "{name}");
+        }
+    }
+
+    #[test]
+    fn python_lookalikes_are_not_skips() {
+        for line in [
+            "def skip(self): pass",
+            "reader.skip(4)",
+            "skip_header = True",
+            "x = 'pytest.mark.skip'",
+            "# @pytest.mark.skip",
+            "pytest.mark.parametrize('a', [1])",
+            "skipper.skipTest()",
+        ] {
+            assert!(!hits(Lang::Python, line), "{line}");
+        }
+    }
+
+    #[test]
+    fn go_markers_are_caught_in_tests_only() {
+        assert!(hits(Lang::Go, "\tt.Skip(\"flaky\")"));
+        assert!(hits(Lang::Go, "\tt.Skipf(\"%s\", x)"));
+        assert!(hits(Lang::Go, "\tb.SkipNow()"));
+        assert!(found(Lang::Go, false, "\tt.Skip()").is_empty());
+        assert!(!hits(Lang::Go, "\tr.SkipSpace()"));
+        assert!(!hits(Lang::Go, "\t// t.Skip()"));
+        assert!(!hits(Lang::Go, "\tfmt.Println(\"t.Skip()\")"));
+    }
+
+    #[test]
+    fn rust_markers_are_caught() {
+        assert!(hits(Lang::Rust, "#[ignore]"));
+        assert!(hits(Lang::Rust, "#[ignore = \"slow\"]"));
+        assert!(hits(Lang::Rust, "#[cfg_attr(windows, ignore)]"));
+        assert!(!hits(Lang::Rust, "fn ignore() {}"));
+        assert!(!hits(Lang::Rust, "// #[ignore]"));
+        assert!(!hits(Lang::Rust, "#[serde(ignore_unknown)]"));
+        assert!(!hits(Lang::Rust, "let s = \"#[ignore]\";"));
+    }
+
+    #[test]
+    fn jvm_markers_are_caught() {
+        assert!(hits(Lang::Java, "  @Disabled(\"flaky\")"));
+        assert!(hits(Lang::Java, "  @Ignore"));
+        assert!(hits(Lang::Java, "  @org.junit.Ignore"));
+        assert!(hits(Lang::Java, "  @DisabledOnOs(OS.WINDOWS)"));
+        assert!(hits(Lang::Java, "  @Test(enabled = false)"));
+        assert!(hits(Lang::Kotlin, "  @Ignore"));
+        assert!(!hits(Lang::Java, "  @Test(enabled = true)"));
+        assert!(!hits(Lang::Java, "  boolean disabled = ignore;"));
+        assert!(!hits(Lang::Java, "  String s = \"@Disabled\";"));
+        assert!(!hits(Lang::Java, "  @IgnoreProperties"));
+    }
+
+    #[test]
+    fn ruby_markers_are_caught() {
+        for name in ["xcontext", "xspecify", "xexample", "xscenario", "xfeature"] {
+            assert!(hits(Lang::Ruby, &format!("  {name} 'x' do")), "{name}");
+            assert!(!hits(Lang::Ruby, &format!("  obj.{name}")), "{name}");
+        }
+        for line in [
+            "  it 'works', pending: true do",
+            "  it 'works', :pending do",
+            "    skip \"flaky\"",
+            "    skip",
+            "  xit 'works' do",
+            "  xdescribe Foo do",
+            "    pending 'not yet'",
+            "  it 'works', skip: 'flaky' do",
+            "  it 'works', :skip do",
+        ] {
+            assert!(hits(Lang::Ruby, line), "{line}");
+        }
+        for line in [
+            "    skip_before_action :x",
+            "    reader.skip(2)",
+            "  def skip; end",
+            "    skip? ? 1 : 2",
+            "    skip = true",
+            "  it 'works', skip: false do",
+            "    # skip",
+            "    puts 'skip'",
+        ] {
+            assert!(!hits(Lang::Ruby, line), "{line}");
+        }
+        assert!(found(Lang::Ruby, false, "    skip").is_empty());
+    }
+
+    #[test]
+    fn elixir_markers_are_caught() {
+        assert!(hits(Lang::Elixir, "  @tag :skip"));
+        assert!(hits(Lang::Elixir, "  @moduletag :skip"));
+        assert!(hits(Lang::Elixir, "  @describetag :skip"));
+        assert!(!hits(Lang::Elixir, "  @tag :skipped"));
+        assert!(hits(Lang::Elixir, "  @tag skip: \"flaky\""));
+        assert!(!hits(Lang::Elixir, "  @tag :slow"));
+        assert!(!hits(Lang::Elixir, "  # @tag :skip"));
+        assert!(!hits(Lang::Elixir, "  skip(list, 2)"));
+    }
+
+    #[test]
+    fn csharp_markers_are_caught() {
+        assert!(hits(Lang::CSharp, "[Fact(Skip = \"flaky\")]"));
+        assert!(hits(Lang::CSharp, "[Theory(Skip=\"x\")]"));
+        assert!(hits(Lang::CSharp, "[Ignore]"));
+        assert!(hits(Lang::CSharp, "[Test, Ignore(\"later\")]"));
+        assert!(hits(Lang::CSharp, "[Explicit]"));
+        assert!(!hits(Lang::CSharp, "var skip = Skip == 1;"));
+        assert!(!hits(Lang::CSharp, "[Fact]"));
+        assert!(!hits(Lang::CSharp, "list.Ignore(x);"));
+        assert!(!hits(Lang::CSharp, "[Fact(Skip == x)]"));
+    }
+
+    #[test]
+    fn php_markers_are_caught() {
+        assert!(hits(Lang::Php, "        $this->markTestSkipped('no db');"));
+        assert!(hits(Lang::Php, "        self::markTestIncomplete();"));
+        assert!(hits(Lang::Php, "test('x', fn () => 1)->skip();"));
+        assert!(hits(Lang::Php, "it('x')->todo();"));
+        assert!(!hits(Lang::Php, "$list->todos();"));
+        assert!(!hits(Lang::Php, "        $this->markTestSkippedLater();"));
+        assert!(!hits(Lang::Php, "        $reader->skip(2);"));
+        assert!(!hits(Lang::Php, "        // $this->markTestSkipped();"));
+    }
+
+    #[test]
+    fn swift_markers_are_caught() {
+        assert!(hits(Lang::Swift, "        throw XCTSkip(\"flaky\")"));
+        assert!(hits(Lang::Swift, "        try XCTSkipIf(true)"));
+        assert!(hits(Lang::Swift, "        try XCTSkipUnless(ok)"));
+        assert!(hits(
+            Lang::Swift,
+            "    @Test(.disabled(\"flaky\")) func x() {}"
+        ));
+        assert!(!hits(Lang::Swift, "    button.disabled(true)"));
+        assert!(!hits(Lang::Swift, "    let XCTSkipper = 1"));
+    }
+
+    #[test]
+    fn c_markers_are_caught() {
+        assert!(hits(Lang::C, "TEST(Suite, DISABLED_Works) {"));
+        assert!(hits(Lang::C, "  GTEST_SKIP() << \"x\";"));
+        assert!(!hits(Lang::C, "TEST(Suite, Works) {"));
+        assert!(!hits(Lang::C, "int DISABLED_x = 1;"));
+    }
+
+    #[test]
+    fn other_languages_have_no_skip_markers() {
+        assert!(!hits(Lang::Shell, "it.skip x"));
+    }
+}

@@ -1,0 +1,252 @@
+//! Counting tests and skip markers in a whole file. Counted on code only: commenting a
+//! test out lowers the count, which is what `deleted_tests` wants to see.
+
+use super::languages::Lang;
+use super::lexer::lex;
+use super::line::LineCtx;
+use super::tokens::Tok;
+use super::{skips, TestCounts};
+
+pub fn count(lang: Lang, text: &str, is_test: bool) -> TestCounts {
+    let mut counts = TestCounts::default();
+    for view in lex(&lang.syntax(), text, usize::MAX) {
+        if view.code.trim().is_empty() {
+            continue;
+        }
+        let cx = LineCtx::new(lang, &view, is_test);
+        counts.tests = counts.tests.saturating_add(tests_on_line(&cx));
+        counts.skips = counts.skips.saturating_add(skips::find(&cx).len() as u32);
+    }
+    counts
+}
+
+/// `def test_x`, `func TestX(`, `fn ... ` after `#[test]` and so on: how many tests this
+/// line declares.
+pub fn tests_on_line(cx: &LineCtx) -> u32 {
+    match cx.lang {
+        Lang::Js => js(cx),
+        Lang::Python => named_def(cx, &["def"], "test", 0).max(named_def(cx, &["def"], "test", 1)),
+        Lang::Go => go(cx),
+        Lang::Rust => rust(cx),
+        Lang::Java | Lang::Kotlin => annotations(
+            cx,
+            &[
+                "Test",
+                "ParameterizedTest",
+                "RepeatedTest",
+                "TestFactory",
+                "TestTemplate",
+            ],
+        ),
+        Lang::Ruby => ruby(cx),
+        Lang::Elixir => u32::from(
+            matches!(cx.ident(0), Some("test" | "property"))
+                && matches!(cx.tok(1), Some(Tok::Str) | Some(Tok::Punct('('))),
+        ),
+        Lang::CSharp => csharp(cx),
+        Lang::Php => php(cx),
+        Lang::Swift => named_any(cx, "func", "test") + annotations(cx, &["Test"]),
+        Lang::C => c(cx),
+        Lang::Shell => 0,
+    }
+}
+
+fn js(cx: &LineCtx) -> u32 {
+    const HEADS: &[&str] = &["it", "test", "specify", "xit", "xtest", "fit", "xspecify"];
+    let count = cx
+        .chains
+        .iter()
+        .filter(|ch| {
+            HEADS.contains(&ch.head())
+                && ch.free(&cx.toks)
+                && ch.called(&cx.toks)
+                && !matches!(ch.before(&cx.toks), Some(Tok::Ident("function")))
+                && ch.names[1..].iter().all(|n| n != &"describe")
+        })
+        .count();
+    count as u32
+}
+
+/// `def test_x(` (at token `at`, after an optional `async`) and similar.
+fn named_def(cx: &LineCtx, keywords: &[&str], prefix: &str, at: usize) -> u32 {
+    if at == 1 && cx.ident(0) != Some("async") {
+        return 0;
+    }
+    let keyword = cx.ident(at).is_some_and(|k| keywords.contains(&k));
+    let name = cx.ident(at + 1).is_some_and(|n| n.starts_with(prefix));
+    u32::from(keyword && name && cx.punct(at + 2, '('))
+}
+
+/// `keyword testX(` anywhere on the line (after modifiers such as `public`).
+fn named_any(cx: &LineCtx, keyword: &str, prefix: &str) -> u32 {
+    let n = (0..cx.toks.len())
+        .filter(|&i| {
+            cx.ident(i) == Some(keyword)
+                && cx.ident(i + 1).is_some_and(|n| n.starts_with(prefix))
+                && cx.punct(i + 2, '(')
+        })
+        .count();
+    n as u32
+}
+
+fn go(cx: &LineCtx) -> u32 {
+    let Some(name) = cx.ident(1) else { return 0 };
+    let is_test_name = name
+        .strip_prefix("Test")
+        .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_lowercase()))
+        && name != "TestMain";
+    u32::from(cx.ident(0) == Some("func") && is_test_name && cx.punct(2, '('))
+}
+
+fn rust(cx: &LineCtx) -> u32 {
+    let Some(at) = cx.attribute_start() else {
+        return 0;
+    };
+    let Some(chain) = cx.chains.iter().find(|ch| ch.start == at) else {
+        return 0;
+    };
+    let test_attr = ["test", "rstest", "test_case", "quickcheck"].contains(&chain.last());
+    let closes = matches!(chain.after(&cx.toks), Some(Tok::Punct(']' | '(')));
+    u32::from(test_attr && closes)
+}
+
+fn annotations(cx: &LineCtx, names: &[&str]) -> u32 {
+    let n = cx
+        .chains
+        .iter()
+        .filter(|ch| ch.before(&cx.toks) == Some(Tok::Punct('@')) && names.contains(&ch.last()))
+        .count();
+    n as u32
+}
+
+fn ruby(cx: &LineCtx) -> u32 {
+    // minitest: `def test_x` (Ruby needs no parentheses)
+    if cx.ident(0) == Some("def") && cx.ident(1).is_some_and(|n| n.starts_with("test_")) {
+        return 1;
+    }
+    let Some(first) = cx.chains.first() else {
+        return 0;
+    };
+    let example = ["it", "specify", "example", "scenario", "its", "xit", "test"]
+        .contains(&first.head())
+        && first.names.len() == 1
+        && first.start == 0;
+    let opens = matches!(
+        first.after(&cx.toks),
+        Some(Tok::Str) | Some(Tok::Punct('(' | '{')) | Some(Tok::Ident("do"))
+    );
+    u32::from(example && opens)
+}
+
+fn csharp(cx: &LineCtx) -> u32 {
+    const NAMES: &[&str] = &[
+        "Fact",
+        "Theory",
+        "Test",
+        "TestMethod",
+        "DataTestMethod",
+        "TestCase",
+    ];
+    if !cx.punct(0, '[') {
+        return 0;
+    }
+    let n = (1..cx.toks.len())
+        .filter(|&i| {
+            cx.ident(i).is_some_and(|n| NAMES.contains(&n))
+                && (cx.punct(i - 1, '[') || cx.punct(i - 1, ','))
+                && (cx.punct(i + 1, ']') || cx.punct(i + 1, '(') || cx.punct(i + 1, ','))
+        })
+        .count();
+    n as u32
+}
+
+fn php(cx: &LineCtx) -> u32 {
+    let attribute = u32::from(cx.punct(0, '#') && cx.punct(1, '[') && cx.ident(2) == Some("Test"));
+    let pest = cx.chains.first().is_some_and(|ch| {
+        ch.start == 0 && (ch.is(&["test"]) || ch.is(&["it"])) && ch.called(&cx.toks)
+    });
+    named_any(cx, "function", "test") + attribute + u32::from(pest)
+}
+
+fn c(cx: &LineCtx) -> u32 {
+    const MACROS: &[&str] = &["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"];
+    u32::from(cx.ident(0).is_some_and(|m| MACROS.contains(&m)) && cx.punct(1, '('))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(lang: Lang, text: &str) -> TestCounts {
+        count(lang, text, true)
+    }
+
+    #[test]
+    fn js_tests_and_skips() {
+        let text = "describe('a', () => {\n  it('one', () => {});\n  it.skip('two', () => {});\n  test.each([1])('three', () => {});\n  // it('commented', () => {})\n  const s = \"it('in string')\";\n});\n";
+        assert_eq!(n(Lang::Js, text), TestCounts { tests: 3, skips: 1 });
+        assert_eq!(n(Lang::Js, "x.test(y); function it() {}").tests, 0);
+    }
+
+    #[test]
+    fn python_tests() {
+        let text = "def test_a():\n    pass\nasync def test_b():\n    pass\ndef helper():\n    '''def test_c(): in a docstring'''\n@pytest.mark.skip\ndef test_d(): pass\n";
+        assert_eq!(n(Lang::Python, text), TestCounts { tests: 3, skips: 1 });
+    }
+
+    #[test]
+    fn go_tests() {
+        let text = "func TestA(t *testing.T) {\n\tt.Skip()\n}\nfunc TestMain(m *testing.M) {}\nfunc Testify() {}\nfunc Test_b(t *testing.T) {}\nfunc (s *S) TestC() {}\n";
+        assert_eq!(n(Lang::Go, text), TestCounts { tests: 2, skips: 1 });
+    }
+
+    #[test]
+    fn rust_tests() {
+        let text = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn a() {}\n    #[tokio::test(flavor = \"multi_thread\")]\n    async fn b() {}\n    #[test]\n    #[ignore]\n    fn c() {}\n    // #[test]\n    #[testing]\n    fn d() {}\n}\n";
+        assert_eq!(n(Lang::Rust, text), TestCounts { tests: 3, skips: 1 });
+    }
+
+    #[test]
+    fn other_languages_count_tests() {
+        assert_eq!(
+            n(
+                Lang::Java,
+                "@Test\nvoid a() {}\n@ParameterizedTest\n@Disabled\nvoid b() {}\n@Tested\n"
+            )
+            .tests,
+            2
+        );
+        assert_eq!(n(Lang::Kotlin, "@Test fun a() {}\n").tests, 1);
+        assert_eq!(n(Lang::Ruby, "it 'a' do\nend\nit { is_expected.to be }\nspecify do\nend\ndef test_x\nend\nit_behaves_like 'y'\n").tests, 4);
+        assert_eq!(
+            n(
+                Lang::Elixir,
+                "test \"a\" do\nend\ntest(\"b\", ctx)\ntested = 1\n"
+            )
+            .tests,
+            2
+        );
+        assert_eq!(
+            n(
+                Lang::CSharp,
+                "[Fact]\n[Theory]\n[TestCase(1)]\n[TestCase(2)]\n[Obsolete]\n"
+            )
+            .tests,
+            4
+        );
+        assert_eq!(n(Lang::Php, "public function testA(): void {}\n#[Test]\npublic function b() {}\ntest('c', fn () => 1);\n").tests, 3);
+        assert_eq!(
+            n(
+                Lang::Swift,
+                "func testA() {}\n@Test func b() {}\nfunc helper() {}\n"
+            )
+            .tests,
+            2
+        );
+        assert_eq!(
+            n(Lang::C, "TEST(A, B) {}\nTEST_F(A, C) {}\nTESTING(x);\n").tests,
+            2
+        );
+        assert_eq!(n(Lang::Shell, "test -f x\n").tests, 0);
+    }
+}

@@ -1,0 +1,72 @@
+//! Unfinished-work markers: `TODO`, `FIXME`, `XXX`, `HACK` as whole upper-case words in
+//! comments (a `TODO` inside a string is data, `todo` in prose is not a marker), and
+//! Rust's `todo!()` macro in code.
+
+use super::languages::Lang;
+use super::line::LineCtx;
+use super::tokens::{has_word, Tok};
+
+const WORDS: &[&str] = &["TODO", "FIXME", "XXX", "HACK"];
+
+pub fn find(cx: &LineCtx) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for comment in &cx.view.comments {
+        for word in WORDS {
+            if has_word(comment, word) && !out.iter().any(|o| o == word) {
+                out.push(word.to_string());
+            }
+        }
+    }
+    if cx.lang == Lang::Rust {
+        let macro_call = cx.chains.iter().any(|ch| {
+            ch.is(&["todo"])
+                && ch.free(&cx.toks)
+                && ch.after(&cx.toks) == Some(Tok::Punct('!'))
+                && cx.punct(ch.end + 1, '(')
+        });
+        if macro_call {
+            out.push("todo!(".into());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexer::lex_line;
+    use super::*;
+
+    fn found(lang: Lang, line: &str) -> Vec<String> {
+        let view = lex_line(&lang.syntax(), line);
+        find(&LineCtx::new(lang, &view, false))
+    }
+
+    #[test]
+    fn markers_in_comments_are_caught() {
+        assert_eq!(found(Lang::Js, "x(); // TODO: handle errors"), vec!["TODO"]);
+        assert_eq!(found(Lang::Python, "# FIXME(ana) later"), vec!["FIXME"]);
+        assert_eq!(found(Lang::Go, "/* XXX broken */"), vec!["XXX"]);
+        assert_eq!(found(Lang::Ruby, "x # HACK"), vec!["HACK"]);
+        assert_eq!(found(Lang::Rust, "    todo!()"), vec!["todo!("]);
+        assert_eq!(
+            found(Lang::Rust, "/// TODO and FIXME"),
+            vec!["TODO", "FIXME"]
+        );
+    }
+
+    #[test]
+    fn lookalikes_are_not_todos() {
+        for (lang, line) in [
+            (Lang::Js, "const TODO = 'TODO';"),
+            (Lang::Js, "// see the todo list"),
+            (Lang::Js, "// TODOS are tracked elsewhere"),
+            (Lang::Python, "todo_items = fetch()  # items"),
+            (Lang::Rust, "let s = \"TODO\";"),
+            (Lang::Rust, "fn todo() {}"),
+            (Lang::Rust, "list.todo!()"),
+            (Lang::Go, "// XXXL sizes"),
+        ] {
+            assert!(found(lang, line).is_empty(), "{line}");
+        }
+    }
+}

@@ -1,0 +1,552 @@
+//! Visit every command a shell string can run, with the shell state that matters.
+
+use super::args::{decode_arg, Arg, Cwd};
+use super::checks::Protected;
+use super::{rule, AgentContext, Finding};
+use crate::shell::{self, ast, Limits, ParseFailure};
+use brush_parser::word::{ParameterExpr, WordPiece, WordPieceWithSource};
+use std::path::PathBuf;
+
+/// Nested shells (`bash -c`, `eval`, substitutions, heredocs) analysed at most this deep.
+pub(crate) const MAX_DEPTH: usize = 12;
+/// Simple commands analysed at most per decision.
+const MAX_COMMANDS: usize = 4096;
+
+/// What a shell knows while it runs a string: where it is, and which files this very
+/// command downloaded (running one of them is running remote code).
+#[derive(Debug, Clone)]
+pub(crate) struct ShellState {
+    pub cwd: Cwd,
+    pub downloaded: Vec<PathBuf>,
+}
+
+pub(crate) struct Analyzer<'a> {
+    pub ctx: &'a AgentContext,
+    pub protected: Protected,
+    findings: Vec<Finding>,
+    commands: Vec<String>,
+    steps: usize,
+    out_of_bounds: bool,
+}
+
+/// The standard input a command gets, when the command string itself supplies it.
+#[derive(Debug, Clone)]
+pub(crate) struct Stdin {
+    pub text: Option<String>,
+    /// Content downloaded from the network flows in (a pipe from `curl`, ...).
+    pub remote: bool,
+}
+
+/// One simple command, words decoded, ready for the per-program rules.
+#[derive(Debug, Clone)]
+pub(crate) struct Invocation {
+    pub argv: Vec<Arg>,
+    pub stdin: Stdin,
+    /// The arguments are completed from standard input (`xargs`).
+    pub xargs: bool,
+    /// The whole command as the user would read it.
+    pub display: String,
+}
+
+impl<'a> Analyzer<'a> {
+    pub fn new(ctx: &'a AgentContext) -> Analyzer<'a> {
+        Analyzer {
+            ctx,
+            protected: Protected::new(ctx),
+            findings: Vec::new(),
+            commands: Vec::new(),
+            steps: 0,
+            out_of_bounds: false,
+        }
+    }
+
+    pub fn analyse(&mut self, command: &str) {
+        let mut state = ShellState {
+            cwd: Cwd::known(sandbox::roots::normalize(&self.ctx.cwd, std::path::Path::new("/"), None)),
+            downloaded: Vec::new(),
+        };
+        self.script(command, &mut state, 0, false);
+    }
+
+    pub fn finish(self) -> (Vec<Finding>, Vec<String>) {
+        (self.findings, self.commands)
+    }
+
+    pub fn add(&mut self, finding: Finding) {
+        // Identical findings from repeated words add nothing but length.
+        if !self
+            .findings
+            .iter()
+            .any(|f| f.rule == finding.rule && f.reason == finding.reason)
+        {
+            self.findings.push(finding);
+        }
+    }
+
+    fn bounds(&mut self, why: String) {
+        if !self.out_of_bounds {
+            self.out_of_bounds = true;
+            self.add(Finding::ask(
+                rule::BOUNDS,
+                why,
+                "split the command into smaller, flatter commands",
+            ));
+        }
+    }
+
+    /// Parse and walk a whole script; true when its output may carry downloaded content.
+    pub fn script(&mut self, text: &str, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        if depth > MAX_DEPTH {
+            self.bounds(format!(
+                "shell strings nest more than {MAX_DEPTH} levels deep (bash -c, eval, substitutions)"
+            ));
+            return false;
+        }
+        if self.out_of_bounds {
+            return false;
+        }
+        match shell::parse_with_limits(text, Limits::DEFAULT) {
+            Ok(program) => {
+                let mut downloads = false;
+                for list in &program.complete_commands {
+                    downloads |= self.list(list, st, depth, stdin_remote);
+                }
+                downloads
+            }
+            Err(failure @ (ParseFailure::TooLong { .. } | ParseFailure::TooDeep { .. })) => {
+                self.bounds(failure.to_string());
+                false
+            }
+            Err(failure) => {
+                let shown: String = text.chars().take(120).collect();
+                self.add(Finding::ask(
+                    rule::PARSE,
+                    format!("{failure} (in `{shown}`)"),
+                    "fix the quoting so the command parses as bash",
+                ));
+                false
+            }
+        }
+    }
+
+    fn list(&mut self, list: &ast::CompoundList, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        let mut downloads = false;
+        for ast::CompoundListItem(and_or, sep) in &list.0 {
+            if matches!(sep, ast::SeparatorOperator::Async) {
+                // A background job runs in a subshell: its `cd` does not leak.
+                let mut job = st.clone();
+                downloads |= self.and_or(and_or, &mut job, depth, stdin_remote);
+                continue;
+            }
+            let before = st.cwd.clone();
+            downloads |= self.and_or(and_or, st, depth, stdin_remote);
+            // The next command runs whether or not a `cd` in this one succeeded.
+            if st.cwd != before {
+                st.cwd = before.union(&st.cwd);
+            }
+        }
+        downloads
+    }
+
+    fn and_or(&mut self, list: &ast::AndOrList, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        let mut before = st.cwd.clone();
+        let mut downloads = self.pipeline(&list.first, st, depth, stdin_remote);
+        for next in &list.additional {
+            let (pipeline, or) = match next {
+                ast::AndOr::And(p) => (p, false),
+                ast::AndOr::Or(p) => (p, true),
+            };
+            if or && st.cwd != before {
+                // `a || b`: b runs when a failed, possibly before a's `cd` took effect.
+                st.cwd = before.union(&st.cwd);
+            }
+            before = st.cwd.clone();
+            downloads |= self.pipeline(pipeline, st, depth, stdin_remote);
+        }
+        downloads
+    }
+
+    fn pipeline(&mut self, pipeline: &ast::Pipeline, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        if pipeline.seq.len() == 1 {
+            return self.command(&pipeline.seq[0], st, depth, stdin_remote);
+        }
+        // Every stage of a multi-command pipeline runs in its own subshell.
+        let mut upstream_remote = stdin_remote;
+        for stage in &pipeline.seq {
+            let mut sub = st.clone();
+            upstream_remote |= self.command(stage, &mut sub, depth, upstream_remote);
+        }
+        upstream_remote
+    }
+
+    fn command(&mut self, command: &ast::Command, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        match command {
+            ast::Command::Simple(simple) => self.simple(simple, st, depth, stdin_remote),
+            ast::Command::Compound(compound, redirects) => {
+                if let Some(list) = redirects {
+                    let display = "compound command".to_string();
+                    for r in &list.0 {
+                        let mut body = None;
+                        self.redirect(r, st, depth, &display, &mut body);
+                    }
+                }
+                self.compound(compound, st, depth, stdin_remote)
+            }
+            ast::Command::Function(f) => {
+                // The body may run later, from anywhere: analyse it as written.
+                let mut body = st.clone();
+                self.compound(&f.body.0, &mut body, depth, false)
+            }
+            ast::Command::ExtendedTest(test, _) => {
+                self.extended_test(&test.expr, st, depth);
+                false
+            }
+        }
+    }
+
+    fn extended_test(&mut self, expr: &ast::ExtendedTestExpr, st: &mut ShellState, depth: usize) {
+        use ast::ExtendedTestExpr as E;
+        match expr {
+            E::And(a, b) | E::Or(a, b) => {
+                self.extended_test(a, st, depth);
+                self.extended_test(b, st, depth);
+            }
+            E::Not(a) | E::Parenthesized(a) => self.extended_test(a, st, depth),
+            E::UnaryTest(_, w) => {
+                self.word(&w.value, st, depth);
+            }
+            E::BinaryTest(_, a, b) => {
+                self.word(&a.value, st, depth);
+                self.word(&b.value, st, depth);
+            }
+        }
+    }
+
+    /// Walk a branch that may or may not run: its `cd` makes the directory uncertain.
+    fn branch(&mut self, list: &ast::CompoundList, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        let mut sub = st.clone();
+        let downloads = self.list(list, &mut sub, depth, stdin_remote);
+        if sub.cwd != st.cwd {
+            st.cwd = st.cwd.union(&sub.cwd);
+        }
+        st.downloaded = sub.downloaded;
+        downloads
+    }
+
+    fn compound(&mut self, compound: &ast::CompoundCommand, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        use ast::CompoundCommand as C;
+        match compound {
+            C::BraceGroup(group) => self.list(&group.list, st, depth, stdin_remote),
+            C::Subshell(sub) => {
+                let mut inner = st.clone();
+                self.list(&sub.list, &mut inner, depth, stdin_remote)
+            }
+            C::ForClause(f) => {
+                for w in f.values.iter().flatten() {
+                    self.word(&w.value, st, depth);
+                }
+                self.branch(&f.body.list, st, depth, stdin_remote)
+            }
+            C::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
+                    self.word(&e.value, st, depth);
+                }
+                self.branch(&f.body.list, st, depth, stdin_remote)
+            }
+            C::Arithmetic(a) => {
+                self.word(&a.expr.value, st, depth);
+                false
+            }
+            C::CaseClause(c) => {
+                self.word(&c.value.value, st, depth);
+                let mut downloads = false;
+                for item in &c.cases {
+                    for p in &item.patterns {
+                        self.word(&p.value, st, depth);
+                    }
+                    if let Some(cmd) = &item.cmd {
+                        downloads |= self.branch(cmd, st, depth, stdin_remote);
+                    }
+                }
+                downloads
+            }
+            C::IfClause(i) => {
+                let mut downloads = self.list(&i.condition, st, depth, stdin_remote);
+                downloads |= self.branch(&i.then, st, depth, stdin_remote);
+                for e in i.elses.iter().flatten() {
+                    if let Some(cond) = &e.condition {
+                        downloads |= self.branch(cond, st, depth, stdin_remote);
+                    }
+                    downloads |= self.branch(&e.body, st, depth, stdin_remote);
+                }
+                downloads
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                let mut downloads = self.list(&w.0, st, depth, stdin_remote);
+                downloads |= self.branch(&w.1.list, st, depth, stdin_remote);
+                downloads
+            }
+            C::Coprocess(c) => {
+                let mut inner = st.clone();
+                self.command(&c.body, &mut inner, depth, false)
+            }
+        }
+    }
+
+    /// Decode a word and analyse every command substitution inside it.
+    pub fn word(&mut self, raw: &str, st: &ShellState, depth: usize) -> Arg {
+        let mut remote = false;
+        if raw.contains(['$', '`']) && !self.out_of_bounds {
+            let mut subs = Vec::new();
+            if let Ok(pieces) = brush_parser::word::parse(raw, &shell::parser_options()) {
+                collect_substitutions(&pieces, &mut subs, 0);
+            }
+            for inner in subs {
+                let mut sub = st.clone();
+                remote |= self.script(&inner, &mut sub, depth + 1, false);
+            }
+        }
+        let mut arg = decode_arg(raw, self.ctx.home.as_deref(), &st.cwd);
+        arg.remote = remote;
+        arg
+    }
+
+    /// Analyse the substitutions of an unquoted heredoc body (the shell expands them).
+    fn heredoc_substitutions(&mut self, body: &str, st: &ShellState, depth: usize) -> bool {
+        if !body.contains(['$', '`']) {
+            return false;
+        }
+        let mut subs = Vec::new();
+        if let Ok(pieces) = brush_parser::word::parse_heredoc(body, &shell::parser_options()) {
+            collect_substitutions(&pieces, &mut subs, 0);
+        }
+        let mut remote = false;
+        for inner in subs {
+            let mut sub = st.clone();
+            remote |= self.script(&inner, &mut sub, depth + 1, false);
+        }
+        remote
+    }
+
+    fn redirect(
+        &mut self,
+        redirect: &ast::IoRedirect,
+        st: &mut ShellState,
+        depth: usize,
+        display: &str,
+        body: &mut Option<Stdin>,
+    ) {
+        use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T, IoRedirect as R};
+        match redirect {
+            R::File(_, kind, target) => match target {
+                T::Filename(w) => {
+                    let arg = self.word(&w.value, st, depth);
+                    if matches!(kind, K::Write | K::Append | K::Clobber | K::ReadAndWrite) {
+                        self.check_writes(&[arg], super::checks::Op::Write, display, st);
+                    }
+                }
+                T::Duplicate(w) => {
+                    let arg = self.word(&w.value, st, depth);
+                    // `>&file` writes a file; `>&2`, `>&-` only duplicate descriptors.
+                    let is_fd = arg.text().is_some_and(|t| {
+                        t == "-" || t.trim_end_matches('-').chars().all(|c| c.is_ascii_digit())
+                    });
+                    if matches!(kind, K::DuplicateOutput) && !is_fd {
+                        self.check_writes(&[arg], super::checks::Op::Write, display, st);
+                    }
+                }
+                T::ProcessSubstitution(_, sub) => {
+                    let mut inner = st.clone();
+                    let remote = self.list(&sub.list, &mut inner, depth + 1, false);
+                    if matches!(kind, K::Read) {
+                        *body = Some(Stdin { text: None, remote });
+                    }
+                }
+                T::Fd(_) => {}
+            },
+            R::OutputAndError(w, _) => {
+                let arg = self.word(&w.value, st, depth);
+                self.check_writes(&[arg], super::checks::Op::Write, display, st);
+            }
+            R::HereDocument(_, doc) => {
+                let remote = doc.requires_expansion
+                    && self.heredoc_substitutions(&doc.doc.value, st, depth);
+                *body = Some(Stdin {
+                    text: Some(doc.doc.value.clone()),
+                    remote,
+                });
+            }
+            R::HereString(_, w) => {
+                let arg = self.word(&w.value, st, depth);
+                *body = Some(Stdin {
+                    text: arg.value.clone(),
+                    remote: arg.remote,
+                });
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn item<'b>(
+        &mut self,
+        item: &'b ast::CommandPrefixOrSuffixItem,
+        prefix: bool,
+        st: &mut ShellState,
+        depth: usize,
+        argv: &mut Vec<Arg>,
+        raw_parts: &mut Vec<String>,
+        redirects: &mut Vec<&'b ast::IoRedirect>,
+    ) {
+        use ast::CommandPrefixOrSuffixItem as I;
+        match item {
+            I::Word(w) => {
+                raw_parts.push(w.value.clone());
+                argv.push(self.word(&w.value, st, depth));
+            }
+            I::AssignmentWord(_, w) if prefix => {
+                raw_parts.push(w.value.clone());
+                // Only the substitutions of a leading assignment run.
+                self.word(&w.value, st, depth);
+            }
+            // After the command name `x=y` is an ordinary argument (`dd of=...`).
+            I::AssignmentWord(_, w) => {
+                raw_parts.push(w.value.clone());
+                argv.push(self.word(&w.value, st, depth));
+            }
+            I::IoRedirect(r) => {
+                raw_parts.push(r.to_string());
+                redirects.push(r)
+            }
+            I::ProcessSubstitution(kind, sub) => {
+                let mut inner = st.clone();
+                let remote = self.list(&sub.list, &mut inner, depth + 1, false);
+                let raw = match kind {
+                    ast::ProcessSubstitutionKind::Read => "<(...)",
+                    ast::ProcessSubstitutionKind::Write => ">(...)",
+                };
+                raw_parts.push(raw.to_string());
+                let mut arg = Arg::literal(raw);
+                arg.value = None;
+                arg.dynamic = Some("process substitution".into());
+                arg.remote = remote;
+                argv.push(arg);
+            }
+        }
+    }
+
+    fn simple(&mut self, simple: &ast::SimpleCommand, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+        self.steps += 1;
+        if self.steps > MAX_COMMANDS {
+            self.bounds(format!("the command string holds more than {MAX_COMMANDS} commands"));
+            return false;
+        }
+        let mut argv: Vec<Arg> = Vec::new();
+        let mut redirects: Vec<&ast::IoRedirect> = Vec::new();
+        let mut raw_parts: Vec<String> = Vec::new();
+        for item in simple.prefix.iter().flat_map(|p| p.0.iter()) {
+            self.item(item, true, st, depth, &mut argv, &mut raw_parts, &mut redirects);
+        }
+        if let Some(name) = &simple.word_or_name {
+            raw_parts.push(name.value.clone());
+            argv.push(self.word(&name.value, st, depth));
+        }
+        for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
+            self.item(item, false, st, depth, &mut argv, &mut raw_parts, &mut redirects);
+        }
+        let display = readable(&raw_parts);
+        if !display.is_empty() {
+            self.commands.push(display.clone());
+        }
+        let mut body: Option<Stdin> = None;
+        for r in redirects {
+            self.redirect(r, st, depth, &display, &mut body);
+        }
+        let stdin = match body {
+            Some(mut b) => {
+                b.remote |= stdin_remote;
+                b
+            }
+            None => Stdin {
+                text: None,
+                remote: stdin_remote,
+            },
+        };
+        if argv.is_empty() {
+            return false;
+        }
+        // Whatever a command echoes of downloaded content is downloaded content.
+        let carries_remote = argv.iter().any(|a| a.remote);
+        let inv = Invocation {
+            argv,
+            stdin,
+            xargs: false,
+            display,
+        };
+        self.invoke(&inv, 0, st, depth) || carries_remote
+    }
+}
+
+fn readable(parts: &[String]) -> String {
+    let joined = parts.join(" ");
+    if joined.len() > 512 {
+        let mut cut = 512;
+        while !joined.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}...", &joined[..cut])
+    } else {
+        joined
+    }
+}
+
+/// Every `$(...)` and backtick body in word pieces, including those inside double quotes,
+/// parameter defaults (`${x:-$(cmd)}`) and arithmetic.
+fn collect_substitutions(pieces: &[WordPieceWithSource], out: &mut Vec<String>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for piece in pieces {
+        match &piece.piece {
+            WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
+                out.push(s.clone())
+            }
+            WordPiece::DoubleQuotedSequence(inner)
+            | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                collect_substitutions(inner, out, depth + 1)
+            }
+            WordPiece::ParameterExpansion(expr) => {
+                if let Some(text) = parameter_word(expr) {
+                    if text.contains(['$', '`']) {
+                        if let Ok(p) = brush_parser::word::parse(text, &shell::parser_options()) {
+                            collect_substitutions(&p, out, depth + 1);
+                        }
+                    }
+                }
+            }
+            WordPiece::ArithmeticExpression(e) => {
+                if e.value.contains(['$', '`']) {
+                    if let Ok(p) = brush_parser::word::parse(&e.value, &shell::parser_options()) {
+                        collect_substitutions(&p, out, depth + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The word inside a parameter expansion that the shell may expand in turn.
+fn parameter_word(expr: &ParameterExpr) -> Option<&str> {
+    use ParameterExpr as P;
+    match expr {
+        P::UseDefaultValues { default_value: v, .. }
+        | P::AssignDefaultValues { default_value: v, .. } => v.as_deref(),
+        P::IndicateErrorIfNullOrUnset { error_message: v, .. } => v.as_deref(),
+        P::UseAlternativeValue { alternative_value: v, .. } => v.as_deref(),
+        P::RemoveSmallestSuffixPattern { pattern: v, .. }
+        | P::RemoveLargestSuffixPattern { pattern: v, .. }
+        | P::RemoveSmallestPrefixPattern { pattern: v, .. }
+        | P::RemoveLargestPrefixPattern { pattern: v, .. } => v.as_deref(),
+        _ => None,
+    }
+}

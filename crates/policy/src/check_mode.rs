@@ -1,1 +1,0 @@
-//! Check-mode vetting (to be built).

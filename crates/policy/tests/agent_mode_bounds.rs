@@ -1,0 +1,125 @@
+//! Pathological input: always a decision, fast, never a panic or a stack overflow.
+
+use policy::agent::{decide, AgentContext};
+use policy::{Decision, Profile, Verdict};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn ctx(profile: Profile) -> AgentContext {
+    AgentContext {
+        cwd: PathBuf::from("/home/dev/project"),
+        repo_root: PathBuf::from("/home/dev/project"),
+        home: Some(PathBuf::from("/home/dev")),
+        write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
+        protected: vec![],
+        profile,
+    }
+}
+
+/// Debug build on a shared machine: far looser than the release figures, still proof
+/// that nothing is quadratic in the input.
+const BOUND: Duration = Duration::from_millis(500);
+
+/// Decide on a thread with a small stack, as a hook process's worst case would be.
+fn decide_small_stack(cmd: String, profile: Profile) -> (Decision, Duration) {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || {
+            let t = Instant::now();
+            let d = decide(&cmd, &ctx(profile));
+            (d, t.elapsed())
+        })
+        .unwrap()
+        .join()
+        .expect("decide must not panic or overflow")
+}
+
+#[track_caller]
+fn bounded(cmd: String, rule: &str) {
+    let shown: String = cmd.chars().take(40).collect();
+    let (d, took) = decide_small_stack(cmd.clone(), Profile::Standard);
+    assert!(took < BOUND, "{shown}...: took {took:?}");
+    assert_eq!((d.decision, d.rule.as_str()), (Verdict::Ask, rule), "{shown}...: {d:?}");
+    assert!(!d.reason.is_empty());
+    let (d, _) = decide_small_stack(cmd, Profile::Strict);
+    assert_eq!((d.decision, d.rule.as_str()), (Verdict::Deny, rule), "strict {shown}...");
+}
+
+#[test]
+fn thousands_of_nested_substitutions_are_out_of_bounds() {
+    bounded(format!("echo {}x{}", "$(".repeat(5000), ")".repeat(5000)), "parse.bounds");
+    bounded(format!("echo \"{}x{}\"", "$(echo \"".repeat(3000), "\")".repeat(3000)), "parse.bounds");
+    bounded(format!("{}ls{}", "(".repeat(10_000), ")".repeat(10_000)), "parse.bounds");
+    bounded(format!("{}x{}", "{ ".repeat(5000), "; }".repeat(5000)), "parse.bounds");
+    bounded("if true; then ".repeat(2000), "parse.bounds");
+}
+
+#[test]
+fn unclosed_substitutions_and_quotes_do_not_hang() {
+    bounded("$(".repeat(5000), "parse.bounds");
+    bounded(format!("echo '{}", "a".repeat(10_000)), "parse.error");
+    bounded("echo \"unclosed $(x".to_string(), "parse.error");
+}
+
+#[test]
+fn ten_megabytes_are_refused_up_front() {
+    bounded(format!("echo {}", "a".repeat(10 * 1024 * 1024)), "parse.bounds");
+    bounded(format!("cat <<EOF\n{}\nEOF", "line\n".repeat(2 * 1024 * 1024)), "parse.bounds");
+}
+
+#[test]
+fn deep_bash_c_nesting_is_bounded() {
+    let mut cmd = "rm -rf /".to_string();
+    for _ in 0..40 {
+        cmd = format!("bash -c {}", shell_quote(&cmd));
+    }
+    bounded(cmd, "parse.bounds");
+    let mut cmd = "git status".to_string();
+    for _ in 0..40 {
+        cmd = format!("eval {}", shell_quote(&cmd));
+    }
+    bounded(cmd, "parse.bounds");
+    // Inside the bound the innermost command is still found.
+    let mut cmd = "rm -rf /".to_string();
+    for _ in 0..4 {
+        cmd = format!("sh -c {}", shell_quote(&cmd));
+    }
+    assert_eq!(decide(&cmd, &ctx(Profile::Standard)).rule, "fs.destructive");
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+#[test]
+fn many_commands_are_bounded() {
+    let many = "true; ".repeat(20_000);
+    let (d, took) = decide_small_stack(many, Profile::Standard);
+    assert!(took < BOUND, "took {took:?}");
+    assert_eq!(d.rule, "parse.bounds", "{d:?}");
+    let subs = "echo $(true) ".repeat(10_000);
+    let (d, took) = decide_small_stack(subs, Profile::Standard);
+    assert!(took < BOUND * 4, "took {took:?}");
+    assert_ne!(d.decision, Verdict::Allow, "{}", d.rule);
+}
+
+#[test]
+fn nul_bytes_and_lossy_invalid_utf8_decide() {
+    let bytes = b"rm -rf /\xff\xfe\x00 && echo \x00ok";
+    let lossy = String::from_utf8_lossy(bytes).into_owned();
+    let (d, took) = decide_small_stack(lossy, Profile::Standard);
+    assert!(took < BOUND);
+    assert_ne!(d.decision, Verdict::Allow, "{d:?}");
+    let (d, _) = decide_small_stack("echo a\0b".into(), Profile::Standard);
+    assert!(matches!(d.decision, Verdict::Allow | Verdict::Ask), "{d:?}");
+    let (d, _) = decide_small_stack("\0\0\0".into(), Profile::Standard);
+    assert_ne!(d.decision, Verdict::Deny, "{d:?}");
+}
+
+#[test]
+fn empty_and_blank_commands_are_allowed() {
+    for cmd in ["", "   ", "\n\n", "# just a comment"] {
+        let d = decide(cmd, &ctx(Profile::Standard));
+        assert_eq!(d.decision, Verdict::Allow, "{cmd:?}: {d:?}");
+    }
+}

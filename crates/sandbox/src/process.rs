@@ -1,0 +1,92 @@
+//! Run one child in the foreground and report how it ended, in the shell's terms.
+
+use serde::Serialize;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, ExitStatus};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Finished {
+    /// The exit code, or 128 + the signal number for a signal death (as a shell reports it).
+    pub code: u8,
+    pub signal: Option<i32>,
+    #[serde(serialize_with = "millis")]
+    pub duration: Duration,
+}
+
+/// The shell's exit code for a finished child.
+pub fn shell_code(status: ExitStatus) -> (u8, Option<i32>) {
+    if let Some(code) = status.code() {
+        return ((code & 0xff) as u8, None);
+    }
+    match status.signal() {
+        Some(sig) => ((128 + sig).clamp(0, 255) as u8, Some(sig)),
+        None => (255, None),
+    }
+}
+
+/// Spawn `cmd` (stdio inherited unless the caller set it) and wait for it. While the child
+/// runs, SIGINT and SIGQUIT from the terminal reach it and are ignored here, so the child
+/// decides how to end and its exit code is what we report.
+pub fn run_foreground(cmd: &mut Command) -> std::io::Result<Finished> {
+    let start = Instant::now();
+    let mut child = cmd.spawn()?;
+    let _ignore = IgnoreTerminalSignals::new();
+    let status = child.wait()?;
+    let (code, signal) = shell_code(status);
+    Ok(Finished {
+        code,
+        signal,
+        duration: start.elapsed(),
+    })
+}
+
+struct IgnoreTerminalSignals {
+    old_int: libc::sighandler_t,
+    old_quit: libc::sighandler_t,
+}
+
+impl IgnoreTerminalSignals {
+    fn new() -> Self {
+        // SAFETY: installing SIG_IGN has no handler code to be unsafe about.
+        unsafe {
+            IgnoreTerminalSignals {
+                old_int: libc::signal(libc::SIGINT, libc::SIG_IGN),
+                old_quit: libc::signal(libc::SIGQUIT, libc::SIG_IGN),
+            }
+        }
+    }
+}
+
+impl Drop for IgnoreTerminalSignals {
+    fn drop(&mut self) {
+        // SAFETY: restores the dispositions returned by `signal` above.
+        unsafe {
+            libc::signal(libc::SIGINT, self.old_int);
+            libc::signal(libc::SIGQUIT, self.old_quit);
+        }
+    }
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_and_signals_map_like_a_shell() {
+        let f = run_foreground(Command::new("sh").args(["-c", "exit 7"])).unwrap();
+        assert_eq!((f.code, f.signal), (7, None));
+        let f = run_foreground(Command::new("sh").args(["-c", "kill -TERM $$"])).unwrap();
+        assert_eq!((f.code, f.signal), (143, Some(15)));
+    }
+
+    #[test]
+    fn a_missing_program_is_a_spawn_error() {
+        let e = run_foreground(&mut Command::new("/nonexistent/loopgate-prog")).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+    }
+}

@@ -1,0 +1,266 @@
+//! `.loopgate/quarantine.json`: the record of write escapes that blocks every later `check`
+//! until a human releases it. A file that cannot be read counts as quarantined (fail closed).
+
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+pub const FILE_NAME: &str = "quarantine.json";
+const LOCK_NAME: &str = "quarantine.lock";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub id: String,
+    /// RFC 3339, UTC.
+    pub time: String,
+    pub session: String,
+    pub paths: Vec<PathBuf>,
+    /// What raised it, e.g. `write_escape`.
+    pub source: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    version: u32,
+    records: Vec<Record>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum QuarantineError {
+    #[error("{path}: the quarantine file is corrupt ({message}); the repository stays quarantined. Inspect it, then run `loopgate quarantine release` to clear every quarantine, or fix the JSON by hand")]
+    Corrupt { path: PathBuf, message: String },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("no quarantine has the id `{0}`; `loopgate quarantine list` shows the ids")]
+    UnknownId(String),
+}
+
+pub fn path(state_dir: &Path) -> PathBuf {
+    state_dir.join(FILE_NAME)
+}
+
+fn read(state_dir: &Path) -> Result<File, QuarantineError> {
+    let p = path(state_dir);
+    match state::read_json::<File>(&p) {
+        Ok(f) => Ok(f),
+        Err(state::ReadError::Missing) => Ok(File {
+            version: 1,
+            records: Vec::new(),
+        }),
+        Err(state::ReadError::Corrupt(message)) => {
+            Err(QuarantineError::Corrupt { path: p, message })
+        }
+        Err(state::ReadError::Io(source)) => Err(QuarantineError::Io { path: p, source }),
+    }
+}
+
+fn write(state_dir: &Path, file: &File) -> Result<(), QuarantineError> {
+    let p = path(state_dir);
+    state::write_json(&p, file).map_err(|source| QuarantineError::Io { path: p, source })
+}
+
+fn lock(state_dir: &Path) -> Result<state::Lock, QuarantineError> {
+    let p = state_dir.join(LOCK_NAME);
+    state::Lock::acquire(&p).map_err(|source| QuarantineError::Io { path: p, source })
+}
+
+/// Record a write escape of `paths` by `session`.
+pub fn record(
+    state_dir: &Path,
+    session: &str,
+    paths: &[PathBuf],
+) -> Result<Record, QuarantineError> {
+    record_from(state_dir, session, paths, "write_escape")
+}
+
+/// Record a quarantine raised by `source`. A corrupt file is kept aside (renamed with a
+/// `.corrupt` suffix) rather than lost, and the new record starts a fresh file.
+pub fn record_from(
+    state_dir: &Path,
+    session: &str,
+    paths: &[PathBuf],
+    source: &str,
+) -> Result<Record, QuarantineError> {
+    let _lock = lock(state_dir)?;
+    let mut file = match read(state_dir) {
+        Ok(f) => f,
+        Err(QuarantineError::Corrupt { path, .. }) => {
+            let aside = path.with_extension("json.corrupt");
+            std::fs::rename(&path, &aside)
+                .map_err(|source| QuarantineError::Io { path, source })?;
+            File {
+                version: 1,
+                records: Vec::new(),
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    let now = jiff::Timestamp::now();
+    let mut paths = paths.to_vec();
+    paths.sort();
+    paths.dedup();
+    let rec = Record {
+        id: new_id(&now, session, &paths, &file.records),
+        time: now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        session: session.to_string(),
+        paths,
+        source: source.to_string(),
+    };
+    file.version = 1;
+    file.records.push(rec.clone());
+    write(state_dir, &file)?;
+    Ok(rec)
+}
+
+fn new_id(now: &jiff::Timestamp, session: &str, paths: &[PathBuf], existing: &[Record]) -> String {
+    let mut salt: u64 = 0;
+    loop {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (
+            now.as_nanosecond(),
+            session,
+            paths,
+            std::process::id(),
+            salt,
+        )
+            .hash(&mut h);
+        let id = format!("q{:08x}", h.finish() as u32);
+        if !existing.iter().any(|r| r.id == id) {
+            return id;
+        }
+        salt += 1;
+    }
+}
+
+/// Every active quarantine, oldest first.
+pub fn list(state_dir: &Path) -> Result<Vec<Record>, QuarantineError> {
+    Ok(read(state_dir)?.records)
+}
+
+/// Release one quarantine, or all with `None`, and return what was released. Releasing all
+/// also clears a corrupt file (it is a human's explicit decision).
+pub fn release(state_dir: &Path, id: Option<&str>) -> Result<Vec<Record>, QuarantineError> {
+    let _lock = lock(state_dir)?;
+    let p = path(state_dir);
+    let mut file = match (read(state_dir), id) {
+        (Ok(f), _) => f,
+        (Err(QuarantineError::Corrupt { .. }), None) => {
+            std::fs::remove_file(&p).map_err(|source| QuarantineError::Io { path: p, source })?;
+            return Ok(Vec::new());
+        }
+        (Err(e), _) => return Err(e),
+    };
+    let released: Vec<Record> = match id {
+        None => std::mem::take(&mut file.records),
+        Some(id) => {
+            let Some(pos) = file.records.iter().position(|r| r.id == id) else {
+                return Err(QuarantineError::UnknownId(id.to_string()));
+            };
+            vec![file.records.remove(pos)]
+        }
+    };
+    if !released.is_empty() {
+        write(state_dir, &file)?;
+    }
+    Ok(released)
+}
+
+/// Why the repository is quarantined, or `None` when it is not. Never an error: a file
+/// that cannot be read is a reason.
+pub fn is_quarantined(state_dir: &Path) -> Option<String> {
+    match read(state_dir) {
+        Ok(f) if f.records.is_empty() => None,
+        Ok(f) => {
+            let paths: usize = f.records.iter().map(|r| r.paths.len()).sum();
+            let ids: Vec<&str> = f.records.iter().map(|r| r.id.as_str()).collect();
+            Some(format!(
+                "quarantined after a write escape ({} record(s): {}; {paths} path(s)); a human must review and run `loopgate quarantine release`",
+                f.records.len(),
+                ids.join(", ")
+            ))
+        }
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> (tempfile::TempDir, PathBuf) {
+        let t = tempfile::tempdir().unwrap();
+        let s = t.path().join(".loopgate");
+        (t, s)
+    }
+
+    #[test]
+    fn record_list_release_one_and_all() {
+        let (_t, s) = dir();
+        assert_eq!(is_quarantined(&s), None);
+        let a = record(
+            &s,
+            "s1",
+            &[PathBuf::from("/h/.bashrc"), PathBuf::from("/h/.bashrc")],
+        )
+        .unwrap();
+        let b = record_from(&s, "s2", &[PathBuf::from("/h/.ssh/config")], "manual").unwrap();
+        assert_ne!(a.id, b.id);
+        assert_eq!(a.paths, vec![PathBuf::from("/h/.bashrc")]);
+        assert_eq!(a.source, "write_escape");
+        assert_eq!(list(&s).unwrap(), vec![a.clone(), b.clone()]);
+        let reason = is_quarantined(&s).unwrap();
+        assert!(
+            reason.contains(&a.id) && reason.contains("loopgate quarantine release"),
+            "{reason}"
+        );
+        assert_eq!(release(&s, Some(&a.id)).unwrap(), vec![a]);
+        assert_eq!(list(&s).unwrap(), vec![b.clone()]);
+        assert_eq!(release(&s, None).unwrap(), vec![b]);
+        assert_eq!(is_quarantined(&s), None);
+    }
+
+    #[test]
+    fn unknown_id_is_an_error_naming_it() {
+        let (_t, s) = dir();
+        record(&s, "s", &[PathBuf::from("/x")]).unwrap();
+        let e = release(&s, Some("nope")).unwrap_err();
+        assert!(e.to_string().contains("`nope`"), "{e}");
+        assert_eq!(list(&s).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn corrupt_file_fails_closed_and_release_all_clears_it() {
+        let (_t, s) = dir();
+        std::fs::create_dir_all(&s).unwrap();
+        std::fs::write(path(&s), b"{oops").unwrap();
+        let reason = is_quarantined(&s).unwrap();
+        assert!(
+            reason.contains("corrupt") && reason.contains("loopgate quarantine release"),
+            "{reason}"
+        );
+        assert!(matches!(list(&s), Err(QuarantineError::Corrupt { .. })));
+        assert!(matches!(
+            release(&s, Some("q1")),
+            Err(QuarantineError::Corrupt { .. })
+        ));
+        assert_eq!(release(&s, None).unwrap(), vec![]);
+        assert_eq!(is_quarantined(&s), None);
+    }
+
+    #[test]
+    fn recording_over_a_corrupt_file_keeps_it_aside() {
+        let (_t, s) = dir();
+        std::fs::create_dir_all(&s).unwrap();
+        std::fs::write(path(&s), b"[]").unwrap();
+        record(&s, "s", &[PathBuf::from("/x")]).unwrap();
+        assert_eq!(
+            std::fs::read(s.join("quarantine.json.corrupt")).unwrap(),
+            b"[]"
+        );
+        assert_eq!(list(&s).unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,89 @@
+//! The hook's evidence: one audit line per attempted tool call and per gate event. A
+//! failure to audit is reported on stderr and never changes or delays a decision.
+
+use agents::{HookInput, ToolCall};
+use gate::config::Config;
+use serde_json::{Map, Value};
+use std::path::Path;
+
+/// One attempted tool call as decided.
+pub struct Attempt<'a> {
+    pub call: &'a ToolCall,
+    pub decision: &'a str,
+    pub rule: &'a str,
+    pub reason: &'a str,
+    pub extra: Map<String, Value>,
+}
+
+pub fn tool_call(root: &Path, config: Option<&Config>, input: &HookInput, attempt: Attempt) {
+    let record = audit::Record {
+        session: session_of(input),
+        agent: input.agent.name().into(),
+        event: input.event_name.clone(),
+        tool: Some(attempt.call.tool_name().to_string()),
+        input: serde_json::to_value(attempt.call).unwrap_or(Value::Null),
+        decision: Some(attempt.decision.into()),
+        rule: Some(attempt.rule.into()),
+        reason: Some(attempt.reason.into()),
+        extra: attempt.extra,
+    };
+    append(root, config, record);
+}
+
+/// A gate event (stop decisions, session start, ignored events) in the repository around
+/// `cwd`; outside a repository there is no state directory to write to, so nothing is kept.
+pub fn gate_event(cwd: &Path, input: &HookInput, rule: &str, decision: &str, reason: &str) {
+    let Some(root) = super::workspace::repo_root(cwd) else {
+        return;
+    };
+    gate_event_in(&root, None, input, rule, decision, reason, Map::new());
+}
+
+pub fn gate_event_in(
+    root: &Path,
+    config: Option<&Config>,
+    input: &HookInput,
+    rule: &str,
+    decision: &str,
+    reason: &str,
+    extra: Map<String, Value>,
+) {
+    let record = audit::Record {
+        session: session_of(input),
+        agent: input.agent.name().into(),
+        event: input.event_name.clone(),
+        tool: None,
+        input: Value::Null,
+        decision: Some(decision.into()),
+        rule: Some(rule.into()),
+        reason: Some(reason.into()),
+        extra,
+    };
+    append(root, config, record);
+}
+
+pub fn session_of(input: &HookInput) -> String {
+    input
+        .session_id
+        .clone()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn append(root: &Path, config: Option<&Config>, record: audit::Record) {
+    let settings = match config {
+        Some(c) => audit::AuditSettings {
+            max_bytes: c.audit.max_bytes,
+            keep: c.audit.keep,
+            max_field_bytes: c.audit.max_field_bytes,
+        },
+        None => audit::AuditSettings::default(),
+    };
+    let log = audit::AuditLog::new(&state::state_dir(root), settings);
+    if let Err(e) = log.append(record) {
+        eprintln!(
+            "loopgate: warning: cannot write the audit log {}: {e} (the decision stands)",
+            log.path().display()
+        );
+    }
+}

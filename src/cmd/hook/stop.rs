@@ -1,0 +1,227 @@
+//! Stop and SubagentStop: the done gate, the bounce ledger, and the answer. A stop never
+//! passes silently: a red stop is bounced while the budget lasts and then let through
+//! loudly; a stop the gate cannot judge (bad config, deadline) goes through the same
+//! ledger with the error as its reason, so it is refused a bounded number of times.
+
+use super::{deadline, evidence, reason, workspace};
+use agents::{HookInput, Response};
+use gate::config::GateConfig;
+use gate::done::DoneRequest;
+use gate::ledger::{self, StopDecision};
+use gate::receipt::{Receipt, Verdict};
+use serde_json::{json, Map};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub enum Seat {
+    Main,
+    Subagent(Option<String>),
+}
+
+impl Seat {
+    fn is_subagent(&self) -> bool {
+        matches!(self, Seat::Subagent(_))
+    }
+}
+
+/// Time kept back from `hook_deadline` to build and print the answer after the checks.
+const ANSWER_MARGIN: Duration = Duration::from_secs(2);
+
+pub fn handle(cwd: &Path, input: &HookInput, seat: Seat, active: bool) -> Response {
+    let started = Instant::now();
+    let Some(root) = workspace::repo_root(cwd).map(|r| workspace::canonical(&r)) else {
+        let text = format!(
+            "loopgate: {} is not inside a git repository: the done gate has nothing to compare, so this stop is not gated",
+            cwd.display()
+        );
+        eprintln!("{text}");
+        return Response::Allow { reason: Some(text) };
+    };
+    let session = evidence::session_of(input);
+    let key = match &seat {
+        Seat::Main => ledger::key(&session, None),
+        Seat::Subagent(id) => ledger::key(&session, Some(id.as_deref().unwrap_or("subagent"))),
+    };
+    let loaded = gate::config::load(&root, Vec::new);
+    let (gate_cfg, config) = match &loaded {
+        Ok(l) => (l.config.gate.clone(), Some(&l.config)),
+        Err(_) => (GateConfig::default(), None),
+    };
+    if let Ok(l) = &loaded {
+        if let Ok(ws) = workspace::Workspace::load(cwd) {
+            if let Some(halt) = super::budget_gate::spent(&ws, input) {
+                let text = format!(
+                    "loopgate: the token budget is spent, so the stop is not bounced for more work: {}",
+                    halt.reason
+                );
+                eprintln!("{text}");
+                evidence::gate_event_in(
+                    &root,
+                    Some(&l.config),
+                    input,
+                    "budget.exhausted",
+                    "allow",
+                    &text,
+                    halt.extra,
+                );
+                return Response::Allow { reason: Some(text) };
+            }
+        }
+    }
+    let judged: Result<Receipt, String> = match &loaded {
+        Err(e) => Err(e.to_string()),
+        Ok(_) => run_done_gate(
+            &root,
+            input,
+            &seat,
+            &session,
+            gate_cfg.hook_deadline,
+            started,
+        ),
+    };
+    let (problems, green) = match &judged {
+        Ok(r) => (r.problem_count(), r.verdict == Verdict::Pass),
+        // An error is never progress, whatever came before.
+        Err(_) => (u32::MAX, false),
+    };
+    let recorded =
+        match ledger::record_stop(&root, &key, problems, green, gate_cfg.max_bounces, active) {
+            Ok(r) => r,
+            Err(e) => {
+                return ledger_unavailable(&root, config, input, &e.to_string(), active, &judged)
+            }
+        };
+    if let Some(w) = &recorded.warning {
+        eprintln!("loopgate: warning: {w}");
+    }
+    let decision = recorded.decision;
+    let (response, verdict, text) = match (&decision, &judged) {
+        (StopDecision::Allow, _) => (Response::Nothing, "allow", String::new()),
+        (StopDecision::Bounce { .. }, Ok(r)) => {
+            let text = reason::block_text(r, &decision, seat.is_subagent());
+            (
+                Response::Block {
+                    reason: text.clone(),
+                },
+                "block",
+                text,
+            )
+        }
+        (StopDecision::Bounce { .. }, Err(e)) => {
+            let text = reason::error_text(e, &decision);
+            (
+                Response::Block {
+                    reason: text.clone(),
+                },
+                "block",
+                text,
+            )
+        }
+        (StopDecision::GiveUp { .. }, judged) => {
+            let what = match judged {
+                Ok(r) => format!("verdict {:?}", r.verdict).to_lowercase(),
+                Err(e) => format!("the gate could not run: {e}"),
+            };
+            let text = format!(
+                "loopgate: RED STOP LET THROUGH for {key}: {} ({what}); see .loopgate/receipts/latest.json",
+                decision.budget_line()
+            );
+            eprintln!("{text}");
+            (
+                Response::Allow {
+                    reason: Some(text.clone()),
+                },
+                "allow-red",
+                text,
+            )
+        }
+    };
+    let mut extra = Map::new();
+    extra.insert("ledger_key".into(), json!(key));
+    extra.insert(
+        "problems".into(),
+        json!(if judged.is_ok() { Some(problems) } else { None }),
+    );
+    extra.insert("stop_hook_active".into(), json!(active));
+    let rule = if seat.is_subagent() {
+        "gate.subagent-stop"
+    } else {
+        "gate.stop"
+    };
+    evidence::gate_event_in(&root, config, input, rule, verdict, &text, extra);
+    response
+}
+
+fn run_done_gate(
+    root: &Path,
+    input: &HookInput,
+    seat: &Seat,
+    session: &str,
+    hook_deadline: Duration,
+    started: Instant,
+) -> Result<Receipt, String> {
+    let margin = ANSWER_MARGIN.min(hook_deadline / 10);
+    let request = DoneRequest {
+        via: input.agent.name().into(),
+        session: Some(session.to_string()),
+        // A session with no baseline (SessionStart did not run) still gets gated against HEAD.
+        require_session: false,
+        against: None,
+        only: Vec::new(),
+        run_checks: !seat.is_subagent(),
+        run_guards: true,
+        deadline: Some(started + hook_deadline.saturating_sub(margin)),
+        no_store: false,
+    };
+    let dir: PathBuf = root.to_path_buf();
+    let remaining = hook_deadline.saturating_sub(started.elapsed());
+    match deadline::within(remaining, move || gate::done::run(&dir, &request).map_err(|e| format!("{e:#}"))) {
+        Some(result) => result,
+        None => Err(format!(
+            "the done gate did not finish within the hook deadline ({}); raise [gate] hook_deadline or speed up the checks",
+            deadline::describe(hook_deadline)
+        )),
+    }
+}
+
+/// The ledger cannot be read or written: without it the budget cannot be counted, so
+/// `stop_hook_active` is the loop breaker (refuse a first stop, let a repeated one through).
+fn ledger_unavailable(
+    root: &Path,
+    config: Option<&gate::config::Config>,
+    input: &HookInput,
+    error: &str,
+    active: bool,
+    judged: &Result<Receipt, String>,
+) -> Response {
+    let green = matches!(judged, Ok(r) if r.verdict == Verdict::Pass);
+    eprintln!("loopgate: warning: the bounce ledger is unavailable: {error}");
+    if green {
+        return Response::Nothing;
+    }
+    let decision = StopDecision::Bounce {
+        attempt: 1,
+        max: 1,
+        progress: None,
+    };
+    let text = match judged {
+        Ok(r) => reason::block_text(r, &decision, false),
+        Err(e) => reason::error_text(e, &decision),
+    };
+    if active {
+        let loud = format!("loopgate: RED STOP LET THROUGH: the bounce ledger is unavailable ({error}) and this stop was already refused once");
+        eprintln!("{loud}");
+        evidence::gate_event_in(
+            root,
+            config,
+            input,
+            "gate.stop",
+            "allow-red",
+            &loud,
+            Map::new(),
+        );
+        return Response::Allow { reason: Some(loud) };
+    }
+    evidence::gate_event_in(root, config, input, "gate.stop", "block", &text, Map::new());
+    Response::Block { reason: text }
+}

@@ -1,0 +1,114 @@
+//! Real git repositories in temp dirs for end-to-end tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+impl Repo {
+    /// An empty repository on branch `main`, no commits.
+    pub fn empty() -> Repo {
+        let dir = tempfile::tempdir().expect("temp dir");
+        git(dir.path(), &["init", "-q", "-b", "main"]);
+        Repo { dir }
+    }
+
+    /// A repository with `files` committed on `main`.
+    pub fn with(files: &[(&str, &str)]) -> Repo {
+        let repo = Repo::empty();
+        for (path, body) in files {
+            repo.write(path, body);
+        }
+        repo.commit("initial");
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn join(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, body: &str) {
+        let path = self.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(path, body).unwrap();
+    }
+
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.join(rel)).unwrap();
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.join(rel)).unwrap()
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        git(self.path(), args)
+    }
+
+    pub fn commit(&self, message: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+    }
+
+    /// The loopgate binary, run in this repository with a clean environment.
+    pub fn loopgate(&self) -> Command {
+        let mut cmd = Command::cargo_bin("loopgate").expect("binary built");
+        cmd.current_dir(self.path())
+            .env_remove("GITHUB_ACTIONS")
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .env("NO_COLOR", "1");
+        cmd
+    }
+}
+
+/// A node project whose `npm test` runs node's own test runner on `test/*.test.js`.
+pub fn node_project(test_body: &str) -> Repo {
+    Repo::with(&[
+        ("package.json", r#"{"name":"demo","version":"1.0.0","scripts":{"test":"node --test test/"}}"#),
+        ("test/math.test.js", test_body),
+        ("src/math.js", "exports.add = (a, b) => a + b;\n"),
+    ])
+}
+
+pub const PASSING_TEST: &str = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\n\ntest('adds', () => {\n  assert.strictEqual(add(1, 2), 3);\n});\n\ntest('adds zero', () => {\n  assert.strictEqual(add(0, 2), 2);\n});\n";
+
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("stdout is not JSON ({e}): {}\nstderr: {}", stdout(out), stderr(out))
+    })
+}

@@ -1,0 +1,162 @@
+//! `loopgate hook claude` seat by seat, with payloads shaped like Claude Code 2.1.330's
+//! (captured from the real client), on real git repositories.
+
+mod support;
+
+use serde_json::json;
+use std::time::Duration;
+use support::hook::{claude_payload, run};
+use support::repo::TestRepo;
+
+const SUM_TEST: &str = "const test = require('node:test');\nconst assert = require('node:assert');\nconst sum = require('../src/sum.js');\ntest('sum adds', () => { assert.strictEqual(sum(1, 2), 3); });\n";
+
+fn node_repo(config: &str, sum: &str) -> TestRepo {
+    TestRepo::with_files(&[
+        ("loopgate.toml", config),
+        ("src/sum.js", sum),
+        ("test/sum.test.js", SUM_TEST),
+    ])
+}
+
+const NODE_CHECK: &str = "version = 1\n[[check]]\nname = \"test\"\nrun = \"node --test\"\n";
+
+#[test]
+fn session_start_records_the_baseline_and_says_the_gate_is_active() {
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a + b;\n");
+    let out = run("claude", &r.path(), &r.home(), &claude_payload("SessionStart", &r.path(), "s1", json!({"source": "startup"})));
+    assert_eq!(out.code, 0, "{}", out.explain());
+    let v = out.json();
+    let text = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    assert!(text.starts_with("loopgate is active"), "{text}");
+    assert!(text.contains("node --test") && text.contains(r.path().to_str().unwrap()), "{text}");
+    let lines = r.audit_lines();
+    assert!(lines.iter().any(|l| l["rule"] == "session.baseline" && l["decision"] == "recorded"), "{lines:#?}");
+    let again = run("claude", &r.path(), &r.home(), &claude_payload("SessionStart", &r.path(), "s1", json!({"source": "resume"})));
+    assert_eq!(again.code, 0, "{}", again.explain());
+    assert!(
+        r.audit_lines().iter().any(|l| l["rule"] == "session.baseline" && l["decision"] == "kept"),
+        "a resumed session keeps its first baseline"
+    );
+}
+
+#[test]
+fn an_allowed_write_answers_nothing_and_is_audited() {
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a + b;\n");
+    let payload = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Write", "tool_input": {"file_path": r.file("src/new.js"), "content": "x"}}),
+    );
+    let out = run("claude", &r.path(), &r.home(), &payload);
+    assert_eq!((out.code, out.stdout.trim()), (0, ""), "the agent's own permissions decide: {}", out.explain());
+    let lines = r.audit_lines();
+    let line = lines.iter().find(|l| l["event"] == "PreToolUse").expect("audited");
+    assert_eq!((line["decision"].as_str(), line["tool"].as_str()), (Some("allow"), Some("Write")));
+}
+
+#[test]
+fn a_write_through_a_symlink_out_of_the_roots_is_refused() {
+    let r = node_repo(
+        "version = 1\n[sandbox]\ntemp_writable = false\n",
+        "module.exports = (a, b) => a + b;\n",
+    );
+    std::os::unix::fs::symlink(r.home(), r.file("out")).unwrap();
+    let payload = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Write", "tool_input": {"file_path": "out/x.txt", "content": "x"}}),
+    );
+    let v = run("claude", &r.path(), &r.home(), &payload).json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("fs.escape") && reason.contains(r.home().join("x.txt").to_str().unwrap()), "{reason}");
+}
+
+#[test]
+fn an_audit_failure_is_reported_and_never_changes_the_decision() {
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a + b;\n");
+    // `.loopgate` as a plain file: no state directory can be made.
+    std::fs::write(r.file(".loopgate"), "in the way").unwrap();
+    let payload = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Edit", "tool_input": {"file_path": r.file("loopgate.toml"), "old_string": "a", "new_string": "b"}}),
+    );
+    let out = run("claude", &r.path(), &r.home(), &payload);
+    assert_eq!(out.code, 0, "{}", out.explain());
+    assert_eq!(out.json()["hookSpecificOutput"]["permissionDecision"], "deny", "{}", out.explain());
+    assert!(out.stderr.contains("cannot write the audit log"), "{}", out.explain());
+}
+
+#[test]
+fn a_stop_with_a_failing_check_is_blocked_with_its_output_and_the_attempt() {
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a - b;\n");
+    let stop = |active: bool| claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": active}));
+    let out = run("claude", &r.path(), &r.home(), &stop(false));
+    let v = out.json();
+    assert_eq!(v["decision"], "block", "{}", out.explain());
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.contains("attempt 1/3") && reason.contains("`test` (node --test) failed"), "{reason}");
+    assert!(reason.contains("sum adds"), "output tail included: {reason}");
+    assert_eq!(r.ledger()["entries"]["s1"]["bounces"], 1);
+
+    r.write("src/sum.js", "module.exports = (a, b) => a + b;\n");
+    let out = run("claude", &r.path(), &r.home(), &stop(true));
+    assert_eq!((out.code, out.stdout.trim()), (0, ""), "green passes: {}", out.explain());
+    assert!(r.ledger()["entries"].get("s1").is_none(), "green clears: {}", r.ledger());
+}
+
+#[test]
+fn a_subagent_stop_runs_guards_only_with_its_own_ledger_entry() {
+    // The check fails, but a subagent stop does not run checks: only its deleted test counts.
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a - b;\n");
+    run("claude", &r.path(), &r.home(), &claude_payload("SessionStart", &r.path(), "s1", json!({})));
+    r.write("test/sum.test.js", "// gone\n");
+    let payload = claude_payload("SubagentStop", &r.path(), "s1", json!({"stop_hook_active": false, "agent_id": "a1"}));
+    let out = run("claude", &r.path(), &r.home(), &payload);
+    let v = out.json();
+    assert_eq!(v["decision"], "block", "{}", out.explain());
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.starts_with("loopgate: this subagent's work is not done (attempt 1/3)"), "{reason}");
+    assert!(reason.contains("deleted_tests test/sum.test.js"), "{reason}");
+    assert!(!reason.contains("node --test"), "no checks at a subagent stop: {reason}");
+    let entries = &r.ledger()["entries"];
+    assert_eq!(entries["s1/a1"]["bounces"], 1, "{entries}");
+    assert!(entries.get("s1").is_none(), "the main entry is untouched: {entries}");
+}
+
+#[test]
+fn a_stop_whose_checks_overrun_the_deadline_reports_a_timeout() {
+    let hang = "const test = require('node:test');\ntest('hangs', () => new Promise(() => setInterval(() => {}, 1000)));\n";
+    let r = TestRepo::with_files(&[
+        ("loopgate.toml", "version = 1\n[gate]\nhook_deadline = \"3s\"\n[[check]]\nname = \"test\"\nrun = \"node --test\"\n"),
+        ("test/hang.test.js", hang),
+    ]);
+    let out = run("claude", &r.path(), &r.home(), &claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": false})));
+    assert!(out.elapsed < Duration::from_secs(5), "answered within the deadline: {:?}", out.elapsed);
+    let v = out.json();
+    assert_eq!(v["decision"], "block", "{}", out.explain());
+    assert!(v["reason"].as_str().unwrap().contains("timed out"), "{v}");
+}
+
+#[test]
+fn an_exhausted_budget_never_bounces_a_stop() {
+    let r = node_repo(
+        "version = 1\n[budget]\nsession_tokens = 100\n[[check]]\nname = \"test\"\nrun = \"node --test\"\n",
+        "module.exports = (a, b) => a - b;\n",
+    );
+    let transcript = r.home().join("t.jsonl");
+    let line = r#"{"type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":150,"output_tokens":50}}}"#;
+    std::fs::write(&transcript, format!("{line}\n")).unwrap();
+    let payload = json!({
+        "session_id": "s1", "cwd": r.path(), "transcript_path": transcript,
+        "hook_event_name": "Stop", "stop_hook_active": false
+    });
+    let out = run("claude", &r.path(), &r.home(), payload.to_string().as_bytes());
+    assert_eq!((out.code, out.stdout.trim()), (0, ""), "let through although the check fails: {}", out.explain());
+    assert!(out.stderr.contains("token budget is spent"), "{}", out.explain());
+    assert!(r.audit_lines().iter().any(|l| l["rule"] == "budget.exhausted"), "{:#?}", r.audit_lines());
+}

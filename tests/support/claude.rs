@@ -1,0 +1,132 @@
+//! The real Claude Code client, pinned by tests/install-agents.sh, run headless against the
+//! scripted model server with a throwaway HOME so the user's own config is never touched.
+
+use super::model::ModelServer;
+use serde_json::Value;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const PINNED_VERSION: &str = "2.1.330";
+
+/// The client binary: `$LOOPGATE_CLAUDE_BIN`, else `target/agents/node_modules/.bin/claude`.
+/// Missing: `None` only when `LOOPGATE_SKIP_REAL_AGENTS=1` outside CI; otherwise a panic
+/// telling how to install it.
+pub fn binary() -> Option<PathBuf> {
+    let candidate = std::env::var_os("LOOPGATE_CLAUDE_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
+            target.join("agents/node_modules/.bin/claude")
+        });
+    if candidate.exists() {
+        return Some(candidate);
+    }
+    let message = format!(
+        "the Claude Code client is not installed at {}: run `tests/install-agents.sh` \
+         (installs @anthropic-ai/claude-code@{PINNED_VERSION}) or set LOOPGATE_CLAUDE_BIN",
+        candidate.display()
+    );
+    if std::env::var_os("CI").is_some() {
+        panic!("{message} (CI is set, so the real-client tests cannot be skipped)");
+    }
+    if std::env::var("LOOPGATE_SKIP_REAL_AGENTS").as_deref() == Ok("1") {
+        eprintln!("skipped: {message}");
+        return None;
+    }
+    panic!("{message}; or set LOOPGATE_SKIP_REAL_AGENTS=1 to skip these tests locally");
+}
+
+pub struct ClaudeRun {
+    pub success: bool,
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// The `--output-format json` result object, when stdout held one.
+    pub result: Option<Value>,
+    pub server_log: String,
+}
+
+impl ClaudeRun {
+    /// Everything a failing assertion should show.
+    pub fn explain(&self) -> String {
+        format!(
+            "client exit {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}\n--- model server ---\n{}",
+            self.code, self.stdout, self.stderr, self.server_log
+        )
+    }
+
+    /// The final text of the run (`result` field).
+    pub fn final_text(&self) -> String {
+        self.result
+            .as_ref()
+            .and_then(|r| r.get("result"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    }
+}
+
+/// Run `claude -p prompt` in `repo` with `home` as HOME; killed after `limit`.
+pub fn run(claude: &Path, repo: &Path, home: &Path, server: &ModelServer, prompt: &str, limit: Duration) -> ClaudeRun {
+    let mut cmd = Command::new(claude);
+    cmd.current_dir(repo)
+        .args(["-p", prompt, "--allowedTools", "Bash,Write,Edit,Read,Agent", "--output-format", "json"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("TMPDIR", std::env::temp_dir())
+        .env("ANTHROPIC_BASE_URL", server.base_url())
+        .env("ANTHROPIC_API_KEY", "sk-test")
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_ERROR_REPORTING", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+        .env("CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", claude.display()));
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the client") {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let stdout = out_reader.join().unwrap_or_default();
+    let stderr = err_reader.join().unwrap_or_default();
+    let run = ClaudeRun {
+        success: status.is_some_and(|s| s.success()),
+        code: status.and_then(|s| s.code()),
+        result: serde_json::from_str(stdout.trim()).ok(),
+        stdout,
+        stderr,
+        server_log: server.log(),
+    };
+    if status.is_none() {
+        panic!("the Claude Code client did not finish within {limit:?}\n{}", run.explain());
+    }
+    run
+}

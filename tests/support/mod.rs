@@ -1,0 +1,8 @@
+//! Shared end-to-end test support: real git repos, the real loopgate binary, the real
+//! Claude Code client and a scripted model server.
+#![allow(dead_code)]
+
+pub mod claude;
+pub mod hook;
+pub mod model;
+pub mod repo;
