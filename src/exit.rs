@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-/// The verdict a command reached. Severity order for combining: Usage > Refused > Failed > Pass.
+/// The verdict a command reached (DESIGN section 1). Where several apply, the receipt's
+/// verdict already picked the most severe: 2 over 3 over 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
     Pass = 0,
@@ -15,24 +16,6 @@ impl Exit {
     pub fn code(self) -> u8 {
         self as u8
     }
-
-    /// The most severe of two outcomes: 2 over 3 over 1 over 0.
-    pub fn worst(self, other: Exit) -> Exit {
-        if self.rank() >= other.rank() {
-            self
-        } else {
-            other
-        }
-    }
-
-    fn rank(self) -> u8 {
-        match self {
-            Exit::Pass => 0,
-            Exit::Failed => 1,
-            Exit::Refused => 2,
-            Exit::Usage => 3,
-        }
-    }
 }
 
 pub fn finish(outcome: anyhow::Result<Exit>) -> ExitCode {
@@ -42,18 +25,5 @@ pub fn finish(outcome: anyhow::Result<Exit>) -> ExitCode {
             eprintln!("loopgate: error: {err:#}");
             ExitCode::from(Exit::Usage.code())
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Exit;
-
-    #[test]
-    fn usage_beats_refused_beats_failed() {
-        assert_eq!(Exit::Failed.worst(Exit::Refused), Exit::Refused);
-        assert_eq!(Exit::Refused.worst(Exit::Usage), Exit::Usage);
-        assert_eq!(Exit::Pass.worst(Exit::Failed), Exit::Failed);
-        assert_eq!(Exit::Usage.worst(Exit::Pass), Exit::Usage);
     }
 }

@@ -5,8 +5,6 @@ mod cmd;
 mod exit;
 mod report;
 
-use clap::Parser;
-
 fn main() -> std::process::ExitCode {
     let cli = cli::Cli::parse_from_env();
     let outcome = cmd::dispatch(cli);

@@ -41,7 +41,10 @@ fn stop_feedback(server: &ModelServer) -> Vec<String> {
 }
 
 fn gate_lines(r: &TestRepo, rule: &str) -> Vec<Value> {
-    r.audit_lines().into_iter().filter(|l| l["rule"] == rule).collect()
+    r.audit_lines()
+        .into_iter()
+        .filter(|l| l["rule"] == rule)
+        .collect()
 }
 
 #[test]
@@ -56,14 +59,32 @@ fn a_failing_check_bounces_the_stop_with_its_output_until_fixed() {
         Turn::write(r.file("src/sum.js").to_str().unwrap(), SUM_OK),
         Turn::text("Fixed the sign."),
     ]);
-    let run = claude::run(&bin, &r.path(), &r.home(), &server, "make the tests pass", LIMIT);
+    let run = claude::run(
+        &bin,
+        &r.path(),
+        &r.home(),
+        &server,
+        "make the tests pass",
+        LIMIT,
+    );
     assert!(run.success, "{}", run.explain());
     let feedback = stop_feedback(&server);
-    assert_eq!(feedback.len(), 1, "one bounce, then the fixed stop passes: {feedback:#?}\n{}", run.explain());
+    assert_eq!(
+        feedback.len(),
+        1,
+        "one bounce, then the fixed stop passes: {feedback:#?}\n{}",
+        run.explain()
+    );
     let reason = &feedback[0];
-    assert!(reason.contains("loopgate") && reason.contains("attempt 1/3"), "{reason}");
+    assert!(
+        reason.contains("loopgate") && reason.contains("attempt 1/3"),
+        "{reason}"
+    );
     assert!(reason.contains("`test` (node --test) failed"), "{reason}");
-    assert!(reason.contains("sum adds"), "the check's output reaches the model: {reason}");
+    assert!(
+        reason.contains("sum adds"),
+        "the check's output reaches the model: {reason}"
+    );
     assert_eq!(run.final_text(), "Fixed the sign.", "{}", run.explain());
     assert_eq!(r.latest_receipt().unwrap()["verdict"], "pass");
     assert_eq!(r.ledger()["entries"], json!({}), "green clears the ledger");
@@ -78,12 +99,27 @@ fn a_skip_added_through_edit_bounces_the_stop() {
     );
     let test_file = r.file("test/sum.test.js");
     let server = ModelServer::start(vec![
-        Turn::edit(test_file.to_str().unwrap(), "test('sum adds'", "test.skip('sum adds'"),
+        Turn::edit(
+            test_file.to_str().unwrap(),
+            "test('sum adds'",
+            "test.skip('sum adds'",
+        ),
         Turn::text("Done, the suite is green."),
-        Turn::edit(test_file.to_str().unwrap(), "test.skip('sum adds'", "test('sum adds'"),
+        Turn::edit(
+            test_file.to_str().unwrap(),
+            "test.skip('sum adds'",
+            "test('sum adds'",
+        ),
         Turn::text("Restored the test."),
     ]);
-    let run = claude::run(&bin, &r.path(), &r.home(), &server, "make the suite green", LIMIT);
+    let run = claude::run(
+        &bin,
+        &r.path(),
+        &r.home(),
+        &server,
+        "make the suite green",
+        LIMIT,
+    );
     assert!(run.success, "{}", run.explain());
     let feedback = stop_feedback(&server);
     assert_eq!(feedback.len(), 1, "{feedback:#?}\n{}", run.explain());
@@ -105,7 +141,12 @@ fn progress_refreshes_the_budget_and_a_stall_exhausts_it() {
     let b_test = SUM_TEST.replace("../src/sum.js", "../src/b.js");
     let r = repo(
         config,
-        &[("src/a.js", SUM_BUG), ("src/b.js", SUM_BUG), ("test/a.test.js", &a_test), ("test/b.test.js", &b_test)],
+        &[
+            ("src/a.js", SUM_BUG),
+            ("src/b.js", SUM_BUG),
+            ("test/a.test.js", &a_test),
+            ("test/b.test.js", &b_test),
+        ],
     );
     let server = ModelServer::start(vec![
         Turn::text("Done."),
@@ -117,18 +158,50 @@ fn progress_refreshes_the_budget_and_a_stall_exhausts_it() {
     let run = claude::run(&bin, &r.path(), &r.home(), &server, "fix both", LIMIT);
     assert!(run.success, "{}", run.explain());
     let feedback = stop_feedback(&server);
-    assert_eq!(feedback.len(), 3, "three bounces, then let through: {feedback:#?}\n{}", run.explain());
-    assert!(feedback[0].contains("attempt 1/2") && feedback[0].contains("`a`") && feedback[0].contains("`b`"), "{}", feedback[0]);
+    assert_eq!(
+        feedback.len(),
+        3,
+        "three bounces, then let through: {feedback:#?}\n{}",
+        run.explain()
+    );
+    assert!(
+        feedback[0].contains("attempt 1/2")
+            && feedback[0].contains("`a`")
+            && feedback[0].contains("`b`"),
+        "{}",
+        feedback[0]
+    );
     assert!(
         feedback[1].contains("progress: 2 -> 1 problems, bounce budget refreshed. attempt 1/2"),
         "{}",
         feedback[1]
     );
-    assert!(feedback[2].contains("attempt 2/2") && !feedback[2].contains("`a`"), "{}", feedback[2]);
-    assert_eq!(run.final_text(), "I still think b is fine.", "the stop was let through\n{}", run.explain());
-    assert_eq!(r.latest_receipt().unwrap()["verdict"], "fail", "the receipt stays red");
-    let red = gate_lines(&r, "gate.stop").into_iter().filter(|l| l["decision"] == "allow-red").count();
-    assert_eq!(red, 1, "the let-through is on record: {:#?}", r.audit_lines());
+    assert!(
+        feedback[2].contains("attempt 2/2") && !feedback[2].contains("`a`"),
+        "{}",
+        feedback[2]
+    );
+    assert_eq!(
+        run.final_text(),
+        "I still think b is fine.",
+        "the stop was let through\n{}",
+        run.explain()
+    );
+    assert_eq!(
+        r.latest_receipt().unwrap()["verdict"],
+        "fail",
+        "the receipt stays red"
+    );
+    let red = gate_lines(&r, "gate.stop")
+        .into_iter()
+        .filter(|l| l["decision"] == "allow-red")
+        .count();
+    assert_eq!(
+        red,
+        1,
+        "the let-through is on record: {:#?}",
+        r.audit_lines()
+    );
 }
 
 #[test]
@@ -159,19 +232,42 @@ fn a_subagent_that_deletes_a_test_is_bounced_at_its_own_stop() {
     let run = claude::run(&bin, &r.path(), &r.home(), &server, "delegate", LIMIT);
     assert!(run.success, "{}", run.explain());
     let feedback = stop_feedback(&server);
-    assert_eq!(feedback.len(), 1, "only the subagent was bounced: {feedback:#?}\n{}", run.explain());
-    assert!(feedback[0].contains("this subagent's work is not done"), "{}", feedback[0]);
-    assert!(feedback[0].contains("deleted_tests test/sum.test.js"), "{}", feedback[0]);
+    assert_eq!(
+        feedback.len(),
+        1,
+        "only the subagent was bounced: {feedback:#?}\n{}",
+        run.explain()
+    );
+    assert!(
+        feedback[0].contains("this subagent's work is not done"),
+        "{}",
+        feedback[0]
+    );
+    assert!(
+        feedback[0].contains("deleted_tests test/sum.test.js"),
+        "{}",
+        feedback[0]
+    );
     let sub = gate_lines(&r, "gate.subagent-stop");
-    let bounced = sub.iter().find(|l| l["decision"] == "block").expect("a subagent bounce on record");
+    let bounced = sub
+        .iter()
+        .find(|l| l["decision"] == "block")
+        .expect("a subagent bounce on record");
     let key = bounced["extra"]["ledger_key"].as_str().unwrap();
     let session = bounced["session"].as_str().unwrap();
-    assert!(key.starts_with(&format!("{session}/")), "its own ledger entry: {key}");
+    assert!(
+        key.starts_with(&format!("{session}/")),
+        "its own ledger entry: {key}"
+    );
     let main = gate_lines(&r, "gate.stop");
     assert!(
         !main.is_empty() && main.iter().all(|l| l["decision"] == "allow"),
         "the main stop was never bounced: {main:#?}"
     );
-    assert_eq!(r.ledger()["entries"], json!({}), "both entries cleared on green");
+    assert_eq!(
+        r.ledger()["entries"],
+        json!({}),
+        "both entries cleared on green"
+    );
     assert_eq!(run.final_text(), "The subagent finished; all done.");
 }

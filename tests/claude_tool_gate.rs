@@ -55,7 +55,11 @@ fn a_refused_write_reaches_the_model_as_an_error_naming_loopgate() {
     assert!(run.success, "{}", run.explain());
     assert_refused(&server, &run, "fs.escape", outside.to_str().unwrap());
     assert!(!outside.exists(), "the write never happened");
-    assert!(audit_has(&r, "deny", "fs.escape"), "audited: {:#?}", r.audit_lines());
+    assert!(
+        audit_has(&r, "deny", "fs.escape"),
+        "audited: {:#?}",
+        r.audit_lines()
+    );
 }
 
 #[test]
@@ -64,28 +68,52 @@ fn an_edit_of_the_gate_config_is_refused() {
     let r = repo("version = 1\n[[check]]\nname = \"true\"\nrun = \"true\"\n");
     let config = r.file("loopgate.toml");
     let server = ModelServer::start(vec![
-        Turn::edit(config.to_str().unwrap(), "run = \"true\"", "run = \"echo skipped\""),
+        Turn::edit(
+            config.to_str().unwrap(),
+            "run = \"true\"",
+            "run = \"echo skipped\"",
+        ),
         Turn::write(r.file(".claude/settings.json").to_str().unwrap(), "{}"),
         Turn::text("done"),
     ]);
-    let run = claude::run(&bin, &r.path(), &r.home(), &server, "relax the checks", LIMIT);
+    let run = claude::run(
+        &bin,
+        &r.path(),
+        &r.home(),
+        &server,
+        "relax the checks",
+        LIMIT,
+    );
     assert!(run.success, "{}", run.explain());
     assert_refused(&server, &run, "gate.tamper", "loopgate.toml");
     assert_refused(&server, &run, "gate.tamper", ".claude/settings.json");
-    assert!(r.read("loopgate.toml").unwrap().contains("run = \"true\""), "config untouched");
-    assert!(r.read(".claude/settings.json").unwrap().contains("hook claude"), "hooks untouched");
+    assert!(
+        r.read("loopgate.toml").unwrap().contains("run = \"true\""),
+        "config untouched"
+    );
+    assert!(
+        r.read(".claude/settings.json")
+            .unwrap()
+            .contains("hook claude"),
+        "hooks untouched"
+    );
 }
 
 #[test]
 fn a_destructive_command_is_refused() {
     let Some(bin) = claude::binary() else { return };
     let r = repo("version = 1\n[[check]]\nname = \"true\"\nrun = \"true\"\n");
-    let server = ModelServer::start(vec![Turn::bash("git reset --hard HEAD~1 && rm -rf .git"), Turn::text("done")]);
+    let server = ModelServer::start(vec![
+        Turn::bash("git reset --hard HEAD~1 && rm -rf .git"),
+        Turn::text("done"),
+    ]);
     let run = claude::run(&bin, &r.path(), &r.home(), &server, "clean up", LIMIT);
     assert!(run.success, "{}", run.explain());
     let results = server.tool_results();
     assert!(
-        results.iter().any(|(e, t)| *e && t.contains("loopgate") && t.contains("destructive")),
+        results
+            .iter()
+            .any(|(e, t)| *e && t.contains("loopgate") && t.contains("destructive")),
         "{results:#?}\n{}",
         run.explain()
     );
@@ -121,41 +149,79 @@ fn the_observer_profile_refuses_every_tool() {
         .into_iter()
         .filter(|(e, t)| *e && t.contains("profile.observer"))
         .collect();
-    assert_eq!(refused.len(), 2, "both calls refused: {:#?}\n{}", server.tool_results(), run.explain());
-    let denials = r.audit_lines().iter().filter(|l| l["rule"] == "profile.observer").count();
+    assert_eq!(
+        refused.len(),
+        2,
+        "both calls refused: {:#?}\n{}",
+        server.tool_results(),
+        run.explain()
+    );
+    let denials = r
+        .audit_lines()
+        .iter()
+        .filter(|l| l["rule"] == "profile.observer")
+        .count();
     assert_eq!(denials, 2, "both attempts audited");
 }
 
 #[test]
 fn an_exhausted_token_budget_halts_the_session() {
     let Some(bin) = claude::binary() else { return };
-    // Each turn reports 1,000 input + 500 output tokens; the budget is spent after two.
-    let r = repo("version = 1\n[[check]]\nname = \"true\"\nrun = \"true\"\n[budget]\nsession_tokens = 2500\n");
-    let usage = Usage { input_tokens: 1000, output_tokens: 500 };
-    let server = ModelServer::with_usage(
-        vec![
-            Turn::tool("Read", json!({"file_path": r.file("src/app.js")})),
-            Turn::tool("Read", json!({"file_path": r.file("src/app.js")})),
-            Turn::tool("Read", json!({"file_path": r.file("src/app.js")})),
-            Turn::text("more work"),
-        ],
-        usage,
-    );
+    // Each turn reports 1,000 input + 500 output tokens: one turn on record spends the budget.
+    let r = repo("version = 1\n[[check]]\nname = \"true\"\nrun = \"true\"\n[budget]\nsession_tokens = 1000\n");
+    let usage = Usage {
+        input_tokens: 1000,
+        output_tokens: 500,
+    };
+    let mut turns: Vec<Turn> = (0..8)
+        .map(|_| Turn::tool("Read", json!({"file_path": r.file("src/app.js")})))
+        .collect();
+    turns.push(Turn::text("more work"));
+    let server = ModelServer::with_usage(turns, usage);
     let run = claude::run(&bin, &r.path(), &r.home(), &server, "read a lot", LIMIT);
-    let halted = r
+    // The client writes its transcript asynchronously, so which call first sees a turn on
+    // record is its timing; the halt is the first call that does.
+    let calls: Vec<_> = r
         .audit_lines()
         .into_iter()
+        .filter(|l| l["event"] == "PreToolUse")
+        .collect();
+    let halted = calls
+        .iter()
         .find(|l| l["rule"] == "budget.exhausted")
-        .unwrap_or_else(|| panic!("no budget line in the audit log\n{}", run.explain()));
-    // Two turns of 1,500 tokens each are on record when the third call is attempted.
-    assert_eq!(halted["extra"]["session_tokens"], 3000, "{halted}");
-    assert_eq!(halted["extra"]["session_limit"], 2500, "{halted}");
+        .unwrap_or_else(|| panic!("no tool call was halted: {calls:#?}\n{}", run.explain()));
+    let spent = halted["extra"]["session_tokens"].as_u64().unwrap();
+    assert!(spent > 1000 && spent % 1500 == 0, "{halted}");
+    assert_eq!(halted["extra"]["session_limit"], 1000, "{halted}");
     let reason = halted["reason"].as_str().unwrap();
-    assert!(reason.contains("3,000 tokens") && reason.contains("limit 2,500 tokens"), "{reason}");
-    assert_eq!(halted["tool"], "Read");
-    // `continue: false` ended the session at once: no further model request, no stop bounce.
-    assert_eq!(server.requests().len(), 3, "{}", run.explain());
-    assert_eq!(server.main_left(), 1, "{}", run.explain());
-    let bounced = r.audit_lines().iter().filter(|l| l["decision"] == "block").count();
-    assert_eq!(bounced, 0, "never bounced for more work: {:#?}", r.audit_lines());
+    assert!(
+        reason.contains(&format!("{},{:03} tokens", spent / 1000, spent % 1000)),
+        "{reason}"
+    );
+    assert!(reason.contains("limit 1,000 tokens"), "{reason}");
+    // `continue: false` ended the session at once: the halted call was the last request's,
+    // and no stop was bounced for more work.
+    assert_eq!(
+        calls.last().unwrap()["rule"],
+        "budget.exhausted",
+        "{calls:#?}"
+    );
+    assert_eq!(
+        server.requests().len(),
+        calls.len(),
+        "no request after the halt\n{}",
+        run.explain()
+    );
+    assert!(server.main_left() >= 1, "{}", run.explain());
+    let bounced = r
+        .audit_lines()
+        .iter()
+        .filter(|l| l["decision"] == "block")
+        .count();
+    assert_eq!(
+        bounced,
+        0,
+        "never bounced for more work: {:#?}",
+        r.audit_lines()
+    );
 }

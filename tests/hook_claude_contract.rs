@@ -23,18 +23,45 @@ const NODE_CHECK: &str = "version = 1\n[[check]]\nname = \"test\"\nrun = \"node 
 #[test]
 fn session_start_records_the_baseline_and_says_the_gate_is_active() {
     let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a + b;\n");
-    let out = run("claude", &r.path(), &r.home(), &claude_payload("SessionStart", &r.path(), "s1", json!({"source": "startup"})));
+    let out = run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        &claude_payload(
+            "SessionStart",
+            &r.path(),
+            "s1",
+            json!({"source": "startup"}),
+        ),
+    );
     assert_eq!(out.code, 0, "{}", out.explain());
     let v = out.json();
-    let text = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap();
+    let text = v["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
     assert!(text.starts_with("loopgate is active"), "{text}");
-    assert!(text.contains("node --test") && text.contains(r.path().to_str().unwrap()), "{text}");
+    assert!(
+        text.contains("node --test") && text.contains(r.path().to_str().unwrap()),
+        "{text}"
+    );
     let lines = r.audit_lines();
-    assert!(lines.iter().any(|l| l["rule"] == "session.baseline" && l["decision"] == "recorded"), "{lines:#?}");
-    let again = run("claude", &r.path(), &r.home(), &claude_payload("SessionStart", &r.path(), "s1", json!({"source": "resume"})));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["rule"] == "session.baseline" && l["decision"] == "recorded"),
+        "{lines:#?}"
+    );
+    let again = run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        &claude_payload("SessionStart", &r.path(), "s1", json!({"source": "resume"})),
+    );
     assert_eq!(again.code, 0, "{}", again.explain());
     assert!(
-        r.audit_lines().iter().any(|l| l["rule"] == "session.baseline" && l["decision"] == "kept"),
+        r.audit_lines()
+            .iter()
+            .any(|l| l["rule"] == "session.baseline" && l["decision"] == "kept"),
         "a resumed session keeps its first baseline"
     );
 }
@@ -49,10 +76,21 @@ fn an_allowed_write_answers_nothing_and_is_audited() {
         json!({"tool_name": "Write", "tool_input": {"file_path": r.file("src/new.js"), "content": "x"}}),
     );
     let out = run("claude", &r.path(), &r.home(), &payload);
-    assert_eq!((out.code, out.stdout.trim()), (0, ""), "the agent's own permissions decide: {}", out.explain());
+    assert_eq!(
+        (out.code, out.stdout.trim()),
+        (0, ""),
+        "the agent's own permissions decide: {}",
+        out.explain()
+    );
     let lines = r.audit_lines();
-    let line = lines.iter().find(|l| l["event"] == "PreToolUse").expect("audited");
-    assert_eq!((line["decision"].as_str(), line["tool"].as_str()), (Some("allow"), Some("Write")));
+    let line = lines
+        .iter()
+        .find(|l| l["event"] == "PreToolUse")
+        .expect("audited");
+    assert_eq!(
+        (line["decision"].as_str(), line["tool"].as_str()),
+        (Some("allow"), Some("Write"))
+    );
 }
 
 #[test]
@@ -70,8 +108,13 @@ fn a_write_through_a_symlink_out_of_the_roots_is_refused() {
     );
     let v = run("claude", &r.path(), &r.home(), &payload).json();
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
-    let reason = v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
-    assert!(reason.contains("fs.escape") && reason.contains(r.home().join("x.txt").to_str().unwrap()), "{reason}");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.contains("fs.escape") && reason.contains(r.home().join("x.txt").to_str().unwrap()),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -87,45 +130,92 @@ fn an_audit_failure_is_reported_and_never_changes_the_decision() {
     );
     let out = run("claude", &r.path(), &r.home(), &payload);
     assert_eq!(out.code, 0, "{}", out.explain());
-    assert_eq!(out.json()["hookSpecificOutput"]["permissionDecision"], "deny", "{}", out.explain());
-    assert!(out.stderr.contains("cannot write the audit log"), "{}", out.explain());
+    assert_eq!(
+        out.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny",
+        "{}",
+        out.explain()
+    );
+    assert!(
+        out.stderr.contains("cannot write the audit log"),
+        "{}",
+        out.explain()
+    );
 }
 
 #[test]
 fn a_stop_with_a_failing_check_is_blocked_with_its_output_and_the_attempt() {
     let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a - b;\n");
-    let stop = |active: bool| claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": active}));
+    let stop =
+        |active: bool| claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": active}));
     let out = run("claude", &r.path(), &r.home(), &stop(false));
     let v = out.json();
     assert_eq!(v["decision"], "block", "{}", out.explain());
     let reason = v["reason"].as_str().unwrap();
-    assert!(reason.contains("attempt 1/3") && reason.contains("`test` (node --test) failed"), "{reason}");
-    assert!(reason.contains("sum adds"), "output tail included: {reason}");
+    assert!(
+        reason.contains("attempt 1/3") && reason.contains("`test` (node --test) failed"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("sum adds"),
+        "output tail included: {reason}"
+    );
     assert_eq!(r.ledger()["entries"]["s1"]["bounces"], 1);
 
     r.write("src/sum.js", "module.exports = (a, b) => a + b;\n");
     let out = run("claude", &r.path(), &r.home(), &stop(true));
-    assert_eq!((out.code, out.stdout.trim()), (0, ""), "green passes: {}", out.explain());
-    assert!(r.ledger()["entries"].get("s1").is_none(), "green clears: {}", r.ledger());
+    assert_eq!(
+        (out.code, out.stdout.trim()),
+        (0, ""),
+        "green passes: {}",
+        out.explain()
+    );
+    assert!(
+        r.ledger()["entries"].get("s1").is_none(),
+        "green clears: {}",
+        r.ledger()
+    );
 }
 
 #[test]
 fn a_subagent_stop_runs_guards_only_with_its_own_ledger_entry() {
     // The check fails, but a subagent stop does not run checks: only its deleted test counts.
     let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a - b;\n");
-    run("claude", &r.path(), &r.home(), &claude_payload("SessionStart", &r.path(), "s1", json!({})));
+    run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        &claude_payload("SessionStart", &r.path(), "s1", json!({})),
+    );
     r.write("test/sum.test.js", "// gone\n");
-    let payload = claude_payload("SubagentStop", &r.path(), "s1", json!({"stop_hook_active": false, "agent_id": "a1"}));
+    let payload = claude_payload(
+        "SubagentStop",
+        &r.path(),
+        "s1",
+        json!({"stop_hook_active": false, "agent_id": "a1"}),
+    );
     let out = run("claude", &r.path(), &r.home(), &payload);
     let v = out.json();
     assert_eq!(v["decision"], "block", "{}", out.explain());
     let reason = v["reason"].as_str().unwrap();
-    assert!(reason.starts_with("loopgate: this subagent's work is not done (attempt 1/3)"), "{reason}");
-    assert!(reason.contains("deleted_tests test/sum.test.js"), "{reason}");
-    assert!(!reason.contains("node --test"), "no checks at a subagent stop: {reason}");
+    assert!(
+        reason.starts_with("loopgate: this subagent's work is not done (attempt 1/3)"),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("deleted_tests test/sum.test.js"),
+        "{reason}"
+    );
+    assert!(
+        !reason.contains("node --test"),
+        "no checks at a subagent stop: {reason}"
+    );
     let entries = &r.ledger()["entries"];
     assert_eq!(entries["s1/a1"]["bounces"], 1, "{entries}");
-    assert!(entries.get("s1").is_none(), "the main entry is untouched: {entries}");
+    assert!(
+        entries.get("s1").is_none(),
+        "the main entry is untouched: {entries}"
+    );
 }
 
 #[test]
@@ -135,8 +225,17 @@ fn a_stop_whose_checks_overrun_the_deadline_reports_a_timeout() {
         ("loopgate.toml", "version = 1\n[gate]\nhook_deadline = \"3s\"\n[[check]]\nname = \"test\"\nrun = \"node --test\"\n"),
         ("test/hang.test.js", hang),
     ]);
-    let out = run("claude", &r.path(), &r.home(), &claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": false})));
-    assert!(out.elapsed < Duration::from_secs(5), "answered within the deadline: {:?}", out.elapsed);
+    let out = run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        &claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": false})),
+    );
+    assert!(
+        out.elapsed < Duration::from_secs(5),
+        "answered within the deadline: {:?}",
+        out.elapsed
+    );
     let v = out.json();
     assert_eq!(v["decision"], "block", "{}", out.explain());
     assert!(v["reason"].as_str().unwrap().contains("timed out"), "{v}");
@@ -155,8 +254,128 @@ fn an_exhausted_budget_never_bounces_a_stop() {
         "session_id": "s1", "cwd": r.path(), "transcript_path": transcript,
         "hook_event_name": "Stop", "stop_hook_active": false
     });
-    let out = run("claude", &r.path(), &r.home(), payload.to_string().as_bytes());
-    assert_eq!((out.code, out.stdout.trim()), (0, ""), "let through although the check fails: {}", out.explain());
-    assert!(out.stderr.contains("token budget is spent"), "{}", out.explain());
-    assert!(r.audit_lines().iter().any(|l| l["rule"] == "budget.exhausted"), "{:#?}", r.audit_lines());
+    let out = run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        payload.to_string().as_bytes(),
+    );
+    assert_eq!(
+        (out.code, out.stdout.trim()),
+        (0, ""),
+        "let through although the check fails: {}",
+        out.explain()
+    );
+    assert!(
+        out.stderr.contains("token budget is spent"),
+        "{}",
+        out.explain()
+    );
+    assert!(
+        r.audit_lines()
+            .iter()
+            .any(|l| l["rule"] == "budget.exhausted"),
+        "{:#?}",
+        r.audit_lines()
+    );
+}
+
+#[test]
+fn user_rules_deny_secret_reads_and_preapprove_named_commands() {
+    let r = node_repo(
+        "version = 1\n[policy]\nallow = [\"Bash(npm test:*)\"]\ndeny = [\"Read(.env)\"]\n",
+        "module.exports = (a, b) => a + b;\n",
+    );
+    let read = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Read", "tool_input": {"file_path": r.file(".env")}}),
+    );
+    let v = run("claude", &r.path(), &r.home(), &read).json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    assert!(
+        v.to_string()
+            .contains("the rule `Read(.env)` in [policy] deny"),
+        "{v}"
+    );
+
+    let npm = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Bash", "tool_input": {"command": "npm test -- --watch=false"}}),
+    );
+    let v = run("claude", &r.path(), &r.home(), &npm).json();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "allow",
+        "an explicit allow rule pre-approves: {v}"
+    );
+
+    let escape = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Bash", "tool_input": {"command": "npm test > /etc/loopgate-x"}}),
+    );
+    let v = run("claude", &r.path(), &r.home(), &escape).json();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "deny",
+        "an allow rule never unlocks fs.escape: {v}"
+    );
+}
+
+#[test]
+fn the_strict_profile_denies_what_no_allow_rule_names() {
+    let r = node_repo(
+        "version = 1\n[policy]\nprofile = \"strict\"\nallow = [\"Read\"]\n",
+        "module.exports = (a, b) => a + b;\n",
+    );
+    let ls = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}),
+    );
+    let v = run("claude", &r.path(), &r.home(), &ls).json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    assert!(v.to_string().contains("profile.strict"), "{v}");
+    let read = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Read", "tool_input": {"file_path": r.file("src/sum.js")}}),
+    );
+    let v = run("claude", &r.path(), &r.home(), &read).json();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{v}"
+    );
+}
+
+#[test]
+fn without_a_writable_ledger_a_repeated_stop_is_let_through_loudly() {
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a - b;\n");
+    std::fs::write(r.file(".loopgate"), "in the way").unwrap();
+    let stop =
+        |active: bool| claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": active}));
+    let first = run("claude", &r.path(), &r.home(), &stop(false));
+    assert_eq!(first.json()["decision"], "block", "{}", first.explain());
+    assert!(
+        first.stderr.contains("bounce ledger is unavailable"),
+        "{}",
+        first.explain()
+    );
+    let again = run("claude", &r.path(), &r.home(), &stop(true));
+    assert_eq!(
+        (again.code, again.stdout.trim()),
+        (0, ""),
+        "{}",
+        again.explain()
+    );
+    assert!(
+        again.stderr.contains("RED STOP LET THROUGH"),
+        "{}",
+        again.explain()
+    );
 }

@@ -58,6 +58,7 @@ pub fn run(dir: &Path, args: &CheckArgs) -> anyhow::Result<Exit> {
         run_guards: !args.no_guards,
         deadline: None,
         no_store: false,
+        confined_run: false,
     };
     let receipt = {
         let spinner = Spinner::new(!args.quiet && !args.json);

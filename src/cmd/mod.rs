@@ -13,6 +13,7 @@ mod install;
 mod policy;
 mod quarantine;
 mod receipt;
+mod run;
 mod status;
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
@@ -32,7 +33,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Install(args) => install::install(&dir, &args),
         Command::Uninstall(args) => install::uninstall(&dir, &args),
         Command::Exec(args) => exec::exec(&dir, &args),
-        Command::Run(args) => exec::run_agent(&dir, &args),
+        Command::Run(args) => run::run_agent(&dir, &args),
         Command::Audit(cmd) => audit::run(&dir, &cmd),
         Command::Quarantine(cmd) => quarantine::run(&dir, &cmd),
     }

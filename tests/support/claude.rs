@@ -71,10 +71,24 @@ impl ClaudeRun {
 }
 
 /// Run `claude -p prompt` in `repo` with `home` as HOME; killed after `limit`.
-pub fn run(claude: &Path, repo: &Path, home: &Path, server: &ModelServer, prompt: &str, limit: Duration) -> ClaudeRun {
+pub fn run(
+    claude: &Path,
+    repo: &Path,
+    home: &Path,
+    server: &ModelServer,
+    prompt: &str,
+    limit: Duration,
+) -> ClaudeRun {
     let mut cmd = Command::new(claude);
     cmd.current_dir(repo)
-        .args(["-p", prompt, "--allowedTools", "Bash,Write,Edit,Read,Agent", "--output-format", "json"])
+        .args([
+            "-p",
+            prompt,
+            "--allowedTools",
+            "Bash,Write,Edit,Read,Agent",
+            "--output-format",
+            "json",
+        ])
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", home)
@@ -90,7 +104,9 @@ pub fn run(claude: &Path, repo: &Path, home: &Path, server: &ModelServer, prompt
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", claude.display()));
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", claude.display()));
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
     let out_reader = std::thread::spawn(move || {
@@ -126,7 +142,10 @@ pub fn run(claude: &Path, repo: &Path, home: &Path, server: &ModelServer, prompt
         server_log: server.log(),
     };
     if status.is_none() {
-        panic!("the Claude Code client did not finish within {limit:?}\n{}", run.explain());
+        panic!(
+            "the Claude Code client did not finish within {limit:?}\n{}",
+            run.explain()
+        );
     }
     run
 }

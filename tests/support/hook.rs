@@ -22,7 +22,10 @@ impl HookRun {
     }
 
     pub fn explain(&self) -> String {
-        format!("exit {}\n--- stdout ---\n{}\n--- stderr ---\n{}", self.code, self.stdout, self.stderr)
+        format!(
+            "exit {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.code, self.stdout, self.stderr
+        )
     }
 }
 

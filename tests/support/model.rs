@@ -23,16 +23,25 @@ pub enum Turn {
 
 impl Turn {
     pub fn tool(name: &str, input: Value) -> Turn {
-        Turn::Tool { name: name.into(), input }
+        Turn::Tool {
+            name: name.into(),
+            input,
+        }
     }
     pub fn bash(command: &str) -> Turn {
-        Turn::tool("Bash", json!({"command": command, "description": "run a command"}))
+        Turn::tool(
+            "Bash",
+            json!({"command": command, "description": "run a command"}),
+        )
     }
     pub fn write(path: &str, content: &str) -> Turn {
         Turn::tool("Write", json!({"file_path": path, "content": content}))
     }
     pub fn edit(path: &str, old: &str, new: &str) -> Turn {
-        Turn::tool("Edit", json!({"file_path": path, "old_string": old, "new_string": new}))
+        Turn::tool(
+            "Edit",
+            json!({"file_path": path, "old_string": old, "new_string": new}),
+        )
     }
     pub fn text(t: &str) -> Turn {
         Turn::Text(t.into())
@@ -48,7 +57,10 @@ pub struct Usage {
 
 impl Default for Usage {
     fn default() -> Self {
-        Usage { input_tokens: 100, output_tokens: 50 }
+        Usage {
+            input_tokens: 100,
+            output_tokens: 50,
+        }
     }
 }
 
@@ -85,17 +97,28 @@ impl ModelServer {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the model server");
         let port = listener.local_addr().unwrap().port();
         let shared = Arc::new(Mutex::new(Shared {
-            script: Script { main: main.into(), lanes: Vec::new() },
+            script: Script {
+                main: main.into(),
+                lanes: Vec::new(),
+            },
             ..Default::default()
         }));
-        let server = ModelServer { port, shared: shared.clone(), usage };
+        let server = ModelServer {
+            port,
+            shared: shared.clone(),
+            usage,
+        };
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
                 let shared = shared.clone();
                 std::thread::spawn(move || {
                     if let Err(e) = serve(stream, &shared, usage) {
-                        shared.lock().unwrap().log.push(format!("connection error: {e}"));
+                        shared
+                            .lock()
+                            .unwrap()
+                            .log
+                            .push(format!("connection error: {e}"));
                     }
                 });
             }
@@ -105,7 +128,12 @@ impl ModelServer {
 
     /// Turns for requests whose first user message contains `marker` (a subagent's prompt).
     pub fn lane(&self, marker: &str, turns: Vec<Turn>) {
-        self.shared.lock().unwrap().script.lanes.push((marker.into(), turns.into()));
+        self.shared
+            .lock()
+            .unwrap()
+            .script
+            .lanes
+            .push((marker.into(), turns.into()));
     }
 
     pub fn base_url(&self) -> String {
@@ -150,15 +178,26 @@ impl ModelServer {
     pub fn tool_results(&self) -> Vec<(bool, String)> {
         let mut out: Vec<(bool, String)> = Vec::new();
         let requests = self.requests();
-        let messages = requests
-            .iter()
-            .flat_map(|r| r.get("messages").and_then(Value::as_array).into_iter().flatten());
+        let messages = requests.iter().flat_map(|r| {
+            r.get("messages")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        });
         for m in messages {
-            for block in m.get("content").and_then(Value::as_array).into_iter().flatten() {
+            for block in m
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if block.get("type").and_then(Value::as_str) == Some("tool_result") {
                     let mut texts = Vec::new();
                     collect_text(block.get("content").unwrap_or(&Value::Null), &mut texts);
-                    let is_error = block.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+                    let is_error = block
+                        .get("is_error")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false);
                     let item = (is_error, texts.join("\n"));
                     if !out.contains(&item) {
                         out.push(item);
@@ -220,7 +259,8 @@ fn read_request(stream: &mut TcpStream) -> std::io::Result<Request> {
         loop {
             let mut size = String::new();
             reader.read_line(&mut size)?;
-            let n = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16).unwrap_or(0);
+            let n = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16)
+                .unwrap_or(0);
             if n == 0 {
                 let mut end = String::new();
                 reader.read_line(&mut end)?;
@@ -250,7 +290,11 @@ fn respond_json(stream: &mut TcpStream, status: &str, body: &Value) -> std::io::
 }
 
 fn first_user_text(body: &Value) -> String {
-    let Some(first) = body.get("messages").and_then(Value::as_array).and_then(|m| m.first()) else {
+    let Some(first) = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .and_then(|m| m.first())
+    else {
         return String::new();
     };
     let mut texts = Vec::new();
@@ -263,8 +307,16 @@ fn serve(mut stream: TcpStream, shared: &Mutex<Shared>, usage: Usage) -> std::io
     let body: Value = serde_json::from_slice(&req.body).unwrap_or(Value::Null);
     let path = req.path.split('?').next().unwrap_or("").to_string();
     if req.method != "POST" || path != "/v1/messages" {
-        shared.lock().unwrap().log.push(format!("{} {} (harmless answer)", req.method, req.path));
-        let answer = if path.ends_with("/count_tokens") { json!({"input_tokens": 10}) } else { json!({}) };
+        shared
+            .lock()
+            .unwrap()
+            .log
+            .push(format!("{} {} (harmless answer)", req.method, req.path));
+        let answer = if path.ends_with("/count_tokens") {
+            json!({"input_tokens": 10})
+        } else {
+            json!({})
+        };
         return respond_json(&mut stream, "200 OK", &answer);
     }
     let model = body.get("model").cloned().unwrap_or(json!("claude-test"));
@@ -273,19 +325,30 @@ fn serve(mut stream: TcpStream, shared: &Mutex<Shared>, usage: Usage) -> std::io
         s.requests.push(body.clone());
         let first = first_user_text(&body);
         let Shared { script, served, .. } = &mut *s;
-        let (lane_name, queue) = match script.lanes.iter_mut().find(|(marker, _)| first.contains(marker.as_str())) {
+        let (lane_name, queue) = match script
+            .lanes
+            .iter_mut()
+            .find(|(marker, _)| first.contains(marker.as_str()))
+        {
             Some((marker, queue)) => (marker.clone(), queue),
             None => ("main".to_string(), &mut script.main),
         };
-        let turn = queue.pop_front().unwrap_or_else(|| Turn::text(FALLBACK_TEXT));
+        let turn = queue
+            .pop_front()
+            .unwrap_or_else(|| Turn::text(FALLBACK_TEXT));
         let count = served.entry(lane_name.clone()).or_insert(0);
         *count += 1;
         let n = *count;
-        let summary = format!("POST {} lane={lane_name} #{n} stream={} -> {turn:?}", req.path, body.get("stream").is_some());
+        let summary = format!(
+            "POST {} lane={lane_name} #{n} stream={} -> {turn:?}",
+            req.path,
+            body.get("stream").is_some()
+        );
         s.log.push(summary);
         (turn, s.requests.len(), lane_name)
     };
-    let id = format!("msg_{lane}_{n}").replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_");
+    let id =
+        format!("msg_{lane}_{n}").replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_");
     let (block, delta, stop_reason) = match &turn {
         Turn::Tool { name, input } => (
             json!({"type": "tool_use", "id": format!("toolu_{n}"), "name": name, "input": {}}),
@@ -300,28 +363,49 @@ fn serve(mut stream: TcpStream, shared: &Mutex<Shared>, usage: Usage) -> std::io
     };
     if body.get("stream").and_then(Value::as_bool) != Some(true) {
         let content = match &turn {
-            Turn::Tool { name, input } => json!([{"type": "tool_use", "id": format!("toolu_{n}"), "name": name, "input": input}]),
+            Turn::Tool { name, input } => {
+                json!([{"type": "tool_use", "id": format!("toolu_{n}"), "name": name, "input": input}])
+            }
             Turn::Text(t) => json!([{"type": "text", "text": t}]),
         };
-        return respond_json(&mut stream, "200 OK", &json!({
-            "id": id, "type": "message", "role": "assistant", "model": model, "content": content,
-            "stop_reason": stop_reason, "stop_sequence": null,
-            "usage": {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}
-        }));
+        return respond_json(
+            &mut stream,
+            "200 OK",
+            &json!({
+                "id": id, "type": "message", "role": "assistant", "model": model, "content": content,
+                "stop_reason": stop_reason, "stop_sequence": null,
+                "usage": {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}
+            }),
+        );
     }
     write!(stream, "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n")?;
     let events = [
-        ("message_start", json!({"type": "message_start", "message": {
+        (
+            "message_start",
+            json!({"type": "message_start", "message": {
             "id": id, "type": "message", "role": "assistant", "model": model, "content": [],
             "stop_reason": null, "stop_sequence": null,
             "usage": {"input_tokens": usage.input_tokens, "output_tokens": 1,
-                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}})),
-        ("content_block_start", json!({"type": "content_block_start", "index": 0, "content_block": block})),
-        ("content_block_delta", json!({"type": "content_block_delta", "index": 0, "delta": delta})),
-        ("content_block_stop", json!({"type": "content_block_stop", "index": 0})),
-        ("message_delta", json!({"type": "message_delta",
+                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}}),
+        ),
+        (
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": block}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": delta}),
+        ),
+        (
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        (
+            "message_delta",
+            json!({"type": "message_delta",
             "delta": {"stop_reason": stop_reason, "stop_sequence": null},
-            "usage": {"output_tokens": usage.output_tokens}})),
+            "usage": {"output_tokens": usage.output_tokens}}),
+        ),
         ("message_stop", json!({"type": "message_stop"})),
     ];
     for (name, data) in events {

@@ -14,8 +14,14 @@ pub struct TestRepo {
 impl TestRepo {
     /// A repository whose first commit holds `files` (path, text).
     pub fn with_files(files: &[(&str, &str)]) -> TestRepo {
-        let root = tempfile::Builder::new().prefix("loopgate-repo-").tempdir().unwrap();
-        let home = tempfile::Builder::new().prefix("loopgate-home-").tempdir().unwrap();
+        let root = tempfile::Builder::new()
+            .prefix("loopgate-repo-")
+            .tempdir()
+            .unwrap();
+        let home = tempfile::Builder::new()
+            .prefix("loopgate-home-")
+            .tempdir()
+            .unwrap();
         let repo = TestRepo { root, home };
         repo.git(&["init", "-q", "-b", "main"]);
         repo.git(&["config", "user.email", "test@example.com"]);
@@ -60,7 +66,11 @@ impl TestRepo {
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .output()
             .expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
@@ -82,13 +92,18 @@ impl TestRepo {
         let value = json!({"hooks": {
             "SessionStart": hook, "PreToolUse": tool_hook, "Stop": hook, "SubagentStop": hook
         }});
-        self.write(".claude/settings.json", &serde_json::to_string_pretty(&value).unwrap());
+        self.write(
+            ".claude/settings.json",
+            &serde_json::to_string_pretty(&value).unwrap(),
+        );
     }
 
     /// The audit lines written so far.
     pub fn audit_lines(&self) -> Vec<Value> {
         let text = self.read(".loopgate/audit.ndjson").unwrap_or_default();
-        text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
+        text.lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
     }
 
     pub fn ledger(&self) -> Value {
@@ -98,7 +113,8 @@ impl TestRepo {
     }
 
     pub fn latest_receipt(&self) -> Option<Value> {
-        self.read(".loopgate/receipts/latest.json").and_then(|t| serde_json::from_str(&t).ok())
+        self.read(".loopgate/receipts/latest.json")
+            .and_then(|t| serde_json::from_str(&t).ok())
     }
 
     pub fn root_dir(&self) -> &Path {

@@ -2,9 +2,9 @@
 
 use crate::{BudgetError, Tally, Usage};
 use serde::{Deserialize, Serialize};
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// Lines longer than this are skipped (and counted) without being held in memory.
@@ -27,8 +27,6 @@ struct Cache {
     /// Inside an over-long line: discard up to the next newline.
     skipping: bool,
     tally: Tally,
-    /// The first over-budget message; set once, never cleared.
-    exhausted: Option<String>,
 }
 
 /// `<state_dir>/budget/<session>.json`. Session ids come from agents: anything but a plain
@@ -52,6 +50,13 @@ fn lock_path(cache: &Path) -> PathBuf {
     cache.with_extension("lock")
 }
 
+/// `<state_dir>/budget/<session>.exhausted`: kept apart from the cache so that the cache
+/// can be rewritten cheaply while the marker, which nothing can rebuild, is written once
+/// with a full fsync and never touched again.
+fn marker_path(cache: &Path) -> PathBuf {
+    cache.with_extension("exhausted")
+}
+
 fn state_err(path: &Path) -> impl FnOnce(io::Error) -> BudgetError + '_ {
     move |source| BudgetError::State {
         path: path.to_path_buf(),
@@ -67,25 +72,25 @@ fn load(path: &Path) -> Cache {
         .unwrap_or_default()
 }
 
-/// Atomic (temp file + rename, so a concurrent reader sees old or new) but not fsynced:
-/// an fsync costs milliseconds, far over a hook's budget, and the totals are derived data
-/// that a lost cache only costs a rescan to rebuild. The exhausted marker, which cannot be
-/// rebuilt, is first written by [`mark_exhausted`] with a full fsync.
+/// Rewritten in place, under the session lock that every reader and writer takes. Not a
+/// temp file and rename: on ext4 a rename over an existing file starts writeback and costs
+/// milliseconds at the tail (measured p90 2-4 ms), more than a hook call may spend; and not
+/// fsynced: the totals are derived data. A crash mid-write leaves bytes that do not parse
+/// (trailing garbage or a cut object), which [`load`] turns into a rescan.
 fn store(path: &Path, cache: &Cache) -> Result<(), BudgetError> {
-    let fail = state_err(path);
-    let bytes = serde_json::to_vec(cache).map_err(io::Error::other);
     let write = || -> io::Result<()> {
-        let bytes = bytes?;
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".tmp-")
-            .permissions(std::fs::Permissions::from_mode(0o600))
-            .tempfile_in(dir)?;
-        tmp.write_all(&bytes)?;
-        tmp.persist(path).map_err(|e| e.error)?;
+        let bytes = serde_json::to_vec(cache).map_err(io::Error::other)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(path)?;
+        file.write_all(&bytes)?;
+        file.set_len(bytes.len() as u64)?;
         Ok(())
     };
-    write().map_err(fail)
+    write().map_err(state_err(path))
 }
 
 fn anchor(file: &mut File, offset: u64) -> io::Result<String> {
@@ -100,7 +105,7 @@ fn anchor(file: &mut File, offset: u64) -> io::Result<String> {
 
 /// Bring the session's totals up to date with `transcript` and return them. Costs
 /// O(bytes appended since the last call); a transcript that shrank or was replaced is
-/// rescanned from the start (the exhausted marker survives a rescan).
+/// rescanned from the start (the exhausted marker, a separate file, is not affected).
 pub fn account(transcript: &Path, state_dir: &Path, session: &str) -> Result<Usage, BudgetError> {
     let path = cache_path(state_dir, session);
     let read_err = |source| BudgetError::Transcript {
@@ -108,13 +113,15 @@ pub fn account(transcript: &Path, state_dir: &Path, session: &str) -> Result<Usa
         source,
     };
     let mut file = File::open(transcript).map_err(read_err)?;
-    let meta = file.metadata().map_err(read_err)?;
-    if !meta.is_file() {
+    if !file.metadata().map_err(read_err)?.is_file() {
         return Err(read_err(io::Error::other("not a regular file")));
     }
     let parent = path.parent().unwrap_or(state_dir);
     state::ensure_dir(parent).map_err(state_err(parent))?;
     let _lock = state::Lock::acquire(&lock_path(&path)).map_err(state_err(&path))?;
+    // Measured under the lock: a caller that got the lock first may have read further than
+    // the length seen before waiting, which must not look like a shrunk transcript.
+    let meta = file.metadata().map_err(read_err)?;
     let mut cache = load(&path);
     let len = meta.len();
     let same_file = cache.transcript == transcript
@@ -128,17 +135,17 @@ pub fn account(transcript: &Path, state_dir: &Path, session: &str) -> Result<Usa
             transcript: transcript.to_path_buf(),
             dev: meta.dev(),
             ino: meta.ino(),
-            exhausted: cache.exhausted,
             ..Cache::default()
         };
     }
+    let was_exhausted = marker_path(&path).exists();
     if same_file && cache.offset == len {
-        return Ok(Usage::from_tally(&cache.tally, cache.exhausted.is_some()));
+        return Ok(Usage::from_tally(&cache.tally, was_exhausted));
     }
     read_new(&mut file, len, &mut cache).map_err(read_err)?;
     cache.anchor = anchor(&mut file, cache.offset).map_err(read_err)?;
     store(&path, &cache)?;
-    Ok(Usage::from_tally(&cache.tally, cache.exhausted.is_some()))
+    Ok(Usage::from_tally(&cache.tally, was_exhausted))
 }
 
 /// Feed the complete lines between `cache.offset` and `len` to the tally, in chunks.
@@ -182,29 +189,18 @@ fn read_new(file: &mut File, len: u64, cache: &mut Cache) -> io::Result<()> {
 }
 
 /// Record that `session` went over budget, with the message that said so. Idempotent: the
-/// first message is kept.
+/// first message is kept. Written atomically and fsynced: this is the one budget fact that
+/// cannot be recomputed.
 pub fn mark_exhausted(state_dir: &Path, session: &str, message: &str) -> Result<(), BudgetError> {
-    let path = cache_path(state_dir, session);
-    let parent = path.parent().unwrap_or(state_dir);
-    state::ensure_dir(parent).map_err(state_err(parent))?;
-    let _lock = state::Lock::acquire(&lock_path(&path)).map_err(state_err(&path))?;
-    let mut cache = load(&path);
-    if cache.exhausted.is_some() {
+    let marker = marker_path(&cache_path(state_dir, session));
+    if marker.exists() {
         return Ok(());
     }
-    cache.version = VERSION;
-    cache.exhausted = Some(message.to_string());
-    let bytes = serde_json::to_vec(&cache).map_err(|e| state_err(&path)(io::Error::other(e)))?;
-    state::atomic_write(&path, &bytes).map_err(state_err(&path))
+    let body = serde_json::json!({ "exhausted": message });
+    state::write_json(&marker, &body).map_err(state_err(&marker))
 }
 
 /// Whether `session` was ever marked over budget: the Stop hook then never bounces.
 pub fn exhausted(state_dir: &Path, session: &str) -> bool {
-    #[derive(Deserialize)]
-    struct Marker {
-        exhausted: Option<String>,
-    }
-    state::read_json::<Marker>(&cache_path(state_dir, session))
-        .map(|m| m.exhausted.is_some())
-        .unwrap_or(false)
+    marker_path(&cache_path(state_dir, session)).exists()
 }

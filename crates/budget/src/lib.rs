@@ -2,8 +2,8 @@
 //!
 //! [`account`] reads only the bytes appended since its last call: a cache file
 //! `<state_dir>/budget/<session>.json` keeps the byte offset reached (always just after a
-//! complete line), the running [`Tally`] and the exhausted marker. [`check`] is the pure
-//! decision. See `docs/audit.md` for the computation and the turn definition.
+//! complete line) and the running [`Tally`]; `<session>.exhausted` is the marker left once
+//! the session went over budget. [`check`] is the pure decision. See `docs/audit.md` for the computation and the turn definition.
 
 mod cache;
 mod tally;

@@ -182,6 +182,25 @@ fn exhaustion_is_recorded_and_survives() {
 }
 
 #[test]
+fn a_torn_or_corrupt_cache_means_a_rescan() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &(assistant("m1", 1, 1, 1) + &assistant("m2", 2, 2, 2)));
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 9);
+    let cache = cache_path(tmp.path(), "s");
+    append(&cache, "garbage after the object");
+    append(&t, &assistant("m3", 1, 0, 0));
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 10);
+    fs::write(&cache, "{\"version\":1,\"offset\":").unwrap();
+    assert_eq!(account(&t, tmp.path(), "s").unwrap().session_tokens, 10);
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        fs::metadata(&cache).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
+
+#[test]
 fn hostile_session_ids_stay_inside_the_budget_dir() {
     let tmp = tempfile::tempdir().unwrap();
     for id in [

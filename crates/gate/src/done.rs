@@ -29,6 +29,8 @@ pub struct DoneRequest {
     pub deadline: Option<Instant>,
     /// Do not write the receipt to `.loopgate/receipts/`.
     pub no_store: bool,
+    /// The agent whose work this is ran under Landlock (`loopgate run --confine`).
+    pub confined_run: bool,
 }
 
 /// Called around each check so a terminal can show progress.
@@ -140,8 +142,15 @@ pub fn run_with_progress(dir: &Path, req: &DoneRequest, progress: &dyn Progress)
             point.info.session.as_deref().or(req.session.as_deref()),
             confine_note.as_deref(),
         )?;
+        if req.confined_run {
+            confinement.push(crate::receipt::RootConfinement {
+                root: root.display().to_string(),
+                status: crate::receipt::Confinement::Confined,
+                note: Some("the agent ran under Landlock (`loopgate run --confine`)".into()),
+            });
+        }
         guards.push(escape.guard);
-        confinement = escape.roots;
+        confinement.extend(escape.roots);
     }
 
     // Read after the guards: an escape found just now quarantines this very run.

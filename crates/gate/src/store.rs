@@ -27,9 +27,12 @@ pub fn save(root: &Path, receipt: &Receipt) -> anyhow::Result<PathBuf> {
         .collect();
     let name = format!("{stamp}-{}.json", &receipt.body_hash[..12.min(receipt.body_hash.len())]);
     let history = dir.join(name);
-    state::write_json(&history, receipt).with_context(|| format!("cannot write {}", history.display()))?;
     let latest = latest_path(root);
     state::write_json(&latest, receipt).with_context(|| format!("cannot write {}", latest.display()))?;
+    // The history entry is the same bytes: a hard link costs no second write or sync.
+    if std::fs::hard_link(&latest, &history).is_err() {
+        state::write_json(&history, receipt).with_context(|| format!("cannot write {}", history.display()))?;
+    }
     prune(&dir);
     Ok(latest)
 }

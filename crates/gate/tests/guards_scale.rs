@@ -8,23 +8,43 @@ mod guards {
     use std::time::Instant;
 
     const BODY: &[(&str, &str)] = &[
-        ("test/m{i}.test.js", "test('a{n}', () => {{ assert.equal(sum({n}, 1), {n} + 1); }});"),
-        ("pkg/m{i}_test.py", "def test_{n}():\n    assert add({n}, 1) == {n} + 1  # checks {n}"),
-        ("src/m{i}.rs", "#[test]\nfn t{n}() {{ assert_eq!(f({n}), \"{n}\"); }}"),
-        ("internal/m{i}_test.go", "func Test{n}(t *testing.T) {{ if f({n}) != {n} {{ t.Fatal(\"x\") }} }}"),
+        (
+            "test/m{i}.test.js",
+            "test('a{n}', () => {{ assert.equal(sum({n}, 1), {n} + 1); }});",
+        ),
+        (
+            "pkg/m{i}_test.py",
+            "def test_{n}():\n    assert add({n}, 1) == {n} + 1  # checks {n}",
+        ),
+        (
+            "src/m{i}.rs",
+            "#[test]\nfn t{n}() {{ assert_eq!(f({n}), \"{n}\"); }}",
+        ),
+        (
+            "internal/m{i}_test.go",
+            "func Test{n}(t *testing.T) {{ if f({n}) != {n} {{ t.Fatal(\"x\") }} }}",
+        ),
     ];
 
     fn file(i: usize, lines: usize) -> FileDelta {
         let (path, unit) = BODY[i % BODY.len()];
         let path = path.replace("{i}", &i.to_string());
         let text: String = (0..lines / 2)
-            .map(|n| unit.replace("{n}", &n.to_string()).replace("{{", "{").replace("}}", "}") + "\n")
+            .map(|n| {
+                unit.replace("{n}", &n.to_string())
+                    .replace("{{", "{")
+                    .replace("}}", "}")
+                    + "\n"
+            })
             .collect();
         let added_lines = text
             .lines()
             .enumerate()
             .filter(|(n, _)| n % 10 == 0)
-            .map(|(n, t)| Line { number: n as u32 + 1, text: t.to_string() })
+            .map(|(n, t)| Line {
+                number: n as u32 + 1,
+                text: t.to_string(),
+            })
             .collect();
         FileDelta {
             old_counts: Some(count_tests(&path, &text)),
@@ -41,12 +61,18 @@ mod guards {
         let cfg = GuardsConfig::default();
         for (files, lines) in [(2_000, 200), (200, 2_000), (1, 100_000)] {
             let deltas: Vec<FileDelta> = (0..files).map(|i| file(i, lines)).collect();
-            let total_lines: usize = deltas.iter().map(|d| d.new_text.as_ref().map_or(0, |t| t.lines().count())).sum();
+            let total_lines: usize = deltas
+                .iter()
+                .map(|d| d.new_text.as_ref().map_or(0, |t| t.lines().count()))
+                .sum();
             let added: usize = deltas.iter().map(|d| d.added_lines.len()).sum();
             let start = Instant::now();
             let reports = run_guards(&deltas, &cfg);
             let took = start.elapsed();
-            assert!(reports.iter().all(|r| r.findings.is_empty()), "{reports:#?}");
+            assert!(
+                reports.iter().all(|r| r.findings.is_empty()),
+                "{reports:#?}"
+            );
             println!(
                 "guards: {files} changed files, {total_lines} lines of text, {added} added lines: {:.1} ms",
                 took.as_secs_f64() * 1e3

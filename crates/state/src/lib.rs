@@ -1,6 +1,7 @@
 //! The `.loopgate/` state directory: created 0700, every file written atomically
-//! (temp file in the same directory, fsync, rename, fsync of the directory) so a reader
-//! in another hook process sees the old file or the new one, never half of either.
+//! (temp file in the same directory, fsync, rename) so a reader in another hook process
+//! sees the old file or the new one, never half of either. The directory itself is not
+//! synced: after a power cut the rename may be lost, leaving the previous complete file.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -37,9 +38,6 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
     Ok(())
 }
 

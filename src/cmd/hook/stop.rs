@@ -172,6 +172,7 @@ fn run_done_gate(
         run_guards: true,
         deadline: Some(started + hook_deadline.saturating_sub(margin)),
         no_store: false,
+        confined_run: false,
     };
     let dir: PathBuf = root.to_path_buf();
     let remaining = hook_deadline.saturating_sub(started.elapsed());

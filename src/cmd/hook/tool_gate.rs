@@ -123,7 +123,9 @@ pub fn decide(call: &ToolCall, view: &View) -> Decision {
             ),
         );
     }
-    let user = view.rules.decide(call, &view.cwd);
+    let user = view
+        .rules
+        .decide(call, &view.cwd, &view.root, view.home.as_deref());
     let builtin = match call {
         ToolCall::Shell { command, cwd, .. } => {
             let start = cwd

@@ -80,8 +80,7 @@ pub fn deleted_tests(
 
 fn count_drop(d: &FileDelta, new: Option<TestCounts>, tests: &TestPaths) -> Option<Finding> {
     let old = d.old_counts.filter(|c| c.tests > 0)?;
-    let counted = tests.is_test(&d.path) || Lang::from_path(&d.path) == Some(Lang::Rust);
-    if !counted {
+    if !tests.is_counted(&d.path) {
         return None;
     }
     if d.new_text.is_none() {

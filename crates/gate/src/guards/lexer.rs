@@ -30,9 +30,10 @@ enum State {
 /// the views of at most `max_lines` lines (line 1 is index 0).
 pub fn lex(syntax: &Syntax, text: &str, max_lines: usize) -> Vec<LineView> {
     let mut state = State::Code;
+    let special = code_specials(syntax);
     text.split('\n')
         .take(max_lines)
-        .map(|line| lex_one(syntax, strip_cr(line), &mut state))
+        .map(|line| lex_one(syntax, &special, strip_cr(line), &mut state))
         .collect()
 }
 
@@ -45,7 +46,34 @@ pub fn lex_line(syntax: &Syntax, line: &str) -> LineView {
     if syntax.block_comment.is_some() && line.trim_start().starts_with('*') {
         state = State::Block(1);
     }
-    lex_one(syntax, line, &mut state)
+    lex_one(syntax, &code_specials(syntax), line, &mut state)
+}
+
+/// Bytes that may start something other than plain code (a comment, a string, a Rust
+/// literal); everything else is copied in runs, which keeps the lexer fast.
+fn code_specials(syntax: &Syntax) -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut mark = |s: &str| {
+        if let Some(b) = s.bytes().next().filter(u8::is_ascii) {
+            table[b as usize] = true;
+        }
+    };
+    if let Some((open, _, _)) = syntax.block_comment {
+        mark(open);
+    }
+    syntax.line_comments.iter().for_each(|m| mark(m));
+    syntax.quotes.iter().for_each(|q| mark(q.open));
+    if syntax.rust_literals {
+        ["r", "b", "'"].iter().for_each(|m| mark(m));
+    }
+    table
+}
+
+/// Length of the leading run of `rest` holding none of the ASCII bytes `stop` accepts.
+fn run_len(rest: &str, stop: impl Fn(u8) -> bool) -> usize {
+    rest.bytes()
+        .position(|b| b.is_ascii() && stop(b))
+        .unwrap_or(rest.len())
 }
 
 fn strip_cr(line: &str) -> &str {
@@ -56,7 +84,7 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-fn lex_one(syntax: &Syntax, line: &str, state: &mut State) -> LineView {
+fn lex_one(syntax: &Syntax, special: &[bool; 128], line: &str, state: &mut State) -> LineView {
     let mut view = LineView::default();
     let mut piece = String::new();
     let mut i = 0;
@@ -65,6 +93,12 @@ fn lex_one(syntax: &Syntax, line: &str, state: &mut State) -> LineView {
         let c = rest.chars().next().unwrap_or(' ');
         match *state {
             State::Code => {
+                let run = run_len(rest, |b| special[b as usize]);
+                if run > 0 {
+                    view.code.push_str(&rest[..run]);
+                    i += run;
+                    continue;
+                }
                 if let Some((open, _, _)) = syntax.block_comment {
                     if rest.starts_with(open) {
                         *state = State::Block(1);
@@ -102,6 +136,14 @@ fn lex_one(syntax: &Syntax, line: &str, state: &mut State) -> LineView {
             }
             State::Block(depth) => {
                 let (open, close, nested) = syntax.block_comment.unwrap_or(("/*", "*/", false));
+                let run = run_len(rest, |b| {
+                    b == close.as_bytes()[0] || (nested && b == open.as_bytes()[0])
+                });
+                if run > 0 {
+                    piece.push_str(&rest[..run]);
+                    i += run;
+                    continue;
+                }
                 if rest.starts_with(close) {
                     i += close.len();
                     if depth <= 1 {
@@ -122,6 +164,13 @@ fn lex_one(syntax: &Syntax, line: &str, state: &mut State) -> LineView {
             }
             State::Str(k) => {
                 let quote = syntax.quotes[k];
+                let run = run_len(rest, |b| {
+                    (quote.escapes && b == b'\\') || b == quote.close.as_bytes()[0]
+                });
+                if run > 0 {
+                    i += run;
+                    continue;
+                }
                 if quote.escapes && c == '\\' {
                     i += 1;
                     if let Some(next) = line[i..].chars().next() {
@@ -137,6 +186,11 @@ fn lex_one(syntax: &Syntax, line: &str, state: &mut State) -> LineView {
                 i += c.len_utf8();
             }
             State::RawStr(hashes) => {
+                let run = run_len(rest, |b| b == b'"');
+                if run > 0 {
+                    i += run;
+                    continue;
+                }
                 if c == '"'
                     && rest[1..]
                         .bytes()

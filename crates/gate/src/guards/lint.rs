@@ -236,7 +236,11 @@ mod tests {
         for &lang in ALL {
             for (directive, _) in directives(lang) {
                 let line = comment(lang, &format!("{directive} reason"));
-                assert_eq!(found(lang, &line), vec![directive.to_string()], "{lang:?}: {line}");
+                assert_eq!(
+                    found(lang, &line),
+                    vec![directive.to_string()],
+                    "{lang:?}: {line}"
+                );
                 let block = format!("/* {directive} */");
                 if lang.syntax().block_comment.is_some() {
                     assert!(hits(lang, &block), "{lang:?}: {block}");

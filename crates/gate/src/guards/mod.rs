@@ -21,7 +21,7 @@ use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-pub use globs::PathSet;
+pub use globs::{PathSet, Pattern};
 pub use languages::Lang;
 pub use scan::SNIPPET_MAX_CHARS;
 pub use test_paths::TestPaths;
@@ -175,44 +175,54 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
     };
 
     let want_counts = on(cfg.deleted_tests) || on(cfg.new_skips);
-    let new_counts: Vec<Option<TestCounts>> = visible
-        .iter()
-        .map(|d| match (&d.new_text, d.old_counts) {
-            (Some(text), Some(_)) if want_counts && !matches!(d.kind, DeltaKind::Deleted) => {
-                Lang::from_path(&d.path).map(|_| count_tests(&d.path, text))
-            }
-            _ => None,
-        })
-        .collect();
-    let deleted = if on(cfg.deleted_tests) {
-        deleted::deleted_tests(&visible, &new_counts, &tests)
-    } else {
-        Vec::new()
-    };
-
     let enabled = scan::Enabled {
         skips: on(cfg.new_skips),
         lint: on(cfg.disabled_lint),
         todos: on(cfg.new_todos),
         debug: on(cfg.debug_artifacts),
     };
+    let builtin_tests = TestPaths::default();
     let mut markers = scan::MarkerFindings::default();
-    if enabled.any() {
-        for (d, new) in visible.iter().zip(&new_counts) {
-            if matches!(d.kind, DeltaKind::Deleted) {
-                continue;
+    let mut new_counts: Vec<Option<TestCounts>> = Vec::with_capacity(visible.len());
+    // One pass per file: lex it once, count its tests, scan its added lines.
+    for d in &visible {
+        let lang = Lang::from_path(&d.path);
+        let gone = matches!(d.kind, DeltaKind::Deleted);
+        let mut lexed = None;
+        let mut new = None;
+        if let (Some(lang), Some(text), Some(_)) = (lang, &d.new_text, d.old_counts) {
+            if want_counts && !gone {
+                let views = lexer::lex(&lang.syntax(), text, usize::MAX);
+                new = Some(tests_count::count_views(
+                    lang,
+                    &views,
+                    builtin_tests.is_test(&d.path),
+                ));
+                lexed = Some(views);
             }
-            let Some(lang) = Lang::from_path(&d.path) else {
-                continue;
-            };
-            let added = scan::scan(d, lang, tests.is_test(&d.path), enabled, &mut markers);
+        }
+        new_counts.push(new);
+        if let (Some(lang), true, false) = (lang, enabled.any(), gone) {
+            let added = scan::scan(
+                d,
+                lang,
+                tests.is_test(&d.path),
+                enabled,
+                lexed,
+                &mut markers,
+            );
             if enabled.skips {
-                if let Some(f) = skip_count_rise(d, *new, added) {
+                if let Some(f) = skip_count_rise(d, new, added) {
                     markers.skips.push(f);
                 }
             }
         }
     }
+    let deleted = if on(cfg.deleted_tests) {
+        deleted::deleted_tests(&visible, &new_counts, &tests)
+    } else {
+        Vec::new()
+    };
 
     let report = |name: &str, level: Level, findings: Vec<Finding>| {
         GuardReport::from_findings(name, level, sorted(findings))
@@ -296,4 +306,11 @@ pub fn count_tests(path: &str, text: &str) -> TestCounts {
 /// (gitignore style). To ask about many paths, build a [`TestPaths`] once instead.
 pub fn is_test_path(path: &str, extra: &[String]) -> bool {
     TestPaths::new(extra).is_test(path)
+}
+
+/// Whether `deleted_tests` compares the test count of `path`: every test path, plus every
+/// Rust file (inline `#[cfg(test)]` tests). The edge should record `old_counts` for
+/// exactly these paths.
+pub fn is_counted_path(path: &str, extra: &[String]) -> bool {
+    TestPaths::new(extra).is_counted(path)
 }

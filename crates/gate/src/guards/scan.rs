@@ -54,7 +54,8 @@ fn strip_cr(s: &str) -> &str {
 
 /// The lexed view of each added line: from the whole file when its text is there (so a
 /// line inside a block comment or a multi-line string is seen as such), else alone.
-fn views(d: &FileDelta, lang: Lang) -> Vec<(&Line, LineView)> {
+/// `lexed` is the file already lexed by the caller (whole), if it was.
+fn views(d: &FileDelta, lang: Lang, lexed: Option<Vec<LineView>>) -> Vec<(&Line, LineView)> {
     let syntax = lang.syntax();
     let max = d
         .added_lines
@@ -65,10 +66,11 @@ fn views(d: &FileDelta, lang: Lang) -> Vec<(&Line, LineView)> {
     let (raw, lexed): (Vec<&str>, Vec<LineView>) = match &d.new_text {
         Some(text) if max > 0 => (
             text.split('\n').take(max).collect(),
-            lex(&syntax, text, max),
+            lexed.unwrap_or_else(|| lex(&syntax, text, max)),
         ),
         _ => (Vec::new(), Vec::new()),
     };
+    let mut lexed: Vec<Option<LineView>> = lexed.into_iter().map(Some).collect();
     d.added_lines
         .iter()
         .map(|line| {
@@ -76,10 +78,10 @@ fn views(d: &FileDelta, lang: Lang) -> Vec<(&Line, LineView)> {
             let same = at
                 .and_then(|i| raw.get(i))
                 .is_some_and(|r| strip_cr(r) == strip_cr(&line.text));
-            let view = match at {
-                Some(i) if same => lexed[i].clone(),
-                _ => lex_line(&syntax, &line.text),
-            };
+            let view = at
+                .filter(|_| same)
+                .and_then(|i| lexed.get_mut(i).and_then(Option::take))
+                .unwrap_or_else(|| lex_line(&syntax, &line.text));
             (line, view)
         })
         .collect()
@@ -91,10 +93,11 @@ pub fn scan(
     lang: Lang,
     is_test: bool,
     on: Enabled,
+    lexed: Option<Vec<LineView>>,
     out: &mut MarkerFindings,
 ) -> u32 {
     let mut skip_markers = 0u32;
-    for (line, view) in views(d, lang) {
+    for (line, view) in views(d, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }

@@ -358,7 +358,11 @@ mod tests {
         for recv in JS_RECEIVERS {
             for variant in JS_VARIANTS {
                 let line = format!("{recv}.{variant}('x', () => {{}})");
-                assert_eq!(found(Lang::Js, false, &line), vec![format!("{recv}.{variant}")], "{line}");
+                assert_eq!(
+                    found(Lang::Js, false, &line),
+                    vec![format!("{recv}.{variant}")],
+                    "{line}"
+                );
                 let member = format!("obj.{recv}.{variant}('x')");
                 assert!(!hits(Lang::Js, &member), "{member}");
                 let longer = format!("{recv}.{variant}ped('x')");
@@ -367,15 +371,37 @@ mod tests {
         }
         for name in JS_PREFIXED {
             let line = format!("{name}('x', () => {{}})");
-            assert_eq!(found(Lang::Js, true, &line), vec![name.to_string()], "{line}");
+            assert_eq!(
+                found(Lang::Js, true, &line),
+                vec![name.to_string()],
+                "{line}"
+            );
             assert!(!hits(Lang::Js, &format!("obj.{name}('x')")), "{name}");
             assert!(!hits(Lang::Js, &format!("{name}s('x')")), "{name}");
-            assert!(!hits(Lang::Js, &format!("function {name}x() {{}}")), "{name}");
+            assert!(
+                !hits(Lang::Js, &format!("function {name}x() {{}}")),
+                "{name}"
+            );
         }
         for option in ["skip", "only", "todo"] {
-            assert!(hits(Lang::Js, &format!("test('x', {{ {option}: true }}, () => {{}})")), "{option}");
-            assert!(!hits(Lang::Js, &format!("test('x', {{ {option}: false }}, () => {{}})")), "{option}");
-            assert!(!hits(Lang::Js, &format!("const o = {{ {option}s: true }}")), "{option}");
+            assert!(
+                hits(
+                    Lang::Js,
+                    &format!("test('x', {{ {option}: true }}, () => {{}})")
+                ),
+                "{option}"
+            );
+            assert!(
+                !hits(
+                    Lang::Js,
+                    &format!("test('x', {{ {option}: false }}, () => {{}})")
+                ),
+                "{option}"
+            );
+            assert!(
+                !hits(Lang::Js, &format!("const o = {{ {option}s: true }}")),
+                "{option}"
+            );
         }
         assert!(hits(Lang::Js, "t.todo('later')"));
         assert!(!hits(Lang::Js, "t.only('x')"));
@@ -424,9 +450,15 @@ mod tests {
     #[test]
     fn every_python_form_is_caught() {
         for mark in ["skip", "skipif", "xfail"] {
-            assert!(hits(Lang::Python, &format!("@pytest.mark.{mark}")), "{mark}");
+            assert!(
+                hits(Lang::Python, &format!("@pytest.mark.{mark}")),
+                "{mark}"
+            );
             assert!(hits(Lang::Python, &format!("@mark.{mark}")), "{mark}");
-            assert!(!hits(Lang::Python, &format!("@pytest.mark.{mark}ped")), "{mark}");
+            assert!(
+                !hits(Lang::Python, &format!("@pytest.mark.{mark}ped")),
+                "{mark}"
+            );
             assert!(!hits(Lang::Python, &format!("mark.{mark}(x)")), "{mark}");
         }
         for call in ["skip", "xfail"] {

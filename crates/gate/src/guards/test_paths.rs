@@ -6,6 +6,7 @@
 //! deleting inline tests is caught too (see `deleted`).
 
 use super::globs::PathSet;
+use super::languages::Lang;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::sync::OnceLock;
 
@@ -108,6 +109,13 @@ impl TestPaths {
     pub fn is_test(&self, path: &str) -> bool {
         builtin().is_match(path) || self.extra.is_match(path)
     }
+
+    /// Whether `deleted_tests` compares this file's test count: test paths, and every
+    /// Rust file (unit tests live inline in `src/*.rs`). The edge records old counts for
+    /// these paths.
+    pub fn is_counted(&self, path: &str) -> bool {
+        self.is_test(path) || Lang::from_path(path) == Some(Lang::Rust)
+    }
 }
 
 #[cfg(test)]
@@ -176,5 +184,14 @@ mod tests {
         let paths = TestPaths::new(&["checks/*.js"]);
         assert!(paths.is_test("checks/a.js"));
         assert!(!paths.is_test("src/a.js"));
+    }
+
+    #[test]
+    fn rust_sources_are_counted_but_not_test_paths() {
+        let paths = TestPaths::default();
+        assert!(paths.is_counted("src/lib.rs"));
+        assert!(!paths.is_test("src/lib.rs"));
+        assert!(paths.is_counted("a.test.js"));
+        assert!(!paths.is_counted("src/a.js"));
     }
 }

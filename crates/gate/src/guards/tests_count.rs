@@ -2,18 +2,23 @@
 //! test out lowers the count, which is what `deleted_tests` wants to see.
 
 use super::languages::Lang;
-use super::lexer::lex;
+use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::tokens::Tok;
 use super::{skips, TestCounts};
 
 pub fn count(lang: Lang, text: &str, is_test: bool) -> TestCounts {
+    count_views(lang, &lex(&lang.syntax(), text, usize::MAX), is_test)
+}
+
+/// The same over a file already lexed whole.
+pub fn count_views(lang: Lang, views: &[LineView], is_test: bool) -> TestCounts {
     let mut counts = TestCounts::default();
-    for view in lex(&lang.syntax(), text, usize::MAX) {
+    for view in views {
         if view.code.trim().is_empty() {
             continue;
         }
-        let cx = LineCtx::new(lang, &view, is_test);
+        let cx = LineCtx::new(lang, view, is_test);
         counts.tests = counts.tests.saturating_add(tests_on_line(&cx));
         counts.skips = counts.skips.saturating_add(skips::find(&cx).len() as u32);
     }

@@ -49,10 +49,60 @@ pub fn tokenize(lang: Lang, code: &str) -> Vec<Tok<'_>> {
     out
 }
 
+/// The names of a chain, kept inline (no allocation per chain). A chain longer than
+/// [`Names::CAP`] keeps its first and last names, which is all any marker looks at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Names<'a> {
+    buf: [&'a str; Names::CAP],
+    len: usize,
+    /// Names seen in all (may exceed `CAP`).
+    seen: usize,
+}
+
+impl<'a> Names<'a> {
+    pub const CAP: usize = 6;
+    const HALF: usize = Names::CAP / 2;
+
+    fn one(first: &'a str) -> Names<'a> {
+        let mut buf = [""; Names::CAP];
+        buf[0] = first;
+        Names {
+            buf,
+            len: 1,
+            seen: 1,
+        }
+    }
+
+    fn push(&mut self, name: &'a str) {
+        if self.len < Names::CAP {
+            self.buf[self.len] = name;
+            self.len += 1;
+        } else {
+            // Keep the first half fixed and slide the second half along.
+            self.buf.copy_within(Names::HALF + 1.., Names::HALF);
+            self.buf[Names::CAP - 1] = name;
+        }
+        self.seen += 1;
+    }
+}
+
+impl<'a> std::ops::Deref for Names<'a> {
+    type Target = [&'a str];
+    fn deref(&self) -> &[&'a str] {
+        &self.buf[..self.len]
+    }
+}
+
+impl std::fmt::Debug for Names<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// `a.b.c` (and `a->b`, `a::b` where the language uses them): maximal runs of names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chain<'a> {
-    pub names: Vec<&'a str>,
+    pub names: Names<'a>,
     /// Token index of the first name.
     pub start: usize,
     /// Token index just past the last name.
@@ -67,7 +117,7 @@ impl<'a> Chain<'a> {
         self.names[self.names.len() - 1]
     }
     pub fn is(&self, names: &[&str]) -> bool {
-        self.names == names
+        self.names.seen == names.len() && *self.names == *names
     }
     /// The token before the chain (`@` of a decorator, `.` of an implicit member).
     pub fn before(&self, toks: &[Tok<'a>]) -> Option<Tok<'a>> {
@@ -107,7 +157,7 @@ pub fn chains<'a>(lang: Lang, toks: &[Tok<'a>]) -> Vec<Chain<'a>> {
             continue;
         };
         let start = i;
-        let mut names = vec![first];
+        let mut names = Names::one(first);
         i += 1;
         loop {
             let sep = separator_len(lang, toks, i);
@@ -165,17 +215,26 @@ mod tests {
     fn chains_join_dots_and_language_separators() {
         let t = tokenize(Lang::Js, "@pytest.mark.skip(x.y)");
         let c = chains(Lang::Js, &t);
-        assert_eq!(c[0].names, vec!["pytest", "mark", "skip"]);
+        assert_eq!(*c[0].names, ["pytest", "mark", "skip"]);
         assert_eq!(c[0].before(&t), Some(Tok::Punct('@')));
         assert!(c[0].called(&t));
-        assert_eq!(c[1].names, vec!["x", "y"]);
+        assert_eq!(*c[1].names, ["x", "y"]);
         let php = tokenize(Lang::Php, "$this->markTestSkipped()");
         assert_eq!(
-            chains(Lang::Php, &php)[0].names,
-            vec!["$this", "markTestSkipped"]
+            *chains(Lang::Php, &php)[0].names,
+            ["$this", "markTestSkipped"]
         );
         let rs = tokenize(Lang::Rust, "tokio::test");
-        assert_eq!(chains(Lang::Rust, &rs)[0].names, vec!["tokio", "test"]);
+        assert_eq!(*chains(Lang::Rust, &rs)[0].names, ["tokio", "test"]);
+    }
+
+    #[test]
+    fn long_chains_keep_their_ends() {
+        let t = tokenize(Lang::Js, "a.b.c.d.e.f.g.h.skip");
+        let c = &chains(Lang::Js, &t)[0];
+        assert_eq!(*c.names, ["a", "b", "c", "g", "h", "skip"]);
+        assert_eq!(c.last(), "skip");
+        assert!(!c.is(&["a", "b", "c", "g", "h", "skip"]));
     }
 
     #[test]

@@ -106,8 +106,18 @@ fn dynamic_arg(raw: &str, part: &str) -> Arg {
 /// value, single-quoted. `None` when the first parameter is not one we know.
 fn substitute_known(text: &str, home: Option<&Path>, cwd: &Cwd) -> Option<String> {
     let pieces = brush_parser::word::parse(text, &shell::parser_options()).ok()?;
-    let (start, end, value) = first_parameter(&pieces, home, cwd)??;
-    let quoted = format!("'{}'", value.replace('\'', "'\\''"));
+    let (start, end, value, in_double_quotes) = first_parameter(&pieces, home, cwd, false)??;
+    let quoted = if in_double_quotes {
+        value.chars().fold(String::new(), |mut q, c| {
+            if matches!(c, '\\' | '$' | '`' | '"') {
+                q.push('\\');
+            }
+            q.push(c);
+            q
+        })
+    } else {
+        format!("'{}'", value.replace('\'', "'\\''"))
+    };
     let mut out = String::with_capacity(text.len() + quoted.len());
     out.push_str(text.get(..start)?);
     out.push_str(&quoted);
@@ -122,7 +132,8 @@ fn first_parameter(
     pieces: &[WordPieceWithSource],
     home: Option<&Path>,
     cwd: &Cwd,
-) -> Option<Option<(usize, usize, String)>> {
+    in_double_quotes: bool,
+) -> Option<Option<(usize, usize, String, bool)>> {
     for piece in pieces {
         match &piece.piece {
             WordPiece::ParameterExpansion(expr) => {
@@ -137,11 +148,11 @@ fn first_parameter(
                     },
                     _ => None,
                 };
-                return Some(known.map(|v| (piece.start_index, piece.end_index, v)));
+                return Some(known.map(|v| (piece.start_index, piece.end_index, v, in_double_quotes)));
             }
             WordPiece::DoubleQuotedSequence(inner)
             | WordPiece::GettextDoubleQuotedSequence(inner) => {
-                if let Some(found) = first_parameter(inner, home, cwd) {
+                if let Some(found) = first_parameter(inner, home, cwd, true) {
                     return Some(found);
                 }
             }

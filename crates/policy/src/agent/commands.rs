@@ -697,7 +697,8 @@ impl Analyzer<'_> {
                 let p = Parsed::new(rest, &[]);
                 let reference = p.has("--reference", None);
                 // Operands after the mode or owner; `chmod -x f` puts the mode among options.
-                let skip = usize::from(!reference && !(name == "chmod" && p.opts.iter().any(|(o, _)| is_chmod_mode(o))));
+                let mode_among_options = name == "chmod" && p.opts.iter().any(|(o, _)| is_chmod_mode(o));
+                let skip = usize::from(!(reference || mode_among_options));
                 let mut targets = cloned(p.operands.get(skip..).unwrap_or(&[]));
                 if xargs {
                     targets.push(stdin_operands());
@@ -877,8 +878,7 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
             None if i == 1 => (t, true),
             None => continue,
         };
-        let mut chars = letters.char_indices();
-        while let Some((pos, c)) = chars.next() {
+        for (pos, c) in letters.char_indices() {
             match c {
                 'c' | 'r' | 'u' => mode_create = true,
                 'x' => mode_extract = true,

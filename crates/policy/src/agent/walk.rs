@@ -499,6 +499,7 @@ fn readable(parts: &[String]) -> String {
     }
 }
 
+#[allow(clippy::collapsible_match)]
 /// Every `$(...)` and backtick body in word pieces, including those inside double quotes,
 /// parameter defaults (`${x:-$(cmd)}`) and arithmetic.
 fn collect_substitutions(pieces: &[WordPieceWithSource], out: &mut Vec<String>, depth: usize) {

@@ -145,7 +145,9 @@ impl Repo for DiskRepo<'_> {
     }
 
     fn has_local_bin(&self, name: &str) -> bool {
-        !name.contains('/') && self.0.join("node_modules/.bin").join(name).exists()
+        // A name like `..` or `a/b` would leave `.bin` and point at some other directory.
+        let plain = !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\']);
+        plain && self.0.join("node_modules/.bin").join(name).is_file()
     }
 }
 

@@ -205,10 +205,13 @@ fn basename(program: &str) -> &str {
 /// `python3.12` -> `python3`, `pypy3.10` -> `pypy3`: version suffixes do not change flags.
 fn family(program: &str) -> String {
     let base = basename(program).to_ascii_lowercase();
-    let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
     match trimmed {
         "python" | "pypy" => "python".to_string(),
-        "nodejs" => "node".to_string(),
+        "node" | "nodejs" => "node".to_string(),
+        "ruby" | "perl" | "php" | "bun" | "deno" | "elixir" | "lua" | "luajit" | "julia" => {
+            trimmed.to_string()
+        }
         "gradlew" => "gradle".to_string(),
         "mvnw" => "mvn".to_string(),
         "gmake" => "make".to_string(),
@@ -314,16 +317,34 @@ pub(super) fn vet_command(
             format!("add it to `[gate] programs` in loopgate.toml if it is a trusted build tool, or {SCRIPT}"),
         ));
     }
-    if let Some(arg) = args
-        .iter()
-        .find(|a| a.as_str() == "--script-shell" || a.starts_with("--script-shell="))
-    {
-        return Err(Refusal::new(
-            "check.package_runner",
-            arg.as_str(),
-            "`--script-shell` makes the package manager run scripts through another program",
-            "drop the flag; the package manager's default is used",
-        ));
+    const RUNNER_CONFIG_FLAGS: &[(&str, &str)] = &[
+        (
+            "--script-shell",
+            "makes the package manager run scripts through another program",
+        ),
+        (
+            "--node-options",
+            "passes flags such as --require to every node the package manager starts",
+        ),
+        (
+            "--userconfig",
+            "loads package-manager configuration (e.g. script-shell) from another file",
+        ),
+        (
+            "--globalconfig",
+            "loads package-manager configuration (e.g. script-shell) from another file",
+        ),
+    ];
+    for arg in args {
+        let name = arg.split('=').next().unwrap_or(arg);
+        if let Some((flag, what)) = RUNNER_CONFIG_FLAGS.iter().find(|(f, _)| *f == name) {
+            return Err(Refusal::new(
+                "check.package_runner",
+                arg.as_str(),
+                format!("`{flag}` {what}"),
+                "drop the flag; keep package-manager settings in a file committed to the repository",
+            ));
+        }
     }
     vet_args(&family(program), args, earlier, opts, repo)
 }
@@ -425,6 +446,9 @@ const NODE: Flags = Flags {
         "--env-file",
         "--env-file-if-exists",
         "--experimental-policy",
+        "--experimental-config-file",
+        "--openssl-config",
+        "--snapshot-blob",
         "--inspect-brk-node",
     ],
 };
@@ -442,12 +466,12 @@ const BUN: Flags = Flags {
 };
 const RUBY: Flags = Flags {
     inline_short: "er",
-    value_short: "ICEFx0Tl",
+    value_short: "ICEFx",
     inline_long: &["--require", "--eval"],
 };
 const PERL: Flags = Flags {
     inline_short: "eEMm",
-    value_short: "ICx0lid",
+    value_short: "ICxid",
     inline_long: &[],
 };
 const PHP: Flags = Flags {
@@ -513,6 +537,9 @@ fn vet_args(
         "go" => vet_go(args),
         "make" => vet_make(args, opts),
         "mix" => {
+            if positionals(args).first() == Some(&"cmd") {
+                return Err(exec_flag_refusal("mix", "cmd", "runs a shell command"));
+            }
             if let Some(a) = args
                 .iter()
                 .find(|a| matches!(a.as_str(), "-e" | "--eval") || a.starts_with("--eval="))
@@ -522,6 +549,59 @@ fn vet_args(
             Ok(())
         }
         "gradle" => vet_init_scripts(args, opts),
+        "bundle" => vet_bundle(args, earlier, opts, repo),
+        "mvn" => match args
+            .iter()
+            .find(|a| a.starts_with("exec:") || a.starts_with("-Dexec."))
+        {
+            Some(a) => Err(exec_flag_refusal(
+                "mvn",
+                a,
+                "runs a program named on the command line",
+            )),
+            None => Ok(()),
+        },
+        "cmake" => match args.iter().find(|a| *a == "-E" || *a == "-P") {
+            Some(a) => Err(exec_flag_refusal(
+                "cmake",
+                a,
+                "runs a command-line tool mode or script (`-E env ...` runs any program)",
+            )),
+            None => Ok(()),
+        },
+        "just" => match args.iter().find(|a| {
+            let name = a.split('=').next().unwrap_or(a);
+            matches!(name, "--command" | "-c" | "--shell" | "--shell-arg")
+        }) {
+            Some(a) => Err(exec_flag_refusal(
+                "just",
+                a,
+                "runs a command or shell named on the command line",
+            )),
+            None => Ok(()),
+        },
+        "prove" => match args.iter().find(|a| {
+            let name = a.split('=').next().unwrap_or(a);
+            matches!(name, "-e" | "--exec")
+        }) {
+            Some(a) => Err(exec_flag_refusal(
+                "prove",
+                a,
+                "runs each test through a program named on the command line",
+            )),
+            None => Ok(()),
+        },
+        "rustc" => match args
+            .iter()
+            .find(|a| a.contains("linker=") || a.contains("link-arg"))
+        {
+            Some(a) => Err(exec_flag_refusal(
+                "rustc",
+                a,
+                "sets the linker, which runs any program",
+            )),
+            None => Ok(()),
+        },
         _ => Ok(()),
     }
 }
@@ -702,7 +782,10 @@ fn vet_deno(args: &[String]) -> Result<(), Refusal> {
             format!("`deno {s}` fetches and runs a package"),
             "depend on the package in the repository and run it through a deno task",
         )),
-        Some(_) => match args.iter().find(|a| a.contains("://")) {
+        Some(_) => match args
+            .iter()
+            .find(|a| a.contains("://") || a.starts_with("npm:") || a.starts_with("jsr:"))
+        {
             Some(url) => Err(Refusal::new(
                 "check.remote",
                 url.as_str(),
@@ -769,8 +852,52 @@ fn positionals(args: &[String]) -> Vec<&str> {
         .collect()
 }
 
+/// Positionals from the first known subcommand on: a flag's value (`--prefix dir`) may
+/// come before it and must not hide it.
+fn from_subcommand<'a>(pos: &[&'a str], known: &[&str]) -> Vec<&'a str> {
+    match pos.iter().position(|p| known.contains(p)) {
+        Some(i) => pos[i..].to_vec(),
+        None => pos.to_vec(),
+    }
+}
+
+const NPM_SUBCOMMANDS: &[&str] = &[
+    "exec",
+    "x",
+    "explore",
+    "config",
+    "c",
+    "set",
+    "pkg",
+    "set-script",
+    "init",
+    "create",
+    "innit",
+    "run",
+    "run-script",
+    "rum",
+    "urn",
+    "test",
+    "t",
+    "tst",
+    "start",
+    "stop",
+    "restart",
+    "install",
+    "i",
+    "add",
+    "ci",
+    "uninstall",
+    "update",
+    "ls",
+    "audit",
+    "pack",
+    "publish",
+    "version",
+];
+
 fn vet_npm(args: &[String], repo: &dyn Repo) -> Result<(), Refusal> {
-    let pos = positionals(args);
+    let pos = from_subcommand(&positionals(args), NPM_SUBCOMMANDS);
     match pos.as_slice() {
         [sub @ ("exec" | "x"), ..] => {
             let rest: Vec<String> = args.iter().skip_while(|a| a.as_str() != *sub).skip(1).cloned().collect();
@@ -805,7 +932,12 @@ fn vet_pnpm(args: &[String], repo: &dyn Repo) -> Result<(), Refusal> {
             &format!("`pnpm {a}` runs a shell command string"),
         ));
     }
-    let pos = positionals(args);
+    let pos = from_subcommand(
+        &positionals(args),
+        &[
+            "exec", "dlx", "create", "config", "pkg", "run", "test", "t", "install", "i", "add",
+        ],
+    );
     match pos.as_slice() {
         ["exec", ..] => {
             let rest: Vec<String> = args
@@ -838,32 +970,45 @@ fn vet_yarn(
     opts: &CheckModeOptions,
     repo: &dyn Repo,
 ) -> Result<(), Refusal> {
+    // `yarn workspace <name> <command>` and `yarn workspaces foreach <command>` nest a
+    // command, so every positional is looked at, not only the first.
     let pos = positionals(args);
-    match pos.as_slice() {
-        [sub @ ("dlx" | "create"), ..] => Err(runner_refusal(
-            sub,
-            &format!("`yarn {sub}` downloads and runs a package"),
-        )),
-        ["exec", ..] => Err(runner_refusal(
-            "exec",
-            "`yarn exec` runs a shell command string",
-        )),
-        ["config", action @ ("set" | "unset" | "delete"), ..] => Err(runner_refusal(
-            action,
-            &format!("`yarn config {action}` changes yarn's configuration"),
-        )),
-        ["node", ..] => {
-            let rest: Vec<String> = args
-                .iter()
-                .skip_while(|a| a.as_str() != "node")
-                .skip(1)
-                .cloned()
-                .collect();
-            scan_flags("yarn node", &rest, &NODE)?;
-            vet_interpreter_script(&rest, earlier, opts, repo)
+    for (i, p) in pos.iter().enumerate() {
+        match *p {
+            sub @ ("dlx" | "create") => {
+                return Err(runner_refusal(
+                    sub,
+                    &format!("`yarn {sub}` downloads and runs a package"),
+                ))
+            }
+            "exec" => {
+                return Err(runner_refusal(
+                    "exec",
+                    "`yarn exec` runs a shell command string",
+                ))
+            }
+            "config" => {
+                if let Some(action @ ("set" | "unset" | "delete")) = pos.get(i + 1).copied() {
+                    return Err(runner_refusal(
+                        action,
+                        &format!("`yarn config {action}` changes yarn's configuration"),
+                    ));
+                }
+            }
+            "node" => {
+                let rest: Vec<String> = args
+                    .iter()
+                    .skip_while(|a| a.as_str() != "node")
+                    .skip(1)
+                    .cloned()
+                    .collect();
+                scan_flags("yarn node", &rest, &NODE)?;
+                return vet_interpreter_script(&rest, earlier, opts, repo);
+            }
+            _ => {}
         }
-        _ => Ok(()),
     }
+    Ok(())
 }
 
 fn exec_flag_refusal(program: &str, flag: &str, what: &str) -> Refusal {
@@ -920,6 +1065,13 @@ fn vet_go(args: &[String]) -> Result<(), Refusal> {
         }
     }
     let pos = positionals(args);
+    if pos.first() == Some(&"env") && args.iter().any(|a| a == "-w" || a == "-u") {
+        return Err(exec_flag_refusal(
+            "go",
+            "env -w",
+            "changes go's persistent configuration (GOFLAGS can add -toolexec to every later build)",
+        ));
+    }
     if let ["run" | "install", target, ..] = pos.as_slice() {
         if target.contains('@') {
             return Err(runner_refusal(
@@ -951,11 +1103,13 @@ fn vet_make(args: &[String], opts: &CheckModeOptions) -> Result<(), Refusal> {
             }
         }
         let file = match arg.as_str() {
-            "-f" | "--file" | "--makefile" => iter.next().cloned(),
+            "-f" | "--file" | "--makefile" | "-C" | "--directory" => iter.next().cloned(),
             _ => arg
                 .strip_prefix("--file=")
                 .or_else(|| arg.strip_prefix("--makefile="))
+                .or_else(|| arg.strip_prefix("--directory="))
                 .or_else(|| arg.strip_prefix("-f").filter(|r| !r.is_empty()))
+                .or_else(|| arg.strip_prefix("-C").filter(|r| !r.is_empty()))
                 .map(str::to_string),
         };
         if let Some(file) = file {
@@ -963,13 +1117,50 @@ fn vet_make(args: &[String], opts: &CheckModeOptions) -> Result<(), Refusal> {
                 return Err(Refusal::new(
                     "check.path",
                     file.clone(),
-                    format!("the makefile `{file}` is outside the repository"),
+                    format!("the makefile or directory `{file}` is outside the repository"),
                     "use a makefile committed inside the repository",
                 ));
             }
         }
     }
     Ok(())
+}
+
+/// `bundle exec <program>` runs any program: the program it names is vetted like any other.
+fn vet_bundle(
+    args: &[String],
+    earlier: &[SimpleCommand],
+    opts: &CheckModeOptions,
+    repo: &dyn Repo,
+) -> Result<(), Refusal> {
+    let pos = positionals(args);
+    match pos.as_slice() {
+        ["exec", ..] => {
+            let rest: Vec<String> = args
+                .iter()
+                .skip_while(|a| a.as_str() != "exec")
+                .skip(1)
+                .skip_while(|a| a.starts_with('-'))
+                .cloned()
+                .collect();
+            if rest.is_empty() {
+                return Ok(());
+            }
+            let inner = SimpleCommand {
+                env: Vec::new(),
+                argv: rest,
+            };
+            vet_command(&inner, earlier, opts, repo)
+        }
+        ["config", action @ ("set" | "unset"), ..] | [action @ "config", _, _, ..] => {
+            Err(exec_flag_refusal(
+                "bundle config",
+                action,
+                "changes bundler's configuration (e.g. which Gemfile is loaded)",
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn vet_init_scripts(args: &[String], opts: &CheckModeOptions) -> Result<(), Refusal> {

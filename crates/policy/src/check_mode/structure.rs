@@ -43,6 +43,22 @@ pub(super) fn simple_commands(parsed: &Parsed) -> Result<Vec<SimpleCommand>, Ref
             )),
         }
     }
+    // bash accepts a newline after `&&`; a one-line reading of the string does not. A
+    // trailing newline (a TOML multi-line string) hides nothing and is let through.
+    let continues = |(i, t): (usize, &Token)| {
+        matches!(t, Token::Operator(op, _) if op == "\n")
+            && parsed.tokens[i..]
+                .iter()
+                .any(|t| matches!(t, Token::Word(..)))
+    };
+    if parsed.tokens.iter().enumerate().any(continues) {
+        return Err(Refusal::new(
+            "check.newline",
+            "\\n",
+            "a newline outside quotes splits the command over lines that a one-line reading misses",
+            "write the commands on one line joined with `&&`",
+        ));
+    }
     Ok(out)
 }
 
