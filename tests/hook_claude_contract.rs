@@ -379,3 +379,54 @@ fn without_a_writable_ledger_a_repeated_stop_is_let_through_loudly() {
         again.explain()
     );
 }
+
+#[test]
+fn parallel_subagent_stops_keep_every_ledger_entry_and_audit_line() {
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a + b;\n");
+    run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        &claude_payload("SessionStart", &r.path(), "s1", json!({})),
+    );
+    r.write("test/sum.test.js", "// gone\n");
+    let (root, home) = (r.path(), r.home());
+    let workers: Vec<_> = (0..6)
+        .map(|i| {
+            let (root, home) = (root.clone(), home.clone());
+            std::thread::spawn(move || {
+                let payload = claude_payload(
+                    "SubagentStop",
+                    &root,
+                    "s1",
+                    json!({"stop_hook_active": false, "agent_id": format!("a{i}")}),
+                );
+                run("claude", &root, &home, &payload)
+            })
+        })
+        .collect();
+    for w in workers {
+        let out = w.join().unwrap();
+        assert_eq!(out.json()["decision"], "block", "{}", out.explain());
+    }
+    let entries = r.ledger()["entries"].clone();
+    for i in 0..6 {
+        assert_eq!(entries[format!("s1/a{i}")]["bounces"], 1, "{entries}");
+    }
+    let stops = r
+        .audit_lines()
+        .iter()
+        .filter(|l| l["rule"] == "gate.subagent-stop")
+        .count();
+    assert_eq!(stops, 6, "no audit line lost");
+    let verify = std::process::Command::new(support::repo::LOOPGATE)
+        .args(["audit", "verify"])
+        .current_dir(r.path())
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "the chain is intact: {}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
+}

@@ -115,10 +115,11 @@ pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Res
         .filter(|e| e.code != "??")
         .map(|e| e.path.clone())
         .collect();
-    let added: BTreeMap<String, Vec<String>> = repo
-        .added_lines_since(&base, &tracked_dirty)?
-        .into_iter()
-        .map(|(p, lines)| (p, lines.into_iter().map(|(_, t)| t).collect()))
+    let blobs = repo.blobs_at(&base, &tracked_dirty)?;
+    let old_texts: BTreeMap<&String, String> = tracked_dirty
+        .iter()
+        .zip(blobs)
+        .filter_map(|(p, b)| Some((p, String::from_utf8(b?).ok()?)))
         .collect();
     let mut dirty = BTreeMap::new();
     for entry in &status {
@@ -129,7 +130,14 @@ pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Res
                 .map(|t| t.lines().map(String::from).collect())
                 .unwrap_or_default()
         } else {
-            added.get(&entry.path).cloned().unwrap_or_default()
+            match (old_texts.get(&entry.path), &text) {
+                (Some(old), Some(new)) => crate::comparison::added_lines(old, new)
+                    .into_iter()
+                    .map(|(_, t)| t)
+                    .collect(),
+                (None, Some(new)) => new.lines().map(String::from).collect(),
+                _ => Vec::new(),
+            }
         };
         let counts = match (&text, is_test_path(&entry.path, test_globs)) {
             (Some(t), true) => Some(count_tests(&entry.path, t)),
@@ -175,7 +183,7 @@ pub fn record(dir: &Path, session: &str, if_missing: bool) -> anyhow::Result<Bas
     }
     let loaded = crate::config::load(&repo.root, Vec::new)?;
     let mut baseline = capture(&repo, session, &loaded.config.guards.test_globs)?;
-    baseline.snapshot = crate::escape::snapshot_for_baseline(&repo.root, &loaded.config);
+    baseline.snapshot = crate::escape::snapshot_for_baseline(&repo, &loaded.config);
     state::write_json(&path, &baseline)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(BaselineOutcome {

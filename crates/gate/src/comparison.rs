@@ -180,42 +180,28 @@ pub fn deltas(
             }
         }
     }
-    let tracked_changed: Vec<String> = changes
+    // One `git cat-file --batch` fetches every old text the guards need: the old side of
+    // modified and renamed files (for their added lines) and of deleted test files (for
+    // their counts). Files dirty at baseline time have their counts in the baseline.
+    let old_path_of = |path: &String, kind: &ChangeKind| match kind {
+        ChangeKind::Renamed { from } => from.clone(),
+        _ => path.clone(),
+    };
+    let wanted: Vec<(String, String)> = changes
         .iter()
-        .filter(|(_, k)| matches!(k, ChangeKind::Modified | ChangeKind::Renamed { .. }))
-        .map(|(p, _)| p.clone())
-        .collect();
-    let mut added: HashMap<String, Vec<(u32, String)>> = repo
-        .added_lines_since(commit, &tracked_changed)?
-        .into_iter()
-        .collect();
-    // Old counts of test files come from the baseline when it recorded them, else from git.
-    let old_paths: Vec<(String, String)> = changes
-        .iter()
-        .filter_map(|(path, kind)| {
-            let old = match kind {
-                ChangeKind::Added => return None,
-                ChangeKind::Renamed { from } => from.clone(),
-                _ => path.clone(),
-            };
-            is_test_path(&old, test_globs).then(|| (path.clone(), old))
+        .filter(|(path, kind)| match kind {
+            ChangeKind::Added => false,
+            ChangeKind::Deleted => is_test_path(path, test_globs) && !dirty.contains_key(*path),
+            _ => true,
         })
+        .map(|(path, kind)| (path.clone(), old_path_of(path, kind)))
         .collect();
-    let from_git: Vec<String> = old_paths
-        .iter()
-        .filter(|(_, old)| !dirty.contains_key(old))
-        .map(|(_, old)| old.clone())
-        .collect();
-    let blobs = repo.blobs_at(commit, &from_git)?;
-    let mut old_counts: HashMap<String, _> = HashMap::new();
-    for (old, blob) in from_git.iter().zip(blobs) {
-        if let Some(text) = blob.and_then(|b| String::from_utf8(b).ok()) {
-            old_counts.insert(old.clone(), count_tests(old, &text));
-        }
-    }
-    for (old, file) in dirty {
-        if let Some(c) = file.counts {
-            old_counts.insert(old.clone(), c);
+    let old_paths: Vec<String> = wanted.iter().map(|(_, old)| old.clone()).collect();
+    let blobs = repo.blobs_at(commit, &old_paths)?;
+    let mut old_texts: HashMap<String, String> = HashMap::new();
+    for ((path, _), blob) in wanted.iter().zip(blobs) {
+        if let Some(text) = blob.filter(|b| b.len() as u64 <= baseline::MAX_TEXT_BYTES).and_then(|b| String::from_utf8(b).ok()) {
+            old_texts.insert(path.clone(), text);
         }
     }
     let mut out = Vec::with_capacity(changes.len());
@@ -239,12 +225,13 @@ pub fn deltas(
                         .collect()
                 })
                 .unwrap_or_default(),
-            _ => added
-                .remove(&path)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(number, text)| Line { number, text })
-                .collect(),
+            _ => match (old_texts.get(&path), &new_text) {
+                (Some(old), Some(new)) => added_lines(old, new)
+                    .into_iter()
+                    .map(|(number, text)| Line { number, text })
+                    .collect(),
+                _ => Vec::new(),
+            },
         };
         if let Some(then) = dirty.get(&path) {
             lines = subtract_lines(lines, &then.added_lines);
@@ -260,12 +247,18 @@ pub fn deltas(
             ChangeKind::Deleted => DeltaKind::Deleted,
             ChangeKind::Renamed { from } => DeltaKind::Renamed { from },
         };
+        let old_counts = match &delta_kind {
+            DeltaKind::Added => None,
+            _ => dirty
+                .get(&old_path)
+                .and_then(|d| d.counts)
+                .or_else(|| {
+                    let old = old_texts.get(&path)?;
+                    is_test_path(&old_path, test_globs).then(|| count_tests(&old_path, old))
+                }),
+        };
         out.push(FileDelta {
-            old_counts: if matches!(delta_kind, DeltaKind::Added) {
-                None
-            } else {
-                old_counts.get(&old_path).copied()
-            },
+            old_counts,
             path,
             kind: delta_kind,
             added_lines: lines,
@@ -273,6 +266,23 @@ pub fn deltas(
         });
     }
     Ok(out)
+}
+
+/// Lines of `new` that are not in `old`, numbered in `new` (1-based). A pathological pair
+/// gets a coarser diff rather than an unbounded one.
+pub fn added_lines(old: &str, new: &str) -> Vec<(u32, String)> {
+    let diff = similar::TextDiff::configure()
+        .algorithm(similar::Algorithm::Myers)
+        .timeout(std::time::Duration::from_millis(200))
+        .diff_lines(old, new);
+    diff.iter_all_changes()
+        .filter(|c| c.tag() == similar::ChangeTag::Insert)
+        .filter_map(|c| {
+            let number = c.new_index()? as u32 + 1;
+            let text = c.value().trim_end_matches(['\n', '\r']).to_string();
+            Some((number, text))
+        })
+        .collect()
 }
 
 /// Remove, as a multiset, the lines that were already added at baseline time.
@@ -303,6 +313,15 @@ pub fn relative(root: &Path, path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn added_lines_are_numbered_in_the_new_text() {
+        let old = "a\nb\nc\n";
+        let new = "a\nx\nb\nc\ny";
+        assert_eq!(added_lines(old, new), vec![(2, "x".to_string()), (5, "y".to_string())]);
+        assert!(added_lines(new, new).is_empty());
+        assert_eq!(added_lines("", "one\r\n").len(), 1);
+    }
 
     #[test]
     fn subtract_is_a_multiset_difference() {

@@ -136,6 +136,7 @@ pub fn run_with_progress(dir: &Path, req: &DoneRequest, progress: &dyn Progress)
                 .collect();
         }
         let escape = crate::escape::write_escape(
+            repo.as_ref(),
             &root,
             cfg,
             point.baseline.as_ref(),

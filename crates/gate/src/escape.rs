@@ -4,6 +4,7 @@
 
 use crate::baseline::Baseline;
 use crate::config::{Config, Confine, Level};
+use crate::git::Repo;
 use crate::guards::{Finding, GuardReport};
 use crate::receipt::{Confinement, RootConfinement};
 use sandbox::snapshot::{self, ScanOptions, Snapshot};
@@ -27,9 +28,8 @@ pub fn write_roots(root: &Path, config: &Config) -> Vec<PathBuf> {
 }
 
 /// Roots to snapshot and what to skip inside them.
-pub fn watch_plan(root: &Path, config: &Config) -> (Vec<PathBuf>, ScanOptions) {
+pub fn watch_plan(root: &Path, config: &Config, main: Option<PathBuf>) -> (Vec<PathBuf>, ScanOptions) {
     let home = home();
-    let main = crate::git::Repo::discover(root).and_then(|r| r.main_checkout());
     let mut roots = sandbox::default_watch_roots(home.as_deref(), root, main.clone());
     roots.extend(sandbox::resolve_roots(&config.sandbox.watch_roots, root, home.as_deref()));
     let mut exclude = sandbox::default_excludes(home.as_deref(), root, main.as_deref());
@@ -43,8 +43,8 @@ pub fn watch_plan(root: &Path, config: &Config) -> (Vec<PathBuf>, ScanOptions) {
 }
 
 /// The snapshot to keep in a new baseline.
-pub fn snapshot_for_baseline(root: &Path, config: &Config) -> Option<serde_json::Value> {
-    let (roots, opts) = watch_plan(root, config);
+pub fn snapshot_for_baseline(repo: &Repo, config: &Config) -> Option<serde_json::Value> {
+    let (roots, opts) = watch_plan(&repo.root, config, repo.main_checkout());
     serde_json::to_value(snapshot::take(&roots, &opts)).ok()
 }
 
@@ -107,6 +107,7 @@ pub struct EscapeReport {
 /// Compare the baseline's snapshot of the watch roots with now. Paths changed outside the
 /// write roots fail `write_escape` and open a quarantine.
 pub fn write_escape(
+    repo: Option<&Repo>,
     root: &Path,
     config: &Config,
     baseline: Option<&Baseline>,
@@ -142,7 +143,7 @@ pub fn write_escape(
         });
     };
     let scan_roots: Vec<PathBuf> = old.roots.iter().map(|r| r.root.clone()).collect();
-    let (_, opts) = watch_plan(root, config);
+    let (_, opts) = watch_plan(root, config, repo.and_then(|r| r.main_checkout()));
     let opts = ScanOptions {
         max_depth: old.max_depth,
         ..opts

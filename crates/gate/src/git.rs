@@ -15,6 +15,8 @@ pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 #[derive(Debug, Clone)]
 pub struct Repo {
     pub root: PathBuf,
+    /// The shared `.git` directory (the main checkout's when this is a linked worktree).
+    pub common_dir: PathBuf,
 }
 
 fn git(root: &Path) -> Command {
@@ -60,30 +62,34 @@ fn text(bytes: Vec<u8>) -> String {
 }
 
 impl Repo {
-    /// The repository containing `dir`, or `None` when `dir` is not in a git work tree
-    /// (or git is not installed).
+    /// The repository containing `dir`, or `None` when `dir` is not in a git work tree.
+    /// Found by walking up to a `.git` directory, or a `.git` file naming the gitdir of a
+    /// linked worktree: no process, since every hook call pays for this.
     pub fn discover(dir: &Path) -> Option<Repo> {
-        let out = git(dir)
-            .args(["rev-parse", "--show-toplevel"])
-            .stderr(Stdio::null())
-            .output()
-            .ok()?;
-        if !out.status.success() {
-            return None;
+        let start = std::fs::canonicalize(dir).ok()?;
+        for candidate in start.ancestors() {
+            let dot_git = candidate.join(".git");
+            let Ok(meta) = std::fs::metadata(&dot_git) else {
+                continue;
+            };
+            let common_dir = if meta.is_dir() {
+                dot_git
+            } else {
+                let gitdir = read_gitdir_file(&dot_git, candidate)?;
+                match std::fs::read_to_string(gitdir.join("commondir")) {
+                    Ok(common) => {
+                        let common = gitdir.join(common.trim());
+                        std::fs::canonicalize(&common).unwrap_or(common)
+                    }
+                    Err(_) => gitdir,
+                }
+            };
+            return Some(Repo {
+                root: candidate.to_path_buf(),
+                common_dir,
+            });
         }
-        let root = PathBuf::from(text(out.stdout));
-        Some(Repo { root })
-    }
-
-    /// The commit HEAD points at, or `None` in a repository with no commits.
-    pub fn head(&self) -> Option<String> {
-        self.resolve("HEAD").ok()
-    }
-
-    pub fn branch(&self) -> Option<String> {
-        let out = output(&self.root, ["symbolic-ref", "--quiet", "--short", "HEAD"]).ok()?;
-        let name = text(out);
-        (!name.is_empty()).then_some(name)
+        None
     }
 
     /// Resolve a user-given ref to a commit id; an unknown ref is an error naming it.
@@ -101,18 +107,28 @@ impl Repo {
         Ok(id)
     }
 
-    /// The default branch (origin's HEAD, else main/master locally or on origin).
+    /// The default branch: origin's HEAD, else the first of origin/main, origin/master,
+    /// main, master that exists (one git process for all of them).
     pub fn default_branch(&self) -> Option<String> {
-        if let Ok(out) = output(&self.root, ["symbolic-ref", "--quiet", "refs/remotes/origin/HEAD"]) {
-            let name = text(out);
-            if !name.is_empty() {
-                return Some(name);
-            }
-        }
-        ["origin/main", "origin/master", "main", "master"]
-            .into_iter()
-            .find(|r| self.resolve(r).is_ok())
-            .map(String::from)
+        const CANDIDATES: [&str; 5] = [
+            "refs/remotes/origin/HEAD",
+            "refs/remotes/origin/main",
+            "refs/remotes/origin/master",
+            "refs/heads/main",
+            "refs/heads/master",
+        ];
+        let mut args = vec!["for-each-ref", "--format=%(refname) %(symref)"];
+        args.extend(CANDIDATES);
+        let out = text(output(&self.root, args).ok()?);
+        let found: Vec<(&str, &str)> = out
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .collect();
+        CANDIDATES.iter().find_map(|want| {
+            found.iter().find(|(name, _)| name == want).map(|(name, symref)| {
+                if symref.is_empty() { name.to_string() } else { symref.to_string() }
+            })
+        })
     }
 
     pub fn merge_base(&self, a: &str, b: &str) -> Option<String> {
@@ -121,12 +137,10 @@ impl Repo {
 
     /// The main checkout when this work tree is a linked worktree (`git worktree add`).
     pub fn main_checkout(&self) -> Option<PathBuf> {
-        let out = output(&self.root, ["rev-parse", "--path-format=absolute", "--git-common-dir"]).ok()?;
-        let common = PathBuf::from(text(out));
-        let main = common.parent()?.to_path_buf();
+        let main = self.common_dir.parent()?.to_path_buf();
         let main = std::fs::canonicalize(&main).unwrap_or(main);
         let here = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
-        (common.file_name().is_some_and(|n| n == ".git") && main != here).then_some(main)
+        (self.common_dir.file_name().is_some_and(|n| n == ".git") && main != here).then_some(main)
     }
 
     /// One walk of the work tree: HEAD, branch, and every path that differs from HEAD in
@@ -143,6 +157,9 @@ impl Repo {
     /// work tree's status (so the tree is walked once); only the paths it names, plus those
     /// that differ between `commit` and HEAD, are compared.
     pub fn changes_since(&self, commit: &str, state: &WorkState) -> anyhow::Result<Vec<Change>> {
+        if state.head.as_deref() == Some(commit) {
+            return Ok(pair_untracked_renames(changes_from_status(&self.root, state)));
+        }
         let mut candidates: BTreeSet<String> = BTreeSet::new();
         for e in &state.entries {
             candidates.insert(e.path.clone());
@@ -181,20 +198,6 @@ impl Repo {
         changes.sort_by(|a, b| a.path.cmp(&b.path));
         changes.dedup_by(|a, b| a.path == b.path);
         Ok(pair_untracked_renames(changes))
-    }
-
-    /// Lines added in the work tree since `commit`, per path (tracked files only).
-    pub fn added_lines_since(&self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<(String, Vec<(u32, String)>)>> {
-        if paths.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut args: Vec<String> = ["diff", "--no-ext-diff", "--no-textconv", "--no-color", "-M", "-U0", commit, "--"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        args.extend(paths.iter().map(|p| format!(":(literal){p}")));
-        let out = output(&self.root, &args)?;
-        Ok(parse_unified_added(&out))
     }
 
     /// The contents of `path` at `commit` for many paths at once (one git process).
@@ -410,83 +413,38 @@ pub fn parse_name_status_z(out: &[u8]) -> Vec<Change> {
     changes
 }
 
-/// Undo git's C-style quoting of a path in diff headers (`"a\tb"`, octal escapes).
-fn unquote_path(raw: &str) -> String {
-    let Some(inner) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) else {
-        return raw.to_string();
-    };
-    let mut bytes = Vec::new();
-    let mut chars = inner.bytes().peekable();
-    while let Some(b) = chars.next() {
-        if b != b'\\' {
-            bytes.push(b);
-            continue;
-        }
-        match chars.next() {
-            Some(b'n') => bytes.push(b'\n'),
-            Some(b't') => bytes.push(b'\t'),
-            Some(b'"') => bytes.push(b'"'),
-            Some(b'\\') => bytes.push(b'\\'),
-            Some(d @ b'0'..=b'7') => {
-                let mut v = u32::from(d - b'0');
-                for _ in 0..2 {
-                    if let Some(&n @ b'0'..=b'7') = chars.peek() {
-                        v = v * 8 + u32::from(n - b'0');
-                        chars.next();
-                    }
-                }
-                bytes.push(v as u8);
-            }
-            Some(other) => bytes.push(other),
-            None => {}
-        }
-    }
-    lossy(&bytes)
+/// The gitdir a `.git` file points at (`gitdir: PATH`, relative to the work tree).
+fn read_gitdir_file(dot_git: &Path, worktree: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(dot_git).ok()?;
+    let target = text.trim().strip_prefix("gitdir:")?.trim();
+    let path = worktree.join(target);
+    Some(std::fs::canonicalize(&path).unwrap_or(path))
 }
 
-/// Added lines per file from `git diff -U0` output, numbered in the new file.
-pub fn parse_unified_added(out: &[u8]) -> Vec<(String, Vec<(u32, String)>)> {
-    let mut files: Vec<(String, Vec<(u32, String)>)> = Vec::new();
-    let mut next_line: u32 = 0;
-    let mut in_hunk = false;
-    for raw in out.split(|b| *b == b'\n') {
-        if raw.starts_with(b"diff --git ") {
-            in_hunk = false;
-            continue;
-        }
-        if !in_hunk {
-            if let Some(path) = raw.strip_prefix(b"+++ ") {
-                let path = lossy(path);
-                let path = unquote_path(&path);
-                let path = path.strip_prefix("b/").unwrap_or(&path).to_string();
-                files.push((path, Vec::new()));
-                continue;
+/// Changes relative to HEAD straight from `git status`: no second walk of the tree.
+fn changes_from_status(root: &Path, state: &WorkState) -> Vec<Change> {
+    let mut changes: Vec<Change> = state
+        .entries
+        .iter()
+        .map(|e| {
+            let kind = if e.code == "??" || e.code.starts_with('A') {
+                ChangeKind::Added
+            } else if let Some(from) = &e.orig {
+                ChangeKind::Renamed { from: from.clone() }
+            } else if e.code.contains('D') && !root.join(&e.path).exists() {
+                ChangeKind::Deleted
+            } else {
+                ChangeKind::Modified
+            };
+            Change {
+                path: e.path.clone(),
+                kind,
             }
-        }
-        if raw.starts_with(b"@@ ") {
-            in_hunk = true;
-            next_line = parse_hunk_new_start(&lossy(raw)).unwrap_or(1);
-            continue;
-        }
-        if !in_hunk {
-            continue;
-        }
-        if let Some(added) = raw.strip_prefix(b"+") {
-            if let Some((_, lines)) = files.last_mut() {
-                lines.push((next_line, lossy(added)));
-            }
-            next_line += 1;
-        } else if raw.starts_with(b" ") {
-            next_line += 1;
-        }
-    }
-    files.retain(|(p, _)| p != "/dev/null");
-    files
-}
-
-fn parse_hunk_new_start(header: &str) -> Option<u32> {
-    let plus = header.split(' ').find(|w| w.starts_with('+'))?;
-    plus[1..].split(',').next()?.parse().ok()
+        })
+        .collect();
+    changes.sort_by(|a, b| a.path.cmp(&b.path));
+    changes.dedup_by(|a, b| a.path == b.path);
+    changes
 }
 
 #[cfg(test)]
@@ -508,19 +466,24 @@ mod tests {
     }
 
     #[test]
-    fn unified_added_lines_are_numbered() {
-        let diff = b"diff --git a/x.js b/x.js\nindex 1..2 100644\n--- a/x.js\n+++ b/x.js\n@@ -3,0 +4,2 @@ fn\n+it.skip('a')\n+// +++ b/fake\n@@ -10 +12 @@\n-old\n+new\n";
-        let files = parse_unified_added(diff);
-        assert_eq!(files.len(), 1);
-        assert_eq!(files[0].0, "x.js");
-        assert_eq!(
-            files[0].1,
-            vec![
-                (4, "it.skip('a')".to_string()),
-                (5, "// +++ b/fake".to_string()),
-                (12, "new".to_string())
-            ]
-        );
+    fn discovers_repos_and_linked_worktrees() {
+        let tmp = tempfile::tempdir().unwrap();
+        let main = tmp.path().join("main");
+        std::fs::create_dir_all(main.join("sub/deeper")).unwrap();
+        let git = |dir: &Path, args: &[&str]| {
+            let ok = Command::new("git").current_dir(dir).args(args).env("GIT_AUTHOR_NAME", "t").env("GIT_AUTHOR_EMAIL", "t@t").env("GIT_COMMITTER_NAME", "t").env("GIT_COMMITTER_EMAIL", "t@t").output().unwrap().status.success();
+            assert!(ok, "git {args:?}");
+        };
+        git(&main, &["init", "-q"]);
+        git(&main, &["commit", "-q", "--allow-empty", "-m", "x"]);
+        let repo = Repo::discover(&main.join("sub/deeper")).unwrap();
+        assert_eq!(repo.root, main.canonicalize().unwrap());
+        assert!(repo.main_checkout().is_none());
+        git(&main, &["worktree", "add", "-q", "../wt"]);
+        let wt = Repo::discover(&tmp.path().join("wt")).unwrap();
+        assert_eq!(wt.root, tmp.path().join("wt").canonicalize().unwrap());
+        assert_eq!(wt.main_checkout(), Some(main.canonicalize().unwrap()));
+        assert!(Repo::discover(tmp.path()).is_none());
     }
 
     #[test]
@@ -548,12 +511,5 @@ mod tests {
         let out = pair_untracked_renames(changes);
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].kind, ChangeKind::Renamed { from: "a/t.test.js".into() });
-    }
-
-    #[test]
-    fn quoted_paths_are_unquoted() {
-        assert_eq!(unquote_path("\"a\\tb\""), "a\tb");
-        assert_eq!(unquote_path("\"caf\\303\\251\""), "café");
-        assert_eq!(unquote_path("plain"), "plain");
     }
 }

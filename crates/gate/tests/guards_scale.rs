@@ -4,7 +4,7 @@
 
 mod guards {
     use gate::config::GuardsConfig;
-    use gate::guards::{count_tests, run_guards, DeltaKind, FileDelta, Line};
+    use gate::guards::{count_tests, is_test_path, run_guards, DeltaKind, FileDelta, Line};
     use std::time::Instant;
 
     const BODY: &[(&str, &str)] = &[
@@ -59,7 +59,14 @@ mod guards {
     #[ignore = "prints figures; run on demand"]
     fn guards_scale_figures() {
         let cfg = GuardsConfig::default();
-        for (files, lines) in [(2_000, 200), (200, 2_000), (1, 100_000)] {
+        // Any one-time cost a fresh hook process pays before the first test-path query.
+        let start = Instant::now();
+        assert!(is_test_path("a.test.js", &[]));
+        println!(
+            "guards: first test-path query (one-time setup): {:.2} ms",
+            start.elapsed().as_secs_f64() * 1e3
+        );
+        for (files, lines) in [(20, 800), (2_000, 200), (200, 2_000), (1, 100_000)] {
             let deltas: Vec<FileDelta> = (0..files).map(|i| file(i, lines)).collect();
             let total_lines: usize = deltas
                 .iter()

@@ -31,7 +31,9 @@ fn ctx() -> AgentContext {
 }
 
 fn commands_under(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     paths.sort();
     for p in paths {
@@ -39,8 +41,15 @@ fn commands_under(dir: &Path, out: &mut Vec<String>) {
             commands_under(&p, out);
         } else if p.extension().is_some_and(|x| x == "toml") {
             let text = std::fs::read_to_string(&p).unwrap_or_default();
-            let Ok(doc) = toml::from_str::<toml::Table>(&text) else { continue };
-            for c in doc.get("case").and_then(|c| c.as_array()).into_iter().flatten() {
+            let Ok(doc) = toml::from_str::<toml::Table>(&text) else {
+                continue;
+            };
+            for c in doc
+                .get("case")
+                .and_then(|c| c.as_array())
+                .into_iter()
+                .flatten()
+            {
                 if let Some(cmd) = c.get("command").and_then(|v| v.as_str()) {
                     out.push(cmd.to_string());
                 }
@@ -58,7 +67,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let ctx = ctx();
     if args.first().map(String::as_str) == Some("--bench") {
-        let dir = args.get(1).map(String::as_str).unwrap_or("/work/shared/corpora/dcg");
+        let dir = args
+            .get(1)
+            .map(String::as_str)
+            .unwrap_or("/work/shared/corpora/dcg");
         let mut commands = Vec::new();
         commands_under(Path::new(dir), &mut commands);
         let mut samples = Vec::with_capacity(commands.len() * 200);
@@ -96,7 +108,8 @@ fn run_all(program: &str, fixed: &[String], commands: &[String], rounds: usize) 
             let mut cmd = std::process::Command::new(program);
             cmd.args(fixed);
             cmd.arg(c);
-            cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+            cmd.stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null());
             let t = Instant::now();
             let _ = cmd.status();
             samples.push(t.elapsed());
@@ -114,9 +127,21 @@ fn spawn_bench(dir: &str, subject: &[String]) {
     let rounds = 5;
     let ours = run_all(&subject[0], &subject[1..], &commands, rounds);
     let base = run_all("/bin/true", &[], &commands, rounds);
-    let (p50, p99, max) = (percentile(&ours, 0.5), percentile(&ours, 0.99), ours[ours.len() - 1]);
-    let (b50, b99, bmax) = (percentile(&base, 0.5), percentile(&base, 0.99), base[base.len() - 1]);
-    println!("whole process, {} corpus commands x{rounds}: {}", commands.len(), subject.join(" "));
+    let (p50, p99, max) = (
+        percentile(&ours, 0.5),
+        percentile(&ours, 0.99),
+        ours[ours.len() - 1],
+    );
+    let (b50, b99, bmax) = (
+        percentile(&base, 0.5),
+        percentile(&base, 0.99),
+        base[base.len() - 1],
+    );
+    println!(
+        "whole process, {} corpus commands x{rounds}: {}",
+        commands.len(),
+        subject.join(" ")
+    );
     println!("  subject   p50 {p50:?} p99 {p99:?} max {max:?}");
     println!("  /bin/true p50 {b50:?} p99 {b99:?} max {bmax:?}");
     println!(

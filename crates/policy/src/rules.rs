@@ -92,8 +92,44 @@ const FILE_TOOLS: &[&str] = &[
     "LS",
     "NotebookRead",
 ];
-const EDIT_TOOLS: &[&str] = &["Edit", "Write", "MultiEdit", "NotebookEdit"];
-const READ_TOOLS: &[&str] = &["Read", "Grep", "Glob", "LS", "NotebookRead"];
+/// Rules are written with Claude Code's tool names; the same rule covers the matching
+/// tools of the other agents (Codex, Gemini CLI, Cursor), so one policy serves all seats.
+const EDIT_TOOLS: &[&str] = &[
+    "Edit",
+    "Write",
+    "MultiEdit",
+    "NotebookEdit",
+    "apply_patch",
+    "write_file",
+    "replace",
+    "edit_file",
+    "afterFileEdit",
+];
+const READ_TOOLS: &[&str] = &[
+    "Read",
+    "Grep",
+    "Glob",
+    "LS",
+    "NotebookRead",
+    "read_file",
+    "read_many_files",
+    "glob",
+    "search_file_content",
+    "list_directory",
+    "beforeReadFile",
+];
+const SHELL_TOOLS: &[&str] = &[
+    "Bash",
+    "shell",
+    "local_shell",
+    "exec",
+    "exec_command",
+    "container.exec",
+    "run_shell_command",
+    "beforeShellExecution",
+    "Shell",
+];
+const FETCH_TOOLS: &[&str] = &["WebFetch", "web_fetch"];
 
 impl Rule {
     pub fn parse(text: &str) -> Result<Rule, String> {
@@ -127,7 +163,9 @@ impl Rule {
                 ))
             }
             Some(s) if s.trim() == "*" => Spec::Any,
-            Some(s) if tool == "Bash" => Spec::Command(CommandPattern::parse(s.trim())),
+            Some(s) if SHELL_TOOLS.contains(&tool) => {
+                Spec::Command(CommandPattern::parse(s.trim()))
+            }
             Some(s) if FILE_TOOLS.contains(&tool) => {
                 Spec::Path(PathPattern::parse(s.trim()).map_err(|e| bad(&e))?)
             }
@@ -145,8 +183,12 @@ impl Rule {
         if rule == tool {
             return true;
         }
-        if rule == "Edit" && EDIT_TOOLS.contains(&tool)
-            || rule == "Read" && READ_TOOLS.contains(&tool)
+        let family = |list: &[&str]| list.contains(&rule) && list.contains(&tool);
+        if (rule == "Edit" || rule == "Read" || rule == "Bash" || rule == "WebFetch")
+            && (family(EDIT_TOOLS)
+                || family(READ_TOOLS)
+                || family(SHELL_TOOLS)
+                || family(FETCH_TOOLS))
         {
             return true;
         }
@@ -762,6 +804,25 @@ mod tests {
             file(&s, "Read", "/repo/x/build/out.js"),
             Some(Verdict::Deny)
         );
+    }
+
+    #[test]
+    fn claude_names_cover_the_other_agents_tools() {
+        let s = set(&["Bash(npm test:*)", "Edit(src/**)"], &[], &["Read(.env)"]);
+        let run =
+            |tool: &str, cmd: &str| s.evaluate(tool, ToolSubject::Command(cmd)).map(|(v, _)| v);
+        assert_eq!(run("run_shell_command", "npm test"), Some(Verdict::Allow));
+        assert_eq!(run("shell", "npm test"), Some(Verdict::Allow));
+        assert_eq!(
+            file(&s, "apply_patch", "/repo/src/a.rs"),
+            Some(Verdict::Allow)
+        );
+        assert_eq!(
+            file(&s, "write_file", "/repo/src/a.rs"),
+            Some(Verdict::Allow)
+        );
+        assert_eq!(file(&s, "read_file", "/repo/.env"), Some(Verdict::Deny));
+        assert_eq!(file(&s, "write_file", "/repo/.env"), None);
     }
 
     #[test]

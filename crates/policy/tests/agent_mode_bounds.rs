@@ -39,18 +39,42 @@ fn bounded(cmd: String, rule: &str) {
     let shown: String = cmd.chars().take(40).collect();
     let (d, took) = decide_small_stack(cmd.clone(), Profile::Standard);
     assert!(took < BOUND, "{shown}...: took {took:?}");
-    assert_eq!((d.decision, d.rule.as_str()), (Verdict::Ask, rule), "{shown}...: {d:?}");
+    assert_eq!(
+        (d.decision, d.rule.as_str()),
+        (Verdict::Ask, rule),
+        "{shown}...: {d:?}"
+    );
     assert!(!d.reason.is_empty());
     let (d, _) = decide_small_stack(cmd, Profile::Strict);
-    assert_eq!((d.decision, d.rule.as_str()), (Verdict::Deny, rule), "strict {shown}...");
+    assert_eq!(
+        (d.decision, d.rule.as_str()),
+        (Verdict::Deny, rule),
+        "strict {shown}..."
+    );
 }
 
 #[test]
 fn thousands_of_nested_substitutions_are_out_of_bounds() {
-    bounded(format!("echo {}x{}", "$(".repeat(5000), ")".repeat(5000)), "parse.bounds");
-    bounded(format!("echo \"{}x{}\"", "$(echo \"".repeat(3000), "\")".repeat(3000)), "parse.bounds");
-    bounded(format!("{}ls{}", "(".repeat(10_000), ")".repeat(10_000)), "parse.bounds");
-    bounded(format!("{}x{}", "{ ".repeat(5000), "; }".repeat(5000)), "parse.bounds");
+    bounded(
+        format!("echo {}x{}", "$(".repeat(5000), ")".repeat(5000)),
+        "parse.bounds",
+    );
+    bounded(
+        format!(
+            "echo \"{}x{}\"",
+            "$(echo \"".repeat(3000),
+            "\")".repeat(3000)
+        ),
+        "parse.bounds",
+    );
+    bounded(
+        format!("{}ls{}", "(".repeat(10_000), ")".repeat(10_000)),
+        "parse.bounds",
+    );
+    bounded(
+        format!("{}x{}", "{ ".repeat(5000), "; }".repeat(5000)),
+        "parse.bounds",
+    );
     bounded("if true; then ".repeat(2000), "parse.bounds");
 }
 
@@ -63,8 +87,14 @@ fn unclosed_substitutions_and_quotes_do_not_hang() {
 
 #[test]
 fn ten_megabytes_are_refused_up_front() {
-    bounded(format!("echo {}", "a".repeat(10 * 1024 * 1024)), "parse.bounds");
-    bounded(format!("cat <<EOF\n{}\nEOF", "line\n".repeat(2 * 1024 * 1024)), "parse.bounds");
+    bounded(
+        format!("echo {}", "a".repeat(10 * 1024 * 1024)),
+        "parse.bounds",
+    );
+    bounded(
+        format!("cat <<EOF\n{}\nEOF", "line\n".repeat(2 * 1024 * 1024)),
+        "parse.bounds",
+    );
 }
 
 #[test]
@@ -72,7 +102,10 @@ fn deep_bash_c_and_eval_nesting_is_bounded() {
     // `eval eval ... cmd`: every level is one more nested shell string, in linear size
     // (quoted `bash -c` nesting grows exponentially and hits the length bound first).
     bounded(format!("{}git status", "eval ".repeat(200)), "parse.bounds");
-    bounded(format!("bash -c '{}true'", "eval ".repeat(50)), "parse.bounds");
+    bounded(
+        format!("bash -c '{}true'", "eval ".repeat(50)),
+        "parse.bounds",
+    );
     let mut cmd = "rm -rf /".to_string();
     for _ in 0..14 {
         cmd = format!("sh -c {}", shell_quote(&cmd));
@@ -86,7 +119,14 @@ fn deep_bash_c_and_eval_nesting_is_bounded() {
         cmd = format!("sh -c {}", shell_quote(&cmd));
     }
     assert_eq!(decide(&cmd, &ctx(Profile::Standard)).rule, "fs.destructive");
-    assert_eq!(decide(&format!("{}rm -rf /", "eval ".repeat(6)), &ctx(Profile::Standard)).rule, "fs.destructive");
+    assert_eq!(
+        decide(
+            &format!("{}rm -rf /", "eval ".repeat(6)),
+            &ctx(Profile::Standard)
+        )
+        .rule,
+        "fs.destructive"
+    );
 }
 
 fn shell_quote(s: &str) -> String {
@@ -125,5 +165,104 @@ fn empty_and_blank_commands_are_allowed() {
     for cmd in ["", "   ", "\n\n", "# just a comment"] {
         let d = decide(cmd, &ctx(Profile::Standard));
         assert_eq!(d.decision, Verdict::Allow, "{cmd:?}: {d:?}");
+    }
+}
+
+mod random_input {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Fragments that exercise every construct the walker knows, glued at random.
+    const PIECES: &[&str] = &[
+        "rm ",
+        "-rf ",
+        "/ ",
+        "~ ",
+        "$HOME",
+        "${X:-",
+        "}",
+        "$(",
+        ")",
+        "`",
+        "'",
+        "\"",
+        "\\",
+        "$'\\x72'",
+        "<<EOF\n",
+        "\nEOF\n",
+        "<<<",
+        "<(",
+        ">(",
+        "| ",
+        "&& ",
+        "|| ",
+        "; ",
+        "& ",
+        "{ ",
+        "( ",
+        "cd ",
+        "bash -c ",
+        "eval ",
+        "xargs ",
+        "find . -exec ",
+        "{} ",
+        "\\; ",
+        "+ ",
+        "git ",
+        "reset --hard ",
+        "curl x ",
+        "sh ",
+        "python -c ",
+        "> ",
+        ">> ",
+        "2>&1 ",
+        "&> ",
+        "tee ",
+        "sudo ",
+        "env A=1 ",
+        "timeout 5 ",
+        "*",
+        ".*",
+        "..",
+        "/tmp/",
+        "if ",
+        "then ",
+        "fi ",
+        "for i in ",
+        "do ",
+        "done ",
+        "case x in ",
+        "esac ",
+        "\n",
+        "\0",
+        "\u{fffd}",
+        "é",
+        "$((",
+        "))",
+        "[[ ",
+        " ]]",
+        "loopgate ",
+        "install ",
+        ".claude/settings.json ",
+        "mv ",
+        "tar -xC ",
+        "dd of=",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+        #[test]
+        fn any_glued_fragments_decide_deterministically_and_strict_is_stricter(
+            idx in proptest::collection::vec(0..PIECES.len(), 0..40)
+        ) {
+            let cmd: String = idx.iter().map(|i| PIECES[*i]).collect();
+            let standard = decide(&cmd, &ctx(Profile::Standard));
+            prop_assert_eq!(&standard, &decide(&cmd, &ctx(Profile::Standard)));
+            let strict = decide(&cmd, &ctx(Profile::Strict));
+            prop_assert!(strict.decision >= standard.decision, "{:?}", cmd);
+            if standard.decision != Verdict::Allow {
+                prop_assert!(!standard.reason.is_empty());
+            }
+        }
     }
 }

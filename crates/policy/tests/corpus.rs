@@ -39,7 +39,10 @@ struct Case {
 }
 
 fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("corpus dir").flatten().collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("corpus dir")
+        .flatten()
+        .collect();
     entries.sort_by_key(|e| e.path());
     for e in entries {
         let p = e.path();
@@ -59,10 +62,14 @@ fn cases() -> Vec<Case> {
         let rel = f.strip_prefix(CORPUS).unwrap().display().to_string();
         let text = std::fs::read_to_string(&f).unwrap();
         let doc: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{rel}: {e}"));
-        let Some(list) = doc.get("case").and_then(|c| c.as_array()) else { continue };
+        let Some(list) = doc.get("case").and_then(|c| c.as_array()) else {
+            continue;
+        };
         for c in list {
             // Cases that feed raw hook JSON are not shell commands: the hook tests own them.
-            let Some(command) = c.get("command").and_then(|v| v.as_str()) else { continue };
+            let Some(command) = c.get("command").and_then(|v| v.as_str()) else {
+                continue;
+            };
             let expected = c
                 .get("expected")
                 .or_else(|| c.get("expected_decision"))
@@ -74,7 +81,12 @@ fn cases() -> Vec<Case> {
                 .and_then(|v| v.as_str())
                 .unwrap_or(command)
                 .to_string();
-            out.push(Case { file: rel.clone(), key, command: command.to_string(), expected });
+            out.push(Case {
+                file: rel.clone(),
+                key,
+                command: command.to_string(),
+                expected,
+            });
         }
     }
     out
@@ -105,14 +117,25 @@ fn as_label(v: Verdict) -> &'static str {
 #[test]
 fn every_corpus_case_decides_in_bounds_and_matches_or_is_explained() {
     let cases = cases();
-    assert!(cases.len() > 300, "corpus not found or truncated: {} cases", cases.len());
+    assert!(
+        cases.len() > 300,
+        "corpus not found or truncated: {} cases",
+        cases.len()
+    );
     let listed: DivergenceFile = toml::from_str(
-        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/dcg-divergences.toml")).unwrap(),
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/dcg-divergences.toml"
+        ))
+        .unwrap(),
     )
     .expect("divergence file parses");
     let mut listed_by_key: BTreeMap<(String, String), &Divergence> = BTreeMap::new();
     for d in &listed.divergence {
-        assert!(!d.reason.trim().is_empty(), "divergence without a reason: {d:?}");
+        assert!(
+            !d.reason.trim().is_empty(),
+            "divergence without a reason: {d:?}"
+        );
         listed_by_key.insert((d.file.clone(), d.case.clone()), d);
     }
     let ctx = ctx();
@@ -130,12 +153,17 @@ fn every_corpus_case_decides_in_bounds_and_matches_or_is_explained() {
         if case.file.starts_with("edge_cases/") {
             continue;
         }
-        let Some(expected) = &case.expected else { continue };
+        let Some(expected) = &case.expected else {
+            continue;
+        };
         let got = as_label(decision.decision);
         let key = (case.file.clone(), case.key.clone());
         if got == expected {
             if listed_by_key.contains_key(&key) {
-                problems.push(format!("stale divergence entry: {} `{}` now agrees ({got})", case.file, case.key));
+                problems.push(format!(
+                    "stale divergence entry: {} `{}` now agrees ({got})",
+                    case.file, case.key
+                ));
             }
             continue;
         }
@@ -155,16 +183,31 @@ fn every_corpus_case_decides_in_bounds_and_matches_or_is_explained() {
     }
     for (key, d) in &listed_by_key {
         if !seen.contains(key) && !problems.iter().any(|p| p.contains(&key.1)) {
-            problems.push(format!("stale divergence entry (case not found or agrees): {} `{}`", d.file, d.case));
+            problems.push(format!(
+                "stale divergence entry (case not found or agrees): {} `{}`",
+                d.file, d.case
+            ));
         }
     }
     for d in &listed.divergence {
         let decided = decide(&d.command, &ctx);
         let label = format!("{:?}", decided.decision).to_lowercase();
         if label != d.decision {
-            problems.push(format!("divergence {} `{}` lists decision {} but loopgate says {label}", d.file, d.case, d.decision));
+            problems.push(format!(
+                "divergence {} `{}` lists decision {} but loopgate says {label}",
+                d.file, d.case, d.decision
+            ));
         }
     }
-    eprintln!("{} cases, {} listed divergences, slowest decision {slowest:?}", cases.len(), listed.divergence.len());
-    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n"));
+    eprintln!(
+        "{} cases, {} listed divergences, slowest decision {slowest:?}",
+        cases.len(),
+        listed.divergence.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }

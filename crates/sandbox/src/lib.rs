@@ -7,6 +7,7 @@ pub mod quarantine;
 pub mod roots;
 pub mod snapshot;
 mod snapshot_format;
+mod snapshot_parallel;
 pub mod watch;
 
 pub use confine::{

@@ -23,6 +23,9 @@ pub struct ScanOptions {
     pub max_depth: usize,
     /// Absolute paths that are neither recorded nor descended into.
     pub exclude: Vec<PathBuf>,
+    /// Walker threads per root; 0 picks the number of CPUs (at most 4), 1 walks sequentially.
+    /// The result is the same either way.
+    pub threads: usize,
 }
 
 impl Default for ScanOptions {
@@ -31,6 +34,7 @@ impl Default for ScanOptions {
             max_entries: 200_000,
             max_depth: 32,
             exclude: Vec::new(),
+            threads: 0,
         }
     }
 }
@@ -64,7 +68,7 @@ impl Meta {
         }
     }
 
-    fn from_stat(st: &Stat) -> Meta {
+    pub(crate) fn from_stat(st: &Stat) -> Meta {
         Meta {
             size: st.st_size as u64,
             mtime_ns: st
@@ -226,13 +230,46 @@ fn scan_root(root: &Path, opts: &ScanOptions) -> RootScan {
             return scan;
         }
     };
-    let exclude = opts
+    let exclude: HashSet<PathBuf> = opts
         .exclude
         .iter()
         .filter_map(|x| x.strip_prefix(root).ok())
         .filter(|rel| !rel.as_os_str().is_empty())
         .map(Path::to_path_buf)
         .collect();
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
+        n => n,
+    };
+    if threads > 1 {
+        drop(dir);
+        if let Some((entries, unlisted)) = crate::snapshot_parallel::walk(
+            root,
+            threads,
+            opts.max_depth,
+            opts.max_entries,
+            &exclude,
+        ) {
+            scan.entries.extend(entries);
+            scan.unlisted = unlisted;
+            return scan;
+        }
+        // Over the bound: only the sequential walk stops at an exact prefix.
+        let Ok(again) = open_dir(CWD, root) else {
+            scan.status = RootStatus::Unreadable("the root could not be reopened".into());
+            return scan;
+        };
+        return sequential(scan, again, opts, exclude);
+    }
+    sequential(scan, dir, opts, exclude)
+}
+
+fn sequential(
+    mut scan: RootScan,
+    dir: OwnedFd,
+    opts: &ScanOptions,
+    exclude: HashSet<PathBuf>,
+) -> RootScan {
     let mut walk = Walk {
         opts,
         exclude,
@@ -247,7 +284,10 @@ fn scan_root(root: &Path, opts: &ScanOptions) -> RootScan {
     scan
 }
 
-fn open_dir<Fd: AsFd>(at: Fd, name: impl rustix::path::Arg) -> rustix::io::Result<OwnedFd> {
+pub(crate) fn open_dir<Fd: AsFd>(
+    at: Fd,
+    name: impl rustix::path::Arg,
+) -> rustix::io::Result<OwnedFd> {
     rustix::fs::openat(
         at,
         name,
@@ -256,35 +296,43 @@ fn open_dir<Fd: AsFd>(at: Fd, name: impl rustix::path::Arg) -> rustix::io::Resul
     )
 }
 
+/// The names in a directory, sorted bytewise (so the walk visits paths in the component-wise
+/// order the diff relies on), and whether a read error cut the listing short.
+pub(crate) fn list_names(fd: OwnedFd) -> Option<(Dir, Vec<Vec<u8>>, bool)> {
+    let mut dir = Dir::new(fd).ok()?;
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    let mut partial = false;
+    while let Some(item) = dir.read() {
+        match item {
+            Ok(e) => {
+                let name = e.file_name().to_bytes();
+                if name != b"." && name != b".." {
+                    names.push(name.to_vec());
+                }
+            }
+            Err(_) => {
+                partial = true;
+                break;
+            }
+        }
+    }
+    names.sort_unstable();
+    Some((dir, names, partial))
+}
+
 fn truncation_note(max: usize) -> String {
     format!("truncated after {max} entries; entries past that point are not observed")
 }
 
 impl Walk<'_> {
     fn dir(&mut self, fd: OwnedFd, rel: &Path, depth: usize) {
-        let mut dir = match Dir::new(fd) {
-            Ok(d) => d,
-            Err(_) => {
-                self.unlisted.push(rel.to_path_buf());
-                return;
-            }
+        let Some((dir, names, partial)) = list_names(fd) else {
+            self.unlisted.push(rel.to_path_buf());
+            return;
         };
-        let mut names: Vec<Vec<u8>> = Vec::new();
-        while let Some(item) = dir.read() {
-            match item {
-                Ok(e) => {
-                    let name = e.file_name().to_bytes();
-                    if name != b"." && name != b".." {
-                        names.push(name.to_vec());
-                    }
-                }
-                Err(_) => {
-                    self.unlisted.push(rel.to_path_buf());
-                    break;
-                }
-            }
+        if partial {
+            self.unlisted.push(rel.to_path_buf());
         }
-        names.sort_unstable();
         let Ok(dirfd) = dir.fd() else { return };
         for name in names {
             if self.truncated.is_some() {

@@ -247,3 +247,57 @@ fn a_corrupt_stored_snapshot_is_an_error_not_a_panic() {
         assert!(serde_json::from_str::<Snapshot>(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_parallel_walk_equals_the_sequential_one() {
+    let (_t, root) = tree();
+    for d in 0..12 {
+        for s in 0..5 {
+            let dir = root.join(format!("d{d}/s{s}"));
+            fs::create_dir_all(&dir).unwrap();
+            for f in 0..7 {
+                fs::write(dir.join(format!("f{f}")), "x").unwrap();
+            }
+        }
+    }
+    symlink("/etc", root.join("d3/link")).unwrap();
+    fs::create_dir_all(root.join("d5/s1/deep/deeper")).unwrap();
+    let excluded = root.join("d7");
+    for threads in [2, 3, 8] {
+        for max_depth in [1, 2, 32] {
+            let seq = ScanOptions {
+                threads: 1,
+                max_depth,
+                exclude: vec![excluded.clone()],
+                ..opts()
+            };
+            let par = ScanOptions {
+                threads,
+                ..seq.clone()
+            };
+            let a = take(std::slice::from_ref(&root), &seq);
+            let b = take(std::slice::from_ref(&root), &par);
+            assert_eq!(a, b, "threads={threads} max_depth={max_depth}");
+            assert!(!a.roots[0].entries.iter().any(|e| e.rel.starts_with("d7")));
+        }
+    }
+    // Past the bound the parallel walk hands over to the sequential one: same prefix.
+    let seq = take(
+        std::slice::from_ref(&root),
+        &ScanOptions {
+            threads: 1,
+            max_entries: 100,
+            ..opts()
+        },
+    );
+    let par = take(
+        std::slice::from_ref(&root),
+        &ScanOptions {
+            threads: 4,
+            max_entries: 100,
+            ..opts()
+        },
+    );
+    assert_eq!(seq, par);
+    assert!(par.roots[0].truncated.is_some());
+}

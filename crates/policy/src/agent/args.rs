@@ -148,7 +148,9 @@ fn first_parameter(
                     },
                     _ => None,
                 };
-                return Some(known.map(|v| (piece.start_index, piece.end_index, v, in_double_quotes)));
+                return Some(
+                    known.map(|v| (piece.start_index, piece.end_index, v, in_double_quotes)),
+                );
             }
             WordPiece::DoubleQuotedSequence(inner)
             | WordPiece::GettextDoubleQuotedSequence(inner) => {
@@ -251,7 +253,9 @@ pub fn targets_of(arg: &Arg, cwd: &Cwd, home: Option<&Path>) -> Vec<Target> {
     if arg.pattern.is_none() {
         return match cwd.resolve(value, home) {
             Some(paths) => paths.into_iter().map(Target::Path).collect(),
-            None => vec![Target::Unknown(format!("{value} (relative to an unknown directory)"))],
+            None => vec![Target::Unknown(format!(
+                "{value} (relative to an unknown directory)"
+            ))],
         };
     }
     if arg.pattern.as_deref().is_some_and(|p| p.starts_with('{')) {
@@ -261,7 +265,9 @@ pub fn targets_of(arg: &Arg, cwd: &Cwd, home: Option<&Path>) -> Vec<Target> {
 }
 
 fn has_glob(component: &str) -> bool {
-    component.contains(['*', '?', '[']) || component.contains("+(") || component.contains("@(")
+    component.contains(['*', '?', '['])
+        || component.contains("+(")
+        || component.contains("@(")
         || component.contains("!(")
 }
 
@@ -276,7 +282,9 @@ fn pattern_targets(value: &str, cwd: &Cwd, home: Option<&Path>) -> Vec<Target> {
         };
     };
     if comps[first_glob + 1..].contains(&"..") {
-        return vec![Target::Unknown(format!("{value} (a pattern followed by ..)"))];
+        return vec![Target::Unknown(format!(
+            "{value} (a pattern followed by ..)"
+        ))];
     }
     let prefix = comps[..first_glob].join("/");
     let prefix = if prefix.is_empty() && value.starts_with('/') {
@@ -288,14 +296,18 @@ fn pattern_targets(value: &str, cwd: &Cwd, home: Option<&Path>) -> Vec<Target> {
     };
     let glob = comps[first_glob];
     let all = first_glob + 1 == comps.len() && matches!(glob, "*" | ".*" | "*.*" | "**");
-    let climb = glob.starts_with('.') && !glob.starts_with("..") || glob.starts_with(".[")
-        || glob == "..*";
+    let climb =
+        glob.starts_with('.') && !glob.starts_with("..") || glob.starts_with(".[") || glob == "..*";
     let rest = comps[first_glob..].join("/");
     match cwd.resolve(&prefix, home) {
         Some(dirs) => dirs
             .into_iter()
             .map(|dir| {
-                let pattern = format!("{}/{}", dir.display().to_string().trim_end_matches('/'), rest);
+                let pattern = format!(
+                    "{}/{}",
+                    dir.display().to_string().trim_end_matches('/'),
+                    rest
+                );
                 Target::Below {
                     dir,
                     pattern: Some(pattern),
@@ -304,7 +316,9 @@ fn pattern_targets(value: &str, cwd: &Cwd, home: Option<&Path>) -> Vec<Target> {
                 }
             })
             .collect(),
-        None => vec![Target::Unknown(format!("{value} (relative to an unknown directory)"))],
+        None => vec![Target::Unknown(format!(
+            "{value} (relative to an unknown directory)"
+        ))],
     }
 }
 
@@ -328,11 +342,26 @@ mod tests {
     #[test]
     fn home_and_pwd_are_expanded_but_quoted_dollars_are_not() {
         let home = Some(Path::new("/h"));
-        assert_eq!(decode_arg("$HOME/x", home, &cwd()).value.as_deref(), Some("/h/x"));
-        assert_eq!(decode_arg("\"${HOME}\"/x", home, &cwd()).value.as_deref(), Some("/h/x"));
-        assert_eq!(decode_arg("~/x", home, &cwd()).value.as_deref(), Some("/h/x"));
-        assert_eq!(decode_arg("$PWD/x", home, &cwd()).value.as_deref(), Some("/r/x"));
-        assert_eq!(decode_arg("'$HOME'", home, &cwd()).value.as_deref(), Some("$HOME"));
+        assert_eq!(
+            decode_arg("$HOME/x", home, &cwd()).value.as_deref(),
+            Some("/h/x")
+        );
+        assert_eq!(
+            decode_arg("\"${HOME}\"/x", home, &cwd()).value.as_deref(),
+            Some("/h/x")
+        );
+        assert_eq!(
+            decode_arg("~/x", home, &cwd()).value.as_deref(),
+            Some("/h/x")
+        );
+        assert_eq!(
+            decode_arg("$PWD/x", home, &cwd()).value.as_deref(),
+            Some("/r/x")
+        );
+        assert_eq!(
+            decode_arg("'$HOME'", home, &cwd()).value.as_deref(),
+            Some("$HOME")
+        );
         let d = decode_arg("$TMPDIR/x", home, &cwd());
         assert_eq!((d.value, d.dynamic.as_deref()), (None, Some("$TMPDIR")));
     }
@@ -340,12 +369,18 @@ mod tests {
     #[test]
     fn globs_stay_in_their_directory_unless_they_can_climb() {
         let t = targets_of(&decode_arg("/tmp/*", None, &cwd()), &cwd(), None);
-        assert!(matches!(&t[0], Target::Below { dir, all: true, climb: false, .. } if dir == Path::new("/tmp")));
+        assert!(
+            matches!(&t[0], Target::Below { dir, all: true, climb: false, .. } if dir == Path::new("/tmp"))
+        );
         let t = targets_of(&decode_arg(".*", None, &cwd()), &cwd(), None);
         assert!(matches!(&t[0], Target::Below { dir, climb: true, .. } if dir == Path::new("/r")));
         let t = targets_of(&decode_arg("a/*/../../..", None, &cwd()), &cwd(), None);
         assert!(matches!(&t[0], Target::Unknown(_)));
-        let t = targets_of(&decode_arg("x", None, &Cwd::unknown()), &Cwd::unknown(), None);
+        let t = targets_of(
+            &decode_arg("x", None, &Cwd::unknown()),
+            &Cwd::unknown(),
+            None,
+        );
         assert!(matches!(&t[0], Target::Unknown(_)));
     }
 

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 pub(crate) enum Op {
     /// Create, modify or change metadata.
     Write,
-    Delete { recursive: bool },
+    Delete {
+        recursive: bool,
+    },
     /// The source of a move: gone from where it was, with everything below it.
     MoveSource,
 }
@@ -65,10 +67,13 @@ const HOME_GATE_ANCHORS: [&str; 5] = [
 ];
 
 fn glob(pattern: &str) -> Option<Glob> {
-    GlobBuilder::new(pattern).literal_separator(true).build().ok()
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .ok()
 }
 
-/// The protected set of one context, compiled once per decision.
+/// The protected set of one context, compiled at most once per decision.
 pub(crate) struct Protected {
     repo_root: PathBuf,
     home: Option<PathBuf>,
@@ -85,7 +90,10 @@ impl Protected {
                 repo.add(g);
             }
         }
-        let mut anchors: Vec<PathBuf> = REPO_GATE_ANCHORS.iter().map(|a| ctx.repo_root.join(a)).collect();
+        let mut anchors: Vec<PathBuf> = REPO_GATE_ANCHORS
+            .iter()
+            .map(|a| ctx.repo_root.join(a))
+            .collect();
         for p in &ctx.protected {
             let p = p.trim_start_matches("./");
             for pattern in [p.to_string(), format!("{}/**", p.trim_end_matches('/'))] {
@@ -122,7 +130,10 @@ impl Protected {
                 return true;
             }
         }
-        match (&self.home, self.home.as_ref().and_then(|h| path.strip_prefix(h).ok())) {
+        match (
+            &self.home,
+            self.home.as_ref().and_then(|h| path.strip_prefix(h).ok()),
+        ) {
             (Some(_), Some(rel)) => !rel.as_os_str().is_empty() && self.home_set.is_match(rel),
             _ => false,
         }
@@ -149,7 +160,12 @@ impl Protected {
                     return Some(anchor.clone());
                 }
                 match p.parent() {
-                    Some(parent) if parent.starts_with(&self.repo_root) || self.home.as_ref().is_some_and(|h| parent.starts_with(h)) => p = parent,
+                    Some(parent)
+                        if parent.starts_with(&self.repo_root)
+                            || self.home.as_ref().is_some_and(|h| parent.starts_with(h)) =>
+                    {
+                        p = parent
+                    }
                     _ => break,
                 }
             }
@@ -181,7 +197,7 @@ impl Analyzer<'_> {
                         self.add(destructive(display, op, &what));
                     }
                 }
-                if let Some(hit) = self.protected.hit(p, op) {
+                if let Some(hit) = self.protected().hit(p, op) {
                     self.add(tamper(display, &hit));
                 }
                 if !is_inside(p, &ctx.write_roots) {
@@ -194,10 +210,11 @@ impl Analyzer<'_> {
                         self.add(destructive(display, op, &format!("every entry of {what}")));
                     }
                 }
-                let hit = if self.protected.is_gate_file(dir) {
+                let protected = self.protected();
+                let hit = if protected.is_gate_file(dir) {
                     Some(dir.clone())
                 } else {
-                    pattern.as_deref().and_then(|p| self.protected.hit_pattern(p, op))
+                    pattern.as_deref().and_then(|p| protected.hit_pattern(p, op))
                 };
                 if let Some(hit) = hit {
                     self.add(tamper(display, &hit));
@@ -252,7 +269,11 @@ fn critical(path: &Path, ctx: &AgentContext, exact: bool) -> Option<String> {
 }
 
 fn destructive(display: &str, op: Op, what: &str) -> Finding {
-    let verb = if op == Op::MoveSource { "moves away" } else { "recursively deletes" };
+    let verb = if op == Op::MoveSource {
+        "moves away"
+    } else {
+        "recursively deletes"
+    };
     Finding::deny(
         rule::DESTRUCTIVE,
         format!("`{display}` {verb} {what}"),
@@ -271,7 +292,10 @@ fn tamper(display: &str, hit: &Path) -> Finding {
 fn escape(display: &str, path: &Path) -> Finding {
     Finding::deny(
         rule::ESCAPE,
-        format!("`{display}` writes `{}`, outside the write roots", path.display()),
+        format!(
+            "`{display}` writes `{}`, outside the write roots",
+            path.display()
+        ),
         "write inside the repository or the temp dir, or ask a human to run this command",
     )
 }

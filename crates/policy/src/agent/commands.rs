@@ -6,12 +6,22 @@ use super::walk::{Analyzer, Invocation, ShellState, Stdin};
 use super::{inline, rule, Finding};
 use crate::Profile;
 
-
 /// Programs that fetch content from the network onto stdout or into files.
-const DOWNLOADERS: [&str; 8] = ["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request"];
+const DOWNLOADERS: [&str; 8] = [
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "lwp-request",
+];
 
 /// Shells: `-c STRING` and standard input are code.
-const SHELLS: [&str; 10] = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh"];
+const SHELLS: [&str; 10] = [
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
+];
 
 pub(crate) fn is_shell(name: &str) -> bool {
     SHELLS.contains(&name)
@@ -93,7 +103,10 @@ impl<'a> Parsed<'a> {
                 return Some(Arg::literal(rest));
             }
             if let Some(s) = short {
-                if let Some(rest) = o.strip_prefix(s).filter(|r| !r.is_empty() && !o.starts_with("--")) {
+                if let Some(rest) = o
+                    .strip_prefix(s)
+                    .filter(|r| !r.is_empty() && !o.starts_with("--"))
+                {
                     return Some(Arg::literal(rest));
                 }
             }
@@ -149,7 +162,13 @@ impl Analyzer<'_> {
     }
 
     /// Run the rules for `inv.argv[start..]`; true when its output is downloaded content.
-    pub(crate) fn invoke(&mut self, inv: &Invocation, start: usize, st: &mut ShellState, depth: usize) -> bool {
+    pub(crate) fn invoke(
+        &mut self,
+        inv: &Invocation,
+        start: usize,
+        st: &mut ShellState,
+        depth: usize,
+    ) -> bool {
         let argv = &inv.argv[start.min(inv.argv.len())..];
         let Some(first) = argv.first() else {
             return false;
@@ -164,7 +183,10 @@ impl Analyzer<'_> {
             return false;
         };
         if prog.contains('/') && self.is_downloaded(prog, st) {
-            self.deny_remote(display, &format!("runs `{prog}`, downloaded by this same command"));
+            self.deny_remote(
+                display,
+                &format!("runs `{prog}`, downloaded by this same command"),
+            );
         }
         let name = basename(prog);
         let rest = &argv[1..];
@@ -179,9 +201,17 @@ impl Analyzer<'_> {
                 false
             }
             "env" => self.env(inv, next, st, depth),
-            "sudo" | "doas" => wrapped(rest, &["-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-T", "-D", "--user", "--group", "--chdir"], 0)
+            "sudo" | "doas" => wrapped(
+                rest,
+                &[
+                    "-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-T", "-D", "--user",
+                    "--group", "--chdir",
+                ],
+                0,
+            )
+            .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
+            "nice" => wrapped(rest, &["-n", "--adjustment"], 0)
                 .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
-            "nice" => wrapped(rest, &["-n", "--adjustment"], 0).is_some_and(|i| self.invoke(inv, next + i, st, depth)),
             "timeout" => wrapped(rest, &["-s", "-k", "--signal", "--kill-after"], 1)
                 .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
             "nohup" | "builtin" | "setsid" | "unbuffer" | "stdbuf" | "exec" | "time" => {
@@ -199,9 +229,15 @@ impl Analyzer<'_> {
                 }
                 wrapped(rest, with_value, 0).is_some_and(|i| self.invoke(inv, next + i, st, depth))
             }
-            "ionice" => wrapped(rest, &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], 0)
-                .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
-            "chrt" | "taskset" => wrapped(rest, &[], 1).is_some_and(|i| self.invoke(inv, next + i, st, depth)),
+            "ionice" => wrapped(
+                rest,
+                &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
+                0,
+            )
+            .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
+            "chrt" | "taskset" => {
+                wrapped(rest, &[], 1).is_some_and(|i| self.invoke(inv, next + i, st, depth))
+            }
             "command" => {
                 let p = Parsed::new(rest, &[]);
                 if p.has("-v", None) || p.has("-V", None) {
@@ -295,10 +331,17 @@ impl Analyzer<'_> {
             } else if let Some(dir) = t.strip_prefix("--chdir=") {
                 self.cd(&[Arg::literal(dir)], &mut local);
                 i += 1;
-            } else if t == "-S" || t == "--split-string" || t.starts_with("--split-string=") || (t.starts_with("-S") && t.len() > 2) {
+            } else if t == "-S"
+                || t == "--split-string"
+                || t.starts_with("--split-string=")
+                || (t.starts_with("-S") && t.len() > 2)
+            {
                 // `env -S "cmd args"` splits one string into a command line.
                 let mut words: Vec<Arg> = Vec::new();
-                if let Some(s) = t.strip_prefix("--split-string=").or_else(|| t.strip_prefix("-S").filter(|s| !s.is_empty())) {
+                if let Some(s) = t
+                    .strip_prefix("--split-string=")
+                    .or_else(|| t.strip_prefix("-S").filter(|s| !s.is_empty()))
+                {
                     words.push(Arg::literal(s));
                     i += 1;
                 } else if let Some(a) = args.get(i + 1) {
@@ -310,7 +353,10 @@ impl Analyzer<'_> {
                 return false;
             } else if t == "-u" || t == "--unset" {
                 i += 2;
-            } else if t == "--" || (t.starts_with('-') && t.len() > 1) || (t.contains('=') && !t.starts_with('=')) {
+            } else if t == "--"
+                || (t.starts_with('-') && t.len() > 1)
+                || (t.contains('=') && !t.starts_with('='))
+            {
                 i += 1;
             } else {
                 break;
@@ -323,7 +369,26 @@ impl Analyzer<'_> {
 
     fn xargs(&mut self, inv: &Invocation, start: usize, st: &mut ShellState, depth: usize) -> bool {
         let args = &inv.argv[start.min(inv.argv.len())..];
-        let with_value = ["-I", "-n", "-P", "-d", "-L", "-l", "-s", "-a", "-E", "-e", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--replace", "--max-lines", "--max-chars", "--eof"];
+        let with_value = [
+            "-I",
+            "-n",
+            "-P",
+            "-d",
+            "-L",
+            "-l",
+            "-s",
+            "-a",
+            "-E",
+            "-e",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+            "--arg-file",
+            "--replace",
+            "--max-lines",
+            "--max-chars",
+            "--eof",
+        ];
         let Some(i) = wrapped(args, &with_value, 0) else {
             return false;
         };
@@ -331,7 +396,12 @@ impl Analyzer<'_> {
         let replace = opts
             .value("--replace", Some("-I"))
             .and_then(|a| a.value)
-            .or_else(|| opts.opts.iter().any(|(o, _)| o.starts_with("-i")).then(|| "{}".to_string()));
+            .or_else(|| {
+                opts.opts
+                    .iter()
+                    .any(|(o, _)| o.starts_with("-i"))
+                    .then(|| "{}".to_string())
+            });
         let mut argv: Vec<Arg> = args[i..].to_vec();
         if let Some(r) = replace {
             for a in argv.iter_mut().skip(1) {
@@ -343,7 +413,10 @@ impl Analyzer<'_> {
         }
         let sub = Invocation {
             argv,
-            stdin: Stdin { text: None, remote: false },
+            stdin: Stdin {
+                text: None,
+                remote: false,
+            },
             xargs: true,
             display: inv.display.clone(),
         };
@@ -351,7 +424,14 @@ impl Analyzer<'_> {
     }
 
     /// Words that a shell will join and run as code (`eval`, `watch`, `env -S`).
-    fn code_words(&mut self, words: &[Arg], display: &str, st: &ShellState, depth: usize, _stdin_remote: bool) {
+    fn code_words(
+        &mut self,
+        words: &[Arg],
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+        _stdin_remote: bool,
+    ) {
         if words.iter().any(|w| w.remote) {
             self.deny_remote(display, "runs downloaded content as shell code");
             return;
@@ -369,7 +449,10 @@ impl Analyzer<'_> {
         if script.remote {
             self.deny_remote(display, "runs a script read straight from the network");
         } else if script.text().is_some_and(|p| self.is_downloaded(p, st)) {
-            self.deny_remote(display, &format!("runs `{}`, downloaded by this same command", script.show()));
+            self.deny_remote(
+                display,
+                &format!("runs `{}`, downloaded by this same command", script.show()),
+            );
         }
     }
 
@@ -387,7 +470,11 @@ impl Analyzer<'_> {
                     operands.extend(rest[i..].iter());
                     break;
                 }
-                Some(t) if (t.starts_with('-') || t.starts_with('+')) && t.len() > 1 && operands.is_empty() => {
+                Some(t)
+                    if (t.starts_with('-') || t.starts_with('+'))
+                        && t.len() > 1
+                        && operands.is_empty() =>
+                {
                     if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
                         i += 1;
                     } else if !t.starts_with("--") {
@@ -400,13 +487,17 @@ impl Analyzer<'_> {
         }
         if code_flag {
             match operands.first() {
-                Some(code) if code.remote => self.deny_remote(display, "runs downloaded content as shell code"),
+                Some(code) if code.remote => {
+                    self.deny_remote(display, "runs downloaded content as shell code")
+                }
                 Some(code) => match code.text() {
                     Some(text) => {
                         let mut sub = st.clone();
                         self.script(text, &mut sub, depth + 1, stdin.remote);
                     }
-                    None => self.dynamic_code(display, code.dynamic.as_deref().unwrap_or(&code.raw)),
+                    None => {
+                        self.dynamic_code(display, code.dynamic.as_deref().unwrap_or(&code.raw))
+                    }
                 },
                 None => {}
             }
@@ -425,7 +516,15 @@ impl Analyzer<'_> {
         }
     }
 
-    fn interpreter(&mut self, name: &str, flags: &[&str], rest: &[Arg], stdin: &Stdin, display: &str, st: &ShellState) {
+    fn interpreter(
+        &mut self,
+        name: &str,
+        flags: &[&str],
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+    ) {
         let mut i = 0;
         let mut code: Option<&Arg> = None;
         let mut script: Option<&Arg> = None;
@@ -442,7 +541,11 @@ impl Analyzer<'_> {
                 break;
             }
             // `python -Bc CODE`, `perl -pe CODE`, `ruby -ne CODE`: the code flag ends a cluster.
-            if t.starts_with('-') && !t.starts_with("--") && t.len() > 2 && flags.iter().any(|f| f.len() == 2 && t.ends_with(&f[1..])) {
+            if t.starts_with('-')
+                && !t.starts_with("--")
+                && t.len() > 2
+                && flags.iter().any(|f| f.len() == 2 && t.ends_with(&f[1..]))
+            {
                 code = rest.get(i);
                 break;
             }
@@ -474,7 +577,9 @@ impl Analyzer<'_> {
         }
         match script {
             Some(s) => self.script_file(s, display, st),
-            None if stdin.remote => self.deny_remote(display, &format!("pipes downloaded content into {name}")),
+            None if stdin.remote => {
+                self.deny_remote(display, &format!("pipes downloaded content into {name}"))
+            }
             None => {
                 if let Some(text) = &stdin.text {
                     self.inline_code(name, text, display);
@@ -499,44 +604,6 @@ impl Analyzer<'_> {
         }
     }
 
-    fn downloader(&mut self, name: &str, rest: &[Arg], display: &str, st: &mut ShellState) {
-        let (outs, dirs): (Vec<Arg>, Vec<Arg>) = if name == "wget" {
-            let p = Parsed::new(rest, &["-O", "-P", "-o", "-a", "--output-document", "--directory-prefix", "--output-file", "--append-output", "-t", "-T", "-w", "-e", "-i", "-U", "--user-agent", "--header"]);
-            let mut outs = Vec::new();
-            for (long, short) in [("--output-document", "-O"), ("--output-file", "-o"), ("--append-output", "-a")] {
-                if let Some(v) = p.value(long, Some(short)).or_else(|| cluster_value(rest, short.chars().nth(1).unwrap_or('O'), "qvncNSkKErpH46")) {
-                    if !v.is("-") {
-                        outs.push(v);
-                    }
-                }
-            }
-            let dirs = p.value("--directory-prefix", Some("-P")).into_iter().collect();
-            (outs, dirs)
-        } else {
-            let p = Parsed::new(rest, &["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--output-dir", "-d", "--data", "-H", "--header", "-u", "--user", "-X", "--request", "-A", "-e", "-F", "-T", "-x", "-K", "-b", "-C", "-E", "-m", "-r", "-w", "-y", "-Y", "-z", "-U", "--data-raw", "--data-binary", "--url"]);
-            let mut outs = Vec::new();
-            for (long, short) in [("--output", 'o'), ("--dump-header", 'D'), ("--cookie-jar", 'c')] {
-                let flag = format!("-{short}");
-                if let Some(v) = p.value(long, Some(&flag)).or_else(|| cluster_value(rest, short, "sSLfkvIiNgqGO#")) {
-                    if !v.is("-") {
-                        outs.push(v);
-                    }
-                }
-            }
-            let dirs = p.value("--output-dir", None).into_iter().collect();
-            (outs, dirs)
-        };
-        for out in &outs {
-            if let Some(t) = out.text() {
-                if let Some(paths) = st.cwd.resolve(t, self.ctx.home.as_deref()) {
-                    st.downloaded.extend(paths);
-                }
-            }
-        }
-        self.check_writes(&outs, Op::Write, display, st);
-        self.check_writes(&dirs, Op::Write, display, st);
-    }
-
     fn loopgate(&mut self, rest: &[Arg], display: &str) {
         let p = Parsed::new(rest, &[]);
         let sub: Vec<&str> = p.operands.iter().filter_map(|a| a.text()).take(2).collect();
@@ -558,7 +625,10 @@ impl Analyzer<'_> {
         let display = inv.display.as_str();
         let first_expr = rest
             .iter()
-            .position(|a| a.text().is_none_or(|t| t.starts_with('-') || t == "(" || t == "!"))
+            .position(|a| {
+                a.text()
+                    .is_none_or(|t| t.starts_with('-') || t == "(" || t == "!")
+            })
             .unwrap_or(rest.len());
         let mut roots: Vec<Arg> = rest[..first_expr]
             .iter()
@@ -572,7 +642,25 @@ impl Analyzer<'_> {
         let filtered = expr.iter().any(|a| {
             matches!(
                 a.text(),
-                Some("-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-regex" | "-iregex" | "-type" | "-newer" | "-mtime" | "-mmin" | "-size" | "-empty" | "-user" | "-perm" | "-links" | "-inum")
+                Some(
+                    "-name"
+                        | "-iname"
+                        | "-path"
+                        | "-ipath"
+                        | "-wholename"
+                        | "-regex"
+                        | "-iregex"
+                        | "-type"
+                        | "-newer"
+                        | "-mtime"
+                        | "-mmin"
+                        | "-size"
+                        | "-empty"
+                        | "-user"
+                        | "-perm"
+                        | "-links"
+                        | "-inum"
+                )
             )
         });
         let mut i = 0;
@@ -614,7 +702,10 @@ impl Analyzer<'_> {
                             .collect();
                         let sub = Invocation {
                             argv,
-                            stdin: Stdin { text: None, remote: false },
+                            stdin: Stdin {
+                                text: None,
+                                remote: false,
+                            },
                             xargs: false,
                             display: inv.display.clone(),
                         };
@@ -655,264 +746,6 @@ impl Analyzer<'_> {
             }],
         }
     }
-
-    /// Programs whose operands or options name files they create, change or remove.
-    fn file_writes(&mut self, name: &str, rest: &[Arg], xargs: bool, display: &str, st: &mut ShellState) {
-        let stdin_operands = || {
-            let mut a = Arg::literal("(arguments read by xargs)");
-            a.value = None;
-            a.dynamic = Some("arguments xargs reads from its input".into());
-            a
-        };
-        let mut writes: Vec<(Vec<Arg>, Op)> = Vec::new();
-        let cloned = |v: &[&Arg]| v.iter().map(|a| (*a).clone()).collect::<Vec<Arg>>();
-        match name {
-            "rm" | "unlink" | "rmdir" | "shred" => {
-                let p = Parsed::new(rest, &["-n", "--iterations", "-s", "--size", "--random-source"]);
-                let op = match name {
-                    "rm" => Op::Delete {
-                        recursive: p.has("--recursive", Some('r')) || p.has("--recursive", Some('R')),
-                    },
-                    "shred" if !p.has("--remove", Some('u')) => Op::Write,
-                    _ => Op::Delete { recursive: false },
-                };
-                let mut targets = cloned(&p.operands);
-                if xargs {
-                    targets.push(stdin_operands());
-                }
-                writes.push((targets, op));
-            }
-            "touch" | "mkdir" | "truncate" | "tee" | "mkfifo" | "mknod" | "chattr" | "setfacl" => {
-                let p = Parsed::new(rest, &["-d", "-t", "-r", "--date", "--reference", "-m", "--mode", "-s", "--size", "-o", "-M", "-x", "-X"]);
-                let mut targets = cloned(&p.operands);
-                if name == "mknod" {
-                    targets.truncate(1);
-                }
-                if xargs && name != "tee" {
-                    targets.push(stdin_operands());
-                }
-                writes.push((targets, Op::Write));
-            }
-            "chmod" | "chown" | "chgrp" => {
-                let p = Parsed::new(rest, &[]);
-                let reference = p.has("--reference", None);
-                // Operands after the mode or owner; `chmod -x f` puts the mode among options.
-                let mode_among_options = name == "chmod" && p.opts.iter().any(|(o, _)| is_chmod_mode(o));
-                let skip = usize::from(!(reference || mode_among_options));
-                let mut targets = cloned(p.operands.get(skip..).unwrap_or(&[]));
-                if xargs {
-                    targets.push(stdin_operands());
-                }
-                writes.push((targets, Op::Write));
-            }
-            "cp" | "mv" | "ln" | "install" | "rsync" | "scp" => {
-                let with_value: &[&str] = match name {
-                    "rsync" => &["-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "-T", "--temp-dir", "--log-file", "--partial-dir", "--backup-dir", "--suffix", "--chmod", "--chown", "-B", "--port", "--password-file", "--files-from", "--compare-dest", "--copy-dest", "--link-dest"],
-                    "scp" => &["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"],
-                    "install" => &["-m", "-o", "-g", "-t", "-S", "--mode", "--owner", "--group", "--target-directory", "--suffix"],
-                    _ => &["-t", "-S", "--target-directory", "--suffix"],
-                };
-                let p = Parsed::new(rest, with_value);
-                let local: Vec<&Arg> = p.operands.iter().copied().filter(|a| !is_remote_spec(a)).collect();
-                let target_dir = p.value("--target-directory", Some("-t"));
-                let (sources, dest): (Vec<&Arg>, Option<Arg>) = match (&target_dir, name) {
-                    (Some(d), _) => (local.clone(), Some(d.clone())),
-                    (None, "install") if p.has("--directory", Some('d')) => (Vec::new(), None),
-                    (None, "ln") if local.len() == 1 => (local.clone(), Some(Arg::literal("."))),
-                    (None, _) if local.len() >= 2 => (local[..local.len() - 1].to_vec(), Some(local[local.len() - 1].clone())),
-                    (None, _) => (Vec::new(), None),
-                };
-                if name == "install" && p.has("--directory", Some('d')) {
-                    writes.push((cloned(&local), Op::Write));
-                }
-                if let Some(dest) = dest {
-                    let op = if name == "rsync" && p.opts.iter().any(|(o, _)| o.starts_with("--delete")) {
-                        Op::Delete { recursive: true }
-                    } else {
-                        Op::Write
-                    };
-                    writes.push((vec![dest], op));
-                }
-                let moves = name == "mv" || (name == "rsync" && p.has("--remove-source-files", None));
-                if moves {
-                    let mut srcs = cloned(&sources);
-                    if xargs {
-                        srcs.push(stdin_operands());
-                    }
-                    writes.push((srcs, Op::MoveSource));
-                }
-            }
-            "dd" => {
-                let outs: Vec<Arg> = rest
-                    .iter()
-                    .filter_map(|a| a.text().and_then(|t| t.strip_prefix("of=")).map(Arg::literal))
-                    .collect();
-                writes.push((outs, Op::Write));
-            }
-            "sed" | "perl" => {
-                let with_value: &[&str] = if name == "sed" {
-                    &["-e", "-f", "--expression", "--file", "-l", "--line-length"]
-                } else {
-                    &["-e", "-E", "-M", "-m", "-I", "-x"]
-                };
-                let p = Parsed::new(rest, with_value);
-                let in_place = p.opts.iter().any(|(o, _)| o.starts_with("--in-place") || in_place_cluster(o, name));
-                if in_place {
-                    let has_script = p.opts.iter().any(|(o, _)| matches!(*o, "-e" | "-f" | "--expression" | "--file" | "-E"))
-                        || p.opts.iter().any(|(o, _)| !o.starts_with("--") && o.ends_with('e'));
-                    let skip = usize::from(!has_script);
-                    let mut targets = cloned(p.operands.get(skip..).unwrap_or(&[]));
-                    if xargs {
-                        targets.push(stdin_operands());
-                    }
-                    writes.push((targets, Op::Write));
-                }
-            }
-            "sort" => {
-                let p = Parsed::new(rest, &["-o", "--output", "-k", "-t", "-S", "-T", "--key", "--field-separator"]);
-                if let Some(out) = p.value("--output", Some("-o")) {
-                    writes.push((vec![out], Op::Write));
-                }
-            }
-            "tar" | "bsdtar" => writes.extend(tar_writes(rest)),
-            "unzip" => {
-                let p = Parsed::new(rest, &["-d", "-x", "-P"]);
-                let dir = p.value("-d", Some("-d")).unwrap_or_else(|| Arg::literal("."));
-                writes.push((vec![dir], Op::Write));
-            }
-            _ => {}
-        }
-        for (targets, op) in writes {
-            self.check_writes(&targets, op, display, st);
-        }
-    }
-}
-
-/// `-i`, `-i.bak`, `-Ei`, `-ni` (sed); `-pi`, `-i.orig` (perl).
-fn in_place_cluster(opt: &str, name: &str) -> bool {
-    if opt.starts_with("--") {
-        return false;
-    }
-    let flags = &opt[1..];
-    // The in-place flag is recognised up to the first option that takes a value.
-    let stops: &[char] = if name == "sed" { &['e', 'f', 'l'] } else { &['e', 'E', 'M', 'm', 'I', 'x'] };
-    for c in flags.chars() {
-        if c == 'i' {
-            return true;
-        }
-        if stops.contains(&c) {
-            return false;
-        }
-    }
-    false
-}
-
-fn is_chmod_mode(opt: &str) -> bool {
-    opt.len() > 1 && opt[1..].chars().all(|c| "rwxXst".contains(c))
-}
-
-/// `host:path`, `user@host:path`, `rsync://...`: not on this machine.
-fn is_remote_spec(a: &Arg) -> bool {
-    a.text().is_some_and(|t| {
-        t.contains("://") || t.split('/').next().is_some_and(|first| first.contains(':'))
-    })
-}
-
-/// The value of short option `opt` inside a cluster whose other letters take no value
-/// (`-sSLo FILE`, `-qO-`).
-fn cluster_value(args: &[Arg], opt: char, flag_letters: &str) -> Option<Arg> {
-    for (i, a) in args.iter().enumerate() {
-        let Some(t) = a.text() else { continue };
-        if !t.starts_with('-') || t.starts_with("--") || t.len() < 3 {
-            continue;
-        }
-        let body = &t[1..];
-        if let Some(pos) = body.find(opt) {
-            if body[..pos].chars().all(|c| flag_letters.contains(c)) {
-                let after = &body[pos + opt.len_utf8()..];
-                return if after.is_empty() {
-                    args.get(i + 1).cloned()
-                } else {
-                    Some(Arg::literal(after))
-                };
-            }
-        }
-    }
-    None
-}
-
-/// What `tar` writes: the archive when creating, the target directory when extracting.
-fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
-    let mut mode_create = false;
-    let mut mode_extract = false;
-    let mut file: Option<Arg> = None;
-    let mut dir: Option<Arg> = None;
-    let mut i = 0;
-    while i < rest.len() {
-        let a = &rest[i];
-        i += 1;
-        let Some(t) = a.text() else { continue };
-        if let Some(long) = t.strip_prefix("--") {
-            let (name, value) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(Arg::literal(v))),
-                None => (long, None),
-            };
-            let take = |value: Option<Arg>, i: &mut usize| {
-                value.or_else(|| {
-                    *i += 1;
-                    rest.get(*i - 1).cloned()
-                })
-            };
-            match name {
-                "create" | "append" | "update" => mode_create = true,
-                "extract" | "get" => mode_extract = true,
-                "file" => file = take(value, &mut i),
-                "directory" => dir = take(value, &mut i),
-                _ => {}
-            }
-            continue;
-        }
-        // Old style: the first argument's letters are options even without a dash.
-        let (letters, old_style) = match t.strip_prefix('-') {
-            Some(l) => (l, false),
-            None if i == 1 => (t, true),
-            None => continue,
-        };
-        for (pos, c) in letters.char_indices() {
-            match c {
-                'c' | 'r' | 'u' => mode_create = true,
-                'x' => mode_extract = true,
-                'f' | 'C' => {
-                    let attached = &letters[pos + 1..];
-                    let value = if !attached.is_empty() && !old_style {
-                        Some(Arg::literal(attached))
-                    } else {
-                        i += 1;
-                        rest.get(i - 1).cloned()
-                    };
-                    if c == 'f' {
-                        file = value;
-                    } else {
-                        dir = value;
-                    }
-                    if !old_style {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    if mode_create {
-        if let Some(f) = file.filter(|f| !f.is("-")) {
-            out.push((vec![f], Op::Write));
-        }
-    }
-    if mode_extract {
-        out.push((vec![dir.unwrap_or_else(|| Arg::literal("."))], Op::Write));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -924,29 +757,12 @@ mod tests {
     }
 
     #[test]
-    fn tar_modes_and_targets() {
-        let w = tar_writes(&args(&["-xzf", "a.tgz", "-C", "/opt"]));
-        assert_eq!(w[0].0[0].show(), "/opt");
-        let w = tar_writes(&args(&["xzf", "a.tgz"]));
-        assert_eq!(w[0].0[0].show(), ".");
-        let w = tar_writes(&args(&["--extract", "--file=a.tar", "--directory=/x"]));
-        assert_eq!(w[0].0[0].show(), "/x");
-        let w = tar_writes(&args(&["-czf", "/out.tgz", "src"]));
-        assert_eq!(w[0].0[0].show(), "/out.tgz");
-        assert!(tar_writes(&args(&["-tzf", "a.tgz"])).is_empty());
-    }
-
-    #[test]
-    fn cluster_values() {
-        assert_eq!(cluster_value(&args(&["-sSLo", "f"]), 'o', "sSL").unwrap().show(), "f");
-        assert_eq!(cluster_value(&args(&["-qO-"]), 'O', "q").unwrap().show(), "-");
-        assert!(cluster_value(&args(&["-Xo", "f"]), 'o', "sSL").is_none());
-    }
-
-    #[test]
     fn wrapped_finds_the_command() {
         assert_eq!(wrapped(&args(&["-n", "19", "rm"]), &["-n"], 0), Some(2));
-        assert_eq!(wrapped(&args(&["-s", "KILL", "5", "rm"]), &["-s"], 1), Some(3));
+        assert_eq!(
+            wrapped(&args(&["-s", "KILL", "5", "rm"]), &["-s"], 1),
+            Some(3)
+        );
         assert_eq!(wrapped(&args(&["--", "rm"]), &[], 0), Some(1));
     }
 }

@@ -61,7 +61,10 @@ impl Analyzer<'_> {
             if t == "-c" || t.starts_with("--config-env") {
                 let kv = rest.get(i + 1).and_then(|a| a.text()).unwrap_or("");
                 if kv.to_ascii_lowercase().starts_with("core.hookspath") {
-                    self.git_tamper(display, "overrides core.hooksPath, switching the repository's hooks off");
+                    self.git_tamper(
+                        display,
+                        "overrides core.hooksPath, switching the repository's hooks off",
+                    );
                 }
             }
             if GLOBAL_WITH_VALUE.contains(&t) {
@@ -87,14 +90,25 @@ impl Analyzer<'_> {
                 let force = p.has("--force", Some('f'));
                 let dry = p.has("--dry-run", Some('n')) || p.has("--interactive", Some('i'));
                 if force && !dry {
-                    self.git_deny(display, "deletes untracked files for good", "run `git clean -n` to list what would go, then delete the specific paths");
+                    self.git_deny(
+                        display,
+                        "deletes untracked files for good",
+                        "run `git clean -n` to list what would go, then delete the specific paths",
+                    );
                 }
             }
             "checkout" => {
-                let p = Parsed::new(args, &["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"]);
+                let p = Parsed::new(
+                    args,
+                    &["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"],
+                );
                 let force = p.has("--force", None) || p.opts.iter().any(|(o, _)| *o == "-f");
                 if force {
-                    self.git_deny(display, "throws away local changes while switching", "commit or `git stash` first, then switch");
+                    self.git_deny(
+                        display,
+                        "throws away local changes while switching",
+                        "commit or `git stash` first, then switch",
+                    );
                 } else if p.operands.iter().any(|a| is_whole_tree(a)) {
                     self.git_deny(display, "discards the uncommitted changes of the whole tree", "`git stash` keeps them recoverable; `git checkout -- FILE` reverts one named file");
                 }
@@ -109,68 +123,181 @@ impl Analyzer<'_> {
             }
             "switch" => {
                 let p = Parsed::new(args, &["-c", "-C", "--orphan"]);
-                if p.has("--discard-changes", None) || p.has("--force", None) || p.opts.iter().any(|(o, _)| *o == "-f") {
-                    self.git_deny(display, "throws away local changes while switching", "commit or `git stash` first, then switch");
+                if p.has("--discard-changes", None)
+                    || p.has("--force", None)
+                    || p.opts.iter().any(|(o, _)| *o == "-f")
+                {
+                    self.git_deny(
+                        display,
+                        "throws away local changes while switching",
+                        "commit or `git stash` first, then switch",
+                    );
                 }
             }
             "push" => {
-                let p = Parsed::new(args, &["-o", "--push-option", "--repo", "--receive-pack", "--exec"]);
+                let p = Parsed::new(
+                    args,
+                    &["-o", "--push-option", "--repo", "--receive-pack", "--exec"],
+                );
                 let force = p.has("--force", Some('f'))
                     || p.opts.iter().any(|(o, _)| o.starts_with("--force"))
-                    || p.operands.iter().skip(1).any(|a| a.text().is_some_and(|t| t.starts_with('+')));
+                    || p.operands
+                        .iter()
+                        .skip(1)
+                        .any(|a| a.text().is_some_and(|t| t.starts_with('+')));
                 let deletes = p.has("--delete", Some('d'))
                     || p.has("--mirror", None)
-                    || p.operands.iter().skip(1).any(|a| a.text().is_some_and(|t| t.starts_with(':')));
+                    || p.operands
+                        .iter()
+                        .skip(1)
+                        .any(|a| a.text().is_some_and(|t| t.starts_with(':')));
                 if force {
-                    self.git_deny(display, "force-pushes, rewriting the remote's history", "push normally; if history must be rewritten, a human does it");
+                    self.git_deny(
+                        display,
+                        "force-pushes, rewriting the remote's history",
+                        "push normally; if history must be rewritten, a human does it",
+                    );
                 } else if deletes {
-                    self.git_deny(display, "deletes or mirrors remote refs", "ask a human to delete remote branches");
+                    self.git_deny(
+                        display,
+                        "deletes or mirrors remote refs",
+                        "ask a human to delete remote branches",
+                    );
                 }
                 if p.has("--no-verify", None) {
                     self.git_tamper(display, "skips the pre-push hooks");
                 }
             }
             "branch" => {
-                let p = Parsed::new(args, &["-u", "--set-upstream-to", "--contains", "--merged", "--no-merged", "--points-at", "--sort", "--format"]);
-                let force_delete = p.opts.iter().any(|(o, _)| !o.starts_with("--") && o.contains('D'))
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "-u",
+                        "--set-upstream-to",
+                        "--contains",
+                        "--merged",
+                        "--no-merged",
+                        "--points-at",
+                        "--sort",
+                        "--format",
+                    ],
+                );
+                let force_delete = p
+                    .opts
+                    .iter()
+                    .any(|(o, _)| !o.starts_with("--") && o.contains('D'))
                     || ((p.has("--delete", Some('d'))) && p.has("--force", Some('f')));
                 if force_delete {
-                    self.git_deny(display, "force-deletes a branch, unmerged commits included", "`git branch -d` deletes only merged branches");
+                    self.git_deny(
+                        display,
+                        "force-deletes a branch, unmerged commits included",
+                        "`git branch -d` deletes only merged branches",
+                    );
                 }
             }
             "stash" => {
                 if args.first().is_some_and(|a| a.is("drop") || a.is("clear")) {
-                    self.git_deny(display, "destroys stashed work", "leave the stash; `git stash list` shows it, a human can drop it");
+                    self.git_deny(
+                        display,
+                        "destroys stashed work",
+                        "leave the stash; `git stash list` shows it, a human can drop it",
+                    );
                 }
             }
             "reflog" => {
-                if args.first().is_some_and(|a| a.is("expire") || a.is("delete")) {
-                    self.git_deny(display, "deletes reflog entries, the last way back to lost commits", "leave the reflog alone");
+                if args
+                    .first()
+                    .is_some_and(|a| a.is("expire") || a.is("delete"))
+                {
+                    self.git_deny(
+                        display,
+                        "deletes reflog entries, the last way back to lost commits",
+                        "leave the reflog alone",
+                    );
                 }
             }
             "filter-branch" | "filter-repo" => {
-                self.git_deny(display, "rewrites the repository's history", "ask a human to rewrite history");
+                self.git_deny(
+                    display,
+                    "rewrites the repository's history",
+                    "ask a human to rewrite history",
+                );
             }
             "update-ref" => {
                 if args.iter().any(|a| a.is("-d") || a.is("--delete")) {
-                    self.git_deny(display, "deletes a ref directly", "`git branch -d` or `git tag -d` with their safety checks");
+                    self.git_deny(
+                        display,
+                        "deletes a ref directly",
+                        "`git branch -d` or `git tag -d` with their safety checks",
+                    );
                 }
             }
             "commit" => {
-                let p = Parsed::new(args, &["-m", "-F", "-C", "-c", "-t", "--message", "--file", "--author", "--date", "--template", "--fixup", "--squash", "--trailer", "--cleanup", "--reuse-message", "--reedit-message"]);
-                let no_verify = p.has("--no-verify", None) || p.opts.iter().any(|(o, v)| v.is_none() && short_cluster_has(o, 'n', "mFCct"));
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "-m",
+                        "-F",
+                        "-C",
+                        "-c",
+                        "-t",
+                        "--message",
+                        "--file",
+                        "--author",
+                        "--date",
+                        "--template",
+                        "--fixup",
+                        "--squash",
+                        "--trailer",
+                        "--cleanup",
+                        "--reuse-message",
+                        "--reedit-message",
+                    ],
+                );
+                let no_verify = p.has("--no-verify", None)
+                    || p.opts
+                        .iter()
+                        .any(|(o, v)| v.is_none() && short_cluster_has(o, 'n', "mFCct"));
                 if no_verify {
                     self.git_tamper(display, "skips the commit hooks (--no-verify)");
                 }
             }
             "config" => {
                 let p = Parsed::new(args, &["-f", "--file", "--type", "--default", "--comment"]);
-                if p.operands.first().and_then(|a| a.text()).is_some_and(|k| k.eq_ignore_ascii_case("core.hooksPath")) && (p.operands.len() > 1 || p.opts.iter().any(|(o, _)| o.starts_with("--unset"))) {
-                    self.git_tamper(display, "changes core.hooksPath, switching the repository's hooks off");
+                if p.operands
+                    .first()
+                    .and_then(|a| a.text())
+                    .is_some_and(|k| k.eq_ignore_ascii_case("core.hooksPath"))
+                    && (p.operands.len() > 1
+                        || p.opts.iter().any(|(o, _)| o.starts_with("--unset")))
+                {
+                    self.git_tamper(
+                        display,
+                        "changes core.hooksPath, switching the repository's hooks off",
+                    );
                 }
             }
             "clone" => {
-                let p = Parsed::new(args, &["-b", "--branch", "-o", "--origin", "--depth", "-c", "--config", "--reference", "--separate-git-dir", "-u", "--upload-pack", "-j", "--jobs", "--filter", "--template"]);
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "-b",
+                        "--branch",
+                        "-o",
+                        "--origin",
+                        "--depth",
+                        "-c",
+                        "--config",
+                        "--reference",
+                        "--separate-git-dir",
+                        "-u",
+                        "--upload-pack",
+                        "-j",
+                        "--jobs",
+                        "--filter",
+                        "--template",
+                    ],
+                );
                 let dest = match p.operands.get(1) {
                     Some(d) => (*d).clone(),
                     None => Arg::literal("."),

@@ -9,18 +9,70 @@
 /// missed call costs the tree.
 const MUTATING: [&str; 62] = [
     // Python
-    "rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", "os.system", "os.popen",
-    "subprocess", "os.exec", "os.spawn", "os.rename", "os.replace", "os.chmod", "os.chown",
-    "shutil.move", "shutil.copy", ".unlink(", ".rmdir(", ".write_text(", ".write_bytes(",
-    ".write(", ".writelines(", ".rename(", ".replace(", ".touch(", ".mkdir(", "pty.spawn",
+    "rmtree",
+    "os.remove",
+    "os.unlink",
+    "os.rmdir",
+    "os.removedirs",
+    "os.system",
+    "os.popen",
+    "subprocess",
+    "os.exec",
+    "os.spawn",
+    "os.rename",
+    "os.replace",
+    "os.chmod",
+    "os.chown",
+    "shutil.move",
+    "shutil.copy",
+    ".unlink(",
+    ".rmdir(",
+    ".write_text(",
+    ".write_bytes(",
+    ".write(",
+    ".writelines(",
+    ".rename(",
+    ".replace(",
+    ".touch(",
+    ".mkdir(",
+    "pty.spawn",
     // Node, Deno, Bun
-    "child_process", "execSync", "spawnSync", "execFile", "spawn(", "exec(", "rmSync",
-    "rmdirSync", "unlinkSync", "writeFileSync", "writeFile(", "appendFile", "fs.rm(",
-    "fs.unlink(", "renameSync", "copyFileSync", "Deno.remove", "Deno.write", "Deno.Command",
-    "Bun.write", "Bun.spawn", "Bun.$",
+    "child_process",
+    "execSync",
+    "spawnSync",
+    "execFile",
+    "spawn(",
+    "exec(",
+    "rmSync",
+    "rmdirSync",
+    "unlinkSync",
+    "writeFileSync",
+    "writeFile(",
+    "appendFile",
+    "fs.rm(",
+    "fs.unlink(",
+    "renameSync",
+    "copyFileSync",
+    "Deno.remove",
+    "Deno.write",
+    "Deno.Command",
+    "Bun.write",
+    "Bun.spawn",
+    "Bun.$",
     // Ruby, Perl, PHP, Lua
-    "FileUtils", "File.delete", "File.write", "system(", "system ", "IO.popen", "%x",
-    "`", "qx", "unlink", "remove_tree", "shell_exec", "passthru",
+    "FileUtils",
+    "File.delete",
+    "File.write",
+    "system(",
+    "system ",
+    "IO.popen",
+    "%x",
+    "`",
+    "qx",
+    "unlink",
+    "remove_tree",
+    "shell_exec",
+    "passthru",
 ];
 
 /// Write modes of `open()`, for languages where opening is writing.
@@ -50,8 +102,14 @@ mod tests {
 
     #[test]
     fn deleting_and_spawning_code_is_found() {
-        assert_eq!(mutating_call("import shutil; shutil.rmtree('/x')"), Some("rmtree"));
-        assert_eq!(mutating_call("require('child_process').execSync('ls')"), Some("child_process"));
+        assert_eq!(
+            mutating_call("import shutil; shutil.rmtree('/x')"),
+            Some("rmtree")
+        );
+        assert_eq!(
+            mutating_call("require('child_process').execSync('ls')"),
+            Some("child_process")
+        );
         assert_eq!(mutating_call("open('f', 'w').close()"), Some("'w'"));
         assert_eq!(mutating_call("system('rm -rf /')"), Some("system("));
     }
@@ -59,7 +117,10 @@ mod tests {
     #[test]
     fn reading_and_printing_code_is_not() {
         assert_eq!(mutating_call("print('hello')"), None);
-        assert_eq!(mutating_call("import json,sys; print(json.load(open('p.json'))['v'])"), None);
+        assert_eq!(
+            mutating_call("import json,sys; print(json.load(open('p.json'))['v'])"),
+            None
+        );
         assert_eq!(mutating_call("console.log(process.version)"), None);
     }
 }

@@ -3,8 +3,9 @@
 //! The string is parsed with brush-parser ([`crate::shell`]); [`walk`] visits every command
 //! it can reach (lists, pipelines, subshells, substitutions, heredocs fed to shells,
 //! `bash -c` and `eval` strings, `find -exec` and `xargs` targets, wrappers) while tracking
-//! the working directory; [`commands`] knows what each program writes or runs; [`checks`]
-//! holds the path rules. The outcome is the most severe finding. See `docs/rule-packs.md`.
+//! the working directory; [`commands`] peels wrappers and knows what each program runs,
+//! [`writes`] what it writes, [`git`] the git rules; [`checks`] holds the path rules.
+//! The outcome is the most severe finding. See `docs/rule-packs.md`.
 
 mod args;
 mod checks;
@@ -12,6 +13,7 @@ mod commands;
 mod git;
 mod inline;
 mod walk;
+mod writes;
 
 use crate::{Decision, Profile, Verdict};
 use std::path::PathBuf;
@@ -46,7 +48,16 @@ pub mod rule {
     pub const ALLOW: &str = "allow.default";
 
     pub(crate) const ORDER: [&str; 10] = [
-        OBSERVER, BOUNDS, DESTRUCTIVE, TAMPER, GIT, REMOTE, ESCAPE, INLINE, DYNAMIC, PARSE,
+        OBSERVER,
+        BOUNDS,
+        DESTRUCTIVE,
+        TAMPER,
+        GIT,
+        REMOTE,
+        ESCAPE,
+        INLINE,
+        DYNAMIC,
+        PARSE,
     ];
 }
 
@@ -80,7 +91,10 @@ impl Finding {
     }
 
     fn rank(&self) -> (Verdict, std::cmp::Reverse<usize>) {
-        let order = rule::ORDER.iter().position(|r| *r == self.rule).unwrap_or(usize::MAX);
+        let order = rule::ORDER
+            .iter()
+            .position(|r| *r == self.rule)
+            .unwrap_or(usize::MAX);
         (self.verdict, std::cmp::Reverse(order))
     }
 }
@@ -96,10 +110,26 @@ pub fn decide(command: &str, ctx: &AgentContext) -> Decision {
             suggestion: Some("switch [policy] profile to standard to let the agent act".into()),
         };
     }
+    let ctx = &normalized(ctx);
     let mut analyzer = walk::Analyzer::new(ctx);
     analyzer.analyse(command);
     let (findings, commands) = analyzer.finish();
     verdict_of(findings, commands, ctx.profile)
+}
+
+/// Paths compared component by component must be spelled one way: `/a/b/` and `/a/./b`
+/// are `/a/b`.
+fn normalized(ctx: &AgentContext) -> AgentContext {
+    let root = std::path::Path::new("/");
+    let norm = |p: &std::path::Path| sandbox::roots::normalize(p, root, None);
+    AgentContext {
+        cwd: norm(&ctx.cwd),
+        repo_root: norm(&ctx.repo_root),
+        home: ctx.home.as_deref().map(norm),
+        write_roots: ctx.write_roots.iter().map(|r| norm(r)).collect(),
+        protected: ctx.protected.clone(),
+        profile: ctx.profile,
+    }
 }
 
 fn verdict_of(findings: Vec<Finding>, commands: Vec<String>, profile: Profile) -> Decision {
@@ -114,10 +144,7 @@ fn verdict_of(findings: Vec<Finding>, commands: Vec<String>, profile: Profile) -
         None => Decision {
             decision: Verdict::Allow,
             rule: rule::ALLOW.into(),
-            reason: format!(
-                "no rule matched the {} command(s) analysed",
-                commands.len()
-            ),
+            reason: format!("no rule matched the {} command(s) analysed", commands.len()),
             commands,
             suggestion: None,
         },

@@ -22,7 +22,8 @@ pub(crate) struct ShellState {
 
 pub(crate) struct Analyzer<'a> {
     pub ctx: &'a AgentContext,
-    pub protected: Protected,
+    /// Compiled on the first write target: most commands write nothing.
+    protected: Option<Protected>,
     findings: Vec<Finding>,
     commands: Vec<String>,
     steps: usize,
@@ -52,7 +53,7 @@ impl<'a> Analyzer<'a> {
     pub fn new(ctx: &'a AgentContext) -> Analyzer<'a> {
         Analyzer {
             ctx,
-            protected: Protected::new(ctx),
+            protected: None,
             findings: Vec::new(),
             commands: Vec::new(),
             steps: 0,
@@ -62,10 +63,15 @@ impl<'a> Analyzer<'a> {
 
     pub fn analyse(&mut self, command: &str) {
         let mut state = ShellState {
-            cwd: Cwd::known(sandbox::roots::normalize(&self.ctx.cwd, std::path::Path::new("/"), None)),
+            cwd: Cwd::known(self.ctx.cwd.clone()),
             downloaded: Vec::new(),
         };
         self.script(command, &mut state, 0, false);
+    }
+
+    pub fn protected(&mut self) -> &Protected {
+        self.protected
+            .get_or_insert_with(|| Protected::new(self.ctx))
     }
 
     pub fn finish(self) -> (Vec<Finding>, Vec<String>) {
@@ -95,7 +101,13 @@ impl<'a> Analyzer<'a> {
     }
 
     /// Parse and walk a whole script; true when its output may carry downloaded content.
-    pub fn script(&mut self, text: &str, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    pub fn script(
+        &mut self,
+        text: &str,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         if depth > MAX_DEPTH {
             self.bounds(format!(
                 "shell strings nest more than {MAX_DEPTH} levels deep (bash -c, eval, substitutions)"
@@ -129,7 +141,13 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn list(&mut self, list: &ast::CompoundList, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    fn list(
+        &mut self,
+        list: &ast::CompoundList,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         let mut downloads = false;
         for ast::CompoundListItem(and_or, sep) in &list.0 {
             if matches!(sep, ast::SeparatorOperator::Async) {
@@ -148,7 +166,13 @@ impl<'a> Analyzer<'a> {
         downloads
     }
 
-    fn and_or(&mut self, list: &ast::AndOrList, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    fn and_or(
+        &mut self,
+        list: &ast::AndOrList,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         let mut before = st.cwd.clone();
         let mut downloads = self.pipeline(&list.first, st, depth, stdin_remote);
         for next in &list.additional {
@@ -166,7 +190,13 @@ impl<'a> Analyzer<'a> {
         downloads
     }
 
-    fn pipeline(&mut self, pipeline: &ast::Pipeline, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    fn pipeline(
+        &mut self,
+        pipeline: &ast::Pipeline,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         if pipeline.seq.len() == 1 {
             return self.command(&pipeline.seq[0], st, depth, stdin_remote);
         }
@@ -179,7 +209,13 @@ impl<'a> Analyzer<'a> {
         upstream_remote
     }
 
-    fn command(&mut self, command: &ast::Command, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    fn command(
+        &mut self,
+        command: &ast::Command,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         match command {
             ast::Command::Simple(simple) => self.simple(simple, st, depth, stdin_remote),
             ast::Command::Compound(compound, redirects) => {
@@ -223,7 +259,13 @@ impl<'a> Analyzer<'a> {
     }
 
     /// Walk a branch that may or may not run: its `cd` makes the directory uncertain.
-    fn branch(&mut self, list: &ast::CompoundList, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    fn branch(
+        &mut self,
+        list: &ast::CompoundList,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         let mut sub = st.clone();
         let downloads = self.list(list, &mut sub, depth, stdin_remote);
         if sub.cwd != st.cwd {
@@ -233,7 +275,13 @@ impl<'a> Analyzer<'a> {
         downloads
     }
 
-    fn compound(&mut self, compound: &ast::CompoundCommand, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    fn compound(
+        &mut self,
+        compound: &ast::CompoundCommand,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         use ast::CompoundCommand as C;
         match compound {
             C::BraceGroup(group) => self.list(&group.list, st, depth, stdin_remote),
@@ -248,7 +296,10 @@ impl<'a> Analyzer<'a> {
                 self.branch(&f.body.list, st, depth, stdin_remote)
             }
             C::ArithmeticForClause(f) => {
-                for e in [&f.initializer, &f.condition, &f.updater].into_iter().flatten() {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
                     self.word(&e.value, st, depth);
                 }
                 self.branch(&f.body.list, st, depth, stdin_remote)
@@ -369,8 +420,8 @@ impl<'a> Analyzer<'a> {
                 self.check_writes(&[arg], super::checks::Op::Write, display, st);
             }
             R::HereDocument(_, doc) => {
-                let remote = doc.requires_expansion
-                    && self.heredoc_substitutions(&doc.doc.value, st, depth);
+                let remote =
+                    doc.requires_expansion && self.heredoc_substitutions(&doc.doc.value, st, depth);
                 *body = Some(Stdin {
                     text: Some(doc.doc.value.clone()),
                     remote,
@@ -434,24 +485,48 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn simple(&mut self, simple: &ast::SimpleCommand, st: &mut ShellState, depth: usize, stdin_remote: bool) -> bool {
+    fn simple(
+        &mut self,
+        simple: &ast::SimpleCommand,
+        st: &mut ShellState,
+        depth: usize,
+        stdin_remote: bool,
+    ) -> bool {
         self.steps += 1;
         if self.steps > MAX_COMMANDS {
-            self.bounds(format!("the command string holds more than {MAX_COMMANDS} commands"));
+            self.bounds(format!(
+                "the command string holds more than {MAX_COMMANDS} commands"
+            ));
             return false;
         }
         let mut argv: Vec<Arg> = Vec::new();
         let mut redirects: Vec<&ast::IoRedirect> = Vec::new();
         let mut raw_parts: Vec<String> = Vec::new();
         for item in simple.prefix.iter().flat_map(|p| p.0.iter()) {
-            self.item(item, true, st, depth, &mut argv, &mut raw_parts, &mut redirects);
+            self.item(
+                item,
+                true,
+                st,
+                depth,
+                &mut argv,
+                &mut raw_parts,
+                &mut redirects,
+            );
         }
         if let Some(name) = &simple.word_or_name {
             raw_parts.push(name.value.clone());
             argv.push(self.word(&name.value, st, depth));
         }
         for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
-            self.item(item, false, st, depth, &mut argv, &mut raw_parts, &mut redirects);
+            self.item(
+                item,
+                false,
+                st,
+                depth,
+                &mut argv,
+                &mut raw_parts,
+                &mut redirects,
+            );
         }
         let display = readable(&raw_parts);
         if !display.is_empty() {
@@ -540,10 +615,19 @@ fn collect_substitutions(pieces: &[WordPieceWithSource], out: &mut Vec<String>, 
 fn parameter_word(expr: &ParameterExpr) -> Option<&str> {
     use ParameterExpr as P;
     match expr {
-        P::UseDefaultValues { default_value: v, .. }
-        | P::AssignDefaultValues { default_value: v, .. } => v.as_deref(),
-        P::IndicateErrorIfNullOrUnset { error_message: v, .. } => v.as_deref(),
-        P::UseAlternativeValue { alternative_value: v, .. } => v.as_deref(),
+        P::UseDefaultValues {
+            default_value: v, ..
+        }
+        | P::AssignDefaultValues {
+            default_value: v, ..
+        } => v.as_deref(),
+        P::IndicateErrorIfNullOrUnset {
+            error_message: v, ..
+        } => v.as_deref(),
+        P::UseAlternativeValue {
+            alternative_value: v,
+            ..
+        } => v.as_deref(),
         P::RemoveSmallestSuffixPattern { pattern: v, .. }
         | P::RemoveLargestSuffixPattern { pattern: v, .. }
         | P::RemoveSmallestPrefixPattern { pattern: v, .. }

@@ -9,8 +9,11 @@
 //! [`vet_with`] is the pure decision; [`vet`] wires it to the real repository on disk.
 
 mod env;
+mod interpreters;
 mod programs;
+mod runners;
 mod structure;
+mod tools;
 
 pub use env::dangerous_env;
 pub use programs::{is_shell, is_wrapper, suspicious_program, DEFAULT_PROGRAMS};

@@ -1,0 +1,527 @@
+//! What programs write: the file operands and output options of each writing program,
+//! and what downloaders fetch into which files.
+
+use super::args::Arg;
+use super::checks::Op;
+use super::commands::Parsed;
+use super::walk::{Analyzer, ShellState};
+
+impl Analyzer<'_> {
+    pub(crate) fn downloader(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        display: &str,
+        st: &mut ShellState,
+    ) {
+        let (outs, dirs): (Vec<Arg>, Vec<Arg>) = if name == "wget" {
+            let p = Parsed::new(
+                rest,
+                &[
+                    "-O",
+                    "-P",
+                    "-o",
+                    "-a",
+                    "--output-document",
+                    "--directory-prefix",
+                    "--output-file",
+                    "--append-output",
+                    "-t",
+                    "-T",
+                    "-w",
+                    "-e",
+                    "-i",
+                    "-U",
+                    "--user-agent",
+                    "--header",
+                ],
+            );
+            let mut outs = Vec::new();
+            for (long, short) in [
+                ("--output-document", "-O"),
+                ("--output-file", "-o"),
+                ("--append-output", "-a"),
+            ] {
+                if let Some(v) = p.value(long, Some(short)).or_else(|| {
+                    cluster_value(rest, short.chars().nth(1).unwrap_or('O'), "qvncNSkKErpH46")
+                }) {
+                    if !v.is("-") {
+                        outs.push(v);
+                    }
+                }
+            }
+            let dirs = p
+                .value("--directory-prefix", Some("-P"))
+                .into_iter()
+                .collect();
+            (outs, dirs)
+        } else {
+            let p = Parsed::new(
+                rest,
+                &[
+                    "-o",
+                    "--output",
+                    "-D",
+                    "--dump-header",
+                    "-c",
+                    "--cookie-jar",
+                    "--output-dir",
+                    "-d",
+                    "--data",
+                    "-H",
+                    "--header",
+                    "-u",
+                    "--user",
+                    "-X",
+                    "--request",
+                    "-A",
+                    "-e",
+                    "-F",
+                    "-T",
+                    "-x",
+                    "-K",
+                    "-b",
+                    "-C",
+                    "-E",
+                    "-m",
+                    "-r",
+                    "-w",
+                    "-y",
+                    "-Y",
+                    "-z",
+                    "-U",
+                    "--data-raw",
+                    "--data-binary",
+                    "--url",
+                ],
+            );
+            let mut outs = Vec::new();
+            for (long, short) in [
+                ("--output", 'o'),
+                ("--dump-header", 'D'),
+                ("--cookie-jar", 'c'),
+            ] {
+                let flag = format!("-{short}");
+                if let Some(v) = p
+                    .value(long, Some(&flag))
+                    .or_else(|| cluster_value(rest, short, "sSLfkvIiNgqGO#"))
+                {
+                    if !v.is("-") {
+                        outs.push(v);
+                    }
+                }
+            }
+            let dirs = p.value("--output-dir", None).into_iter().collect();
+            (outs, dirs)
+        };
+        for out in &outs {
+            if let Some(t) = out.text() {
+                if let Some(paths) = st.cwd.resolve(t, self.ctx.home.as_deref()) {
+                    st.downloaded.extend(paths);
+                }
+            }
+        }
+        self.check_writes(&outs, Op::Write, display, st);
+        self.check_writes(&dirs, Op::Write, display, st);
+    }
+
+    /// Programs whose operands or options name files they create, change or remove.
+    pub(crate) fn file_writes(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        xargs: bool,
+        display: &str,
+        st: &mut ShellState,
+    ) {
+        let stdin_operands = || {
+            let mut a = Arg::literal("(arguments read by xargs)");
+            a.value = None;
+            a.dynamic = Some("arguments xargs reads from its input".into());
+            a
+        };
+        let mut writes: Vec<(Vec<Arg>, Op)> = Vec::new();
+        let cloned = |v: &[&Arg]| v.iter().map(|a| (*a).clone()).collect::<Vec<Arg>>();
+        match name {
+            "rm" | "unlink" | "rmdir" | "shred" => {
+                let p = Parsed::new(
+                    rest,
+                    &["-n", "--iterations", "-s", "--size", "--random-source"],
+                );
+                let op = match name {
+                    "rm" => Op::Delete {
+                        recursive: p.has("--recursive", Some('r'))
+                            || p.has("--recursive", Some('R')),
+                    },
+                    "shred" if !p.has("--remove", Some('u')) => Op::Write,
+                    _ => Op::Delete { recursive: false },
+                };
+                let mut targets = cloned(&p.operands);
+                if xargs {
+                    targets.push(stdin_operands());
+                }
+                writes.push((targets, op));
+            }
+            "touch" | "mkdir" | "truncate" | "tee" | "mkfifo" | "mknod" | "chattr" | "setfacl" => {
+                let p = Parsed::new(
+                    rest,
+                    &[
+                        "-d",
+                        "-t",
+                        "-r",
+                        "--date",
+                        "--reference",
+                        "-m",
+                        "--mode",
+                        "-s",
+                        "--size",
+                        "-o",
+                        "-M",
+                        "-x",
+                        "-X",
+                    ],
+                );
+                let mut targets = cloned(&p.operands);
+                if name == "mknod" {
+                    targets.truncate(1);
+                }
+                if xargs && name != "tee" {
+                    targets.push(stdin_operands());
+                }
+                writes.push((targets, Op::Write));
+            }
+            "chmod" | "chown" | "chgrp" => {
+                let p = Parsed::new(rest, &[]);
+                let reference = p.has("--reference", None);
+                // Operands after the mode or owner; `chmod -x f` puts the mode among options.
+                let mode_among_options =
+                    name == "chmod" && p.opts.iter().any(|(o, _)| is_chmod_mode(o));
+                let skip = usize::from(!(reference || mode_among_options));
+                let mut targets = cloned(p.operands.get(skip..).unwrap_or(&[]));
+                if xargs {
+                    targets.push(stdin_operands());
+                }
+                writes.push((targets, Op::Write));
+            }
+            "cp" | "mv" | "ln" | "install" | "rsync" | "scp" => {
+                let with_value: &[&str] = match name {
+                    "rsync" => &[
+                        "-e",
+                        "--rsh",
+                        "--exclude",
+                        "--include",
+                        "--filter",
+                        "-f",
+                        "--exclude-from",
+                        "--include-from",
+                        "-T",
+                        "--temp-dir",
+                        "--log-file",
+                        "--partial-dir",
+                        "--backup-dir",
+                        "--suffix",
+                        "--chmod",
+                        "--chown",
+                        "-B",
+                        "--port",
+                        "--password-file",
+                        "--files-from",
+                        "--compare-dest",
+                        "--copy-dest",
+                        "--link-dest",
+                    ],
+                    "scp" => &["-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J"],
+                    "install" => &[
+                        "-m",
+                        "-o",
+                        "-g",
+                        "-t",
+                        "-S",
+                        "--mode",
+                        "--owner",
+                        "--group",
+                        "--target-directory",
+                        "--suffix",
+                    ],
+                    _ => &["-t", "-S", "--target-directory", "--suffix"],
+                };
+                let p = Parsed::new(rest, with_value);
+                let local: Vec<&Arg> = p
+                    .operands
+                    .iter()
+                    .copied()
+                    .filter(|a| !is_remote_spec(a))
+                    .collect();
+                let target_dir = p.value("--target-directory", Some("-t"));
+                let (sources, dest): (Vec<&Arg>, Option<Arg>) = match (&target_dir, name) {
+                    (Some(d), _) => (local.clone(), Some(d.clone())),
+                    (None, "install") if p.has("--directory", Some('d')) => (Vec::new(), None),
+                    (None, "ln") if local.len() == 1 => (local.clone(), Some(Arg::literal("."))),
+                    (None, _) if local.len() >= 2 => (
+                        local[..local.len() - 1].to_vec(),
+                        Some(local[local.len() - 1].clone()),
+                    ),
+                    (None, _) => (Vec::new(), None),
+                };
+                if name == "install" && p.has("--directory", Some('d')) {
+                    writes.push((cloned(&local), Op::Write));
+                }
+                if let Some(dest) = dest {
+                    let op = if name == "rsync"
+                        && p.opts.iter().any(|(o, _)| o.starts_with("--delete"))
+                    {
+                        Op::Delete { recursive: true }
+                    } else {
+                        Op::Write
+                    };
+                    writes.push((vec![dest], op));
+                }
+                let moves =
+                    name == "mv" || (name == "rsync" && p.has("--remove-source-files", None));
+                if moves {
+                    let mut srcs = cloned(&sources);
+                    if xargs {
+                        srcs.push(stdin_operands());
+                    }
+                    writes.push((srcs, Op::MoveSource));
+                }
+            }
+            "dd" => {
+                let outs: Vec<Arg> = rest
+                    .iter()
+                    .filter_map(|a| {
+                        a.text()
+                            .and_then(|t| t.strip_prefix("of="))
+                            .map(Arg::literal)
+                    })
+                    .collect();
+                writes.push((outs, Op::Write));
+            }
+            "sed" | "perl" => {
+                let with_value: &[&str] = if name == "sed" {
+                    &["-e", "-f", "--expression", "--file", "-l", "--line-length"]
+                } else {
+                    &["-e", "-E", "-M", "-m", "-I", "-x"]
+                };
+                let p = Parsed::new(rest, with_value);
+                let in_place = p
+                    .opts
+                    .iter()
+                    .any(|(o, _)| o.starts_with("--in-place") || in_place_cluster(o, name));
+                if in_place {
+                    let has_script = p
+                        .opts
+                        .iter()
+                        .any(|(o, _)| matches!(*o, "-e" | "-f" | "--expression" | "--file" | "-E"))
+                        || p.opts
+                            .iter()
+                            .any(|(o, _)| !o.starts_with("--") && o.ends_with('e'));
+                    let skip = usize::from(!has_script);
+                    let mut targets = cloned(p.operands.get(skip..).unwrap_or(&[]));
+                    if xargs {
+                        targets.push(stdin_operands());
+                    }
+                    writes.push((targets, Op::Write));
+                }
+            }
+            "sort" => {
+                let p = Parsed::new(
+                    rest,
+                    &[
+                        "-o",
+                        "--output",
+                        "-k",
+                        "-t",
+                        "-S",
+                        "-T",
+                        "--key",
+                        "--field-separator",
+                    ],
+                );
+                if let Some(out) = p.value("--output", Some("-o")) {
+                    writes.push((vec![out], Op::Write));
+                }
+            }
+            "tar" | "bsdtar" => writes.extend(tar_writes(rest)),
+            "unzip" => {
+                let p = Parsed::new(rest, &["-d", "-x", "-P"]);
+                let dir = p
+                    .value("-d", Some("-d"))
+                    .unwrap_or_else(|| Arg::literal("."));
+                writes.push((vec![dir], Op::Write));
+            }
+            _ => {}
+        }
+        for (targets, op) in writes {
+            self.check_writes(&targets, op, display, st);
+        }
+    }
+}
+
+/// `-i`, `-i.bak`, `-Ei`, `-ni` (sed); `-pi`, `-i.orig` (perl).
+fn in_place_cluster(opt: &str, name: &str) -> bool {
+    if opt.starts_with("--") {
+        return false;
+    }
+    let flags = &opt[1..];
+    // The in-place flag is recognised up to the first option that takes a value.
+    let stops: &[char] = if name == "sed" {
+        &['e', 'f', 'l']
+    } else {
+        &['e', 'E', 'M', 'm', 'I', 'x']
+    };
+    for c in flags.chars() {
+        if c == 'i' {
+            return true;
+        }
+        if stops.contains(&c) {
+            return false;
+        }
+    }
+    false
+}
+
+fn is_chmod_mode(opt: &str) -> bool {
+    opt.len() > 1 && opt[1..].chars().all(|c| "rwxXst".contains(c))
+}
+
+/// `host:path`, `user@host:path`, `rsync://...`: not on this machine.
+fn is_remote_spec(a: &Arg) -> bool {
+    a.text().is_some_and(|t| {
+        t.contains("://") || t.split('/').next().is_some_and(|first| first.contains(':'))
+    })
+}
+
+/// The value of short option `opt` inside a cluster whose other letters take no value
+/// (`-sSLo FILE`, `-qO-`).
+fn cluster_value(args: &[Arg], opt: char, flag_letters: &str) -> Option<Arg> {
+    for (i, a) in args.iter().enumerate() {
+        let Some(t) = a.text() else { continue };
+        if !t.starts_with('-') || t.starts_with("--") || t.len() < 3 {
+            continue;
+        }
+        let body = &t[1..];
+        if let Some(pos) = body.find(opt) {
+            if body[..pos].chars().all(|c| flag_letters.contains(c)) {
+                let after = &body[pos + opt.len_utf8()..];
+                return if after.is_empty() {
+                    args.get(i + 1).cloned()
+                } else {
+                    Some(Arg::literal(after))
+                };
+            }
+        }
+    }
+    None
+}
+
+/// What `tar` writes: the archive when creating, the target directory when extracting.
+fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
+    let mut mode_create = false;
+    let mut mode_extract = false;
+    let mut file: Option<Arg> = None;
+    let mut dir: Option<Arg> = None;
+    let mut i = 0;
+    while i < rest.len() {
+        let a = &rest[i];
+        i += 1;
+        let Some(t) = a.text() else { continue };
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(Arg::literal(v))),
+                None => (long, None),
+            };
+            let take = |value: Option<Arg>, i: &mut usize| {
+                value.or_else(|| {
+                    *i += 1;
+                    rest.get(*i - 1).cloned()
+                })
+            };
+            match name {
+                "create" | "append" | "update" => mode_create = true,
+                "extract" | "get" => mode_extract = true,
+                "file" => file = take(value, &mut i),
+                "directory" => dir = take(value, &mut i),
+                _ => {}
+            }
+            continue;
+        }
+        // Old style: the first argument's letters are options even without a dash.
+        let (letters, old_style) = match t.strip_prefix('-') {
+            Some(l) => (l, false),
+            None if i == 1 => (t, true),
+            None => continue,
+        };
+        for (pos, c) in letters.char_indices() {
+            match c {
+                'c' | 'r' | 'u' => mode_create = true,
+                'x' => mode_extract = true,
+                'f' | 'C' => {
+                    let attached = &letters[pos + 1..];
+                    let value = if !attached.is_empty() && !old_style {
+                        Some(Arg::literal(attached))
+                    } else {
+                        i += 1;
+                        rest.get(i - 1).cloned()
+                    };
+                    if c == 'f' {
+                        file = value;
+                    } else {
+                        dir = value;
+                    }
+                    if !old_style {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if mode_create {
+        if let Some(f) = file.filter(|f| !f.is("-")) {
+            out.push((vec![f], Op::Write));
+        }
+    }
+    if mode_extract {
+        out.push((vec![dir.unwrap_or_else(|| Arg::literal("."))], Op::Write));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> Vec<Arg> {
+        v.iter().map(|s| Arg::literal(s)).collect()
+    }
+
+    #[test]
+    fn tar_modes_and_targets() {
+        let w = tar_writes(&args(&["-xzf", "a.tgz", "-C", "/opt"]));
+        assert_eq!(w[0].0[0].show(), "/opt");
+        let w = tar_writes(&args(&["xzf", "a.tgz"]));
+        assert_eq!(w[0].0[0].show(), ".");
+        let w = tar_writes(&args(&["--extract", "--file=a.tar", "--directory=/x"]));
+        assert_eq!(w[0].0[0].show(), "/x");
+        let w = tar_writes(&args(&["-czf", "/out.tgz", "src"]));
+        assert_eq!(w[0].0[0].show(), "/out.tgz");
+        assert!(tar_writes(&args(&["-tzf", "a.tgz"])).is_empty());
+    }
+
+    #[test]
+    fn cluster_values() {
+        assert_eq!(
+            cluster_value(&args(&["-sSLo", "f"]), 'o', "sSL")
+                .unwrap()
+                .show(),
+            "f"
+        );
+        assert_eq!(
+            cluster_value(&args(&["-qO-"]), 'O', "q").unwrap().show(),
+            "-"
+        );
+        assert!(cluster_value(&args(&["-Xo", "f"]), 'o', "sSL").is_none());
+    }
+}
