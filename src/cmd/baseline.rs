@@ -18,9 +18,17 @@ pub fn run(dir: &Path, args: &BaselineArgs) -> anyhow::Result<Exit> {
             })
         );
     } else if outcome.created {
-        println!("baseline recorded for session `{}`: {}", outcome.session, outcome.path.display());
+        println!(
+            "baseline recorded for session `{}`: {}",
+            outcome.session,
+            outcome.path.display()
+        );
     } else {
-        println!("session `{}` already has a baseline: {}", outcome.session, outcome.path.display());
+        println!(
+            "session `{}` already has a baseline: {}",
+            outcome.session,
+            outcome.path.display()
+        );
     }
     Ok(Exit::Pass)
 }

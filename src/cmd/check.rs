@@ -30,8 +30,15 @@ impl Progress for Spinner {
 
     fn check_finished(&self, result: &CheckResult) {
         if let Some(bar) = &self.bar {
-            let mark = if result.status == CheckStatus::Pass { "ok" } else { "FAILED" };
-            bar.println(format!("  {} {mark} ({} ms)", result.name, result.duration_ms));
+            let mark = if result.status == CheckStatus::Pass {
+                "ok"
+            } else {
+                "FAILED"
+            };
+            bar.println(format!(
+                "  {} {mark} ({} ms)",
+                result.name, result.duration_ms
+            ));
         }
     }
 }
@@ -59,6 +66,7 @@ pub fn run(dir: &Path, args: &CheckArgs) -> anyhow::Result<Exit> {
         deadline: None,
         no_store: false,
         confined_run: false,
+        history_only: false,
     };
     let receipt = {
         let spinner = Spinner::new(!args.quiet && !args.json);

@@ -40,10 +40,6 @@ pub fn exec(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     std::process::exit(i32::from(finished.code))
 }
 
-pub fn run_agent(_dir: &Path, _args: &ExecArgs) -> anyhow::Result<Exit> {
-    anyhow::bail!("`loopgate run` is not built yet")
-}
-
 /// The repository root: the nearest directory at or above `dir` holding `.git` (a
 /// directory, or a file in a linked worktree).
 pub(crate) fn find_repo_root(dir: &Path) -> Option<PathBuf> {

@@ -6,7 +6,10 @@ pub fn run(dir: &Path, args: &InitArgs) -> anyhow::Result<Exit> {
     let (_, root) = gate::done::find_root(dir);
     let path = root.join(gate::config::FILE_NAME);
     if path.exists() && !args.force {
-        anyhow::bail!("{} already exists; use --force to overwrite it", path.display());
+        anyhow::bail!(
+            "{} already exists; use --force to overwrite it",
+            path.display()
+        );
     }
     let stacks = gate::detect::detect(&root);
     let text = gate::detect::init_template(&stacks);
@@ -17,7 +20,11 @@ pub fn run(dir: &Path, args: &InitArgs) -> anyhow::Result<Exit> {
     println!(
         "wrote {} ({})",
         path.display(),
-        if names.is_empty() { "no stack detected: declare your checks".to_string() } else { format!("detected: {}", names.join(", ")) }
+        if names.is_empty() {
+            "no stack detected: declare your checks".to_string()
+        } else {
+            format!("detected: {}", names.join(", "))
+        }
     );
     Ok(Exit::Pass)
 }

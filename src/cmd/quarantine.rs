@@ -44,6 +44,30 @@ pub fn run(dir: &Path, cmd: &QuarantineCommand) -> anyhow::Result<Exit> {
                     println!("  {}", p.display());
                 }
             }
+            if !released.is_empty() || corrupt {
+                let config = gate::config::load(&root, Vec::new).ok().map(|l| l.config);
+                let mut extra = serde_json::Map::new();
+                extra.insert(
+                    "released".into(),
+                    serde_json::json!(released.iter().map(|r| &r.id).collect::<Vec<_>>()),
+                );
+                gate::evidence::append(
+                    &root,
+                    config.as_ref(),
+                    audit::Record {
+                        session: "human".into(),
+                        agent: "cli".into(),
+                        event: "quarantine_release".into(),
+                        decision: Some("release".into()),
+                        extra,
+                        ..audit::Record::default()
+                    },
+                );
+                let refreshed = gate::escape::acknowledge(&root)?;
+                if refreshed > 0 {
+                    println!("the watch roots as they are now are the new reference of {refreshed} baseline(s)");
+                }
+            }
             Ok(Exit::Pass)
         }
     }

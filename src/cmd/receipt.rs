@@ -5,7 +5,10 @@ use std::path::Path;
 pub fn run(dir: &Path, args: &ReceiptArgs) -> anyhow::Result<Exit> {
     let (_, root) = gate::done::find_root(dir);
     let Some(receipt) = gate::store::latest(&root)? else {
-        anyhow::bail!("no receipt yet in {}: run `loopgate check` first", root.display());
+        anyhow::bail!(
+            "no receipt yet in {}: run `loopgate check` first",
+            root.display()
+        );
     };
     if !receipt.verify_seal() {
         anyhow::bail!(

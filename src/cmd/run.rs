@@ -28,7 +28,10 @@ fn agent_state(program: &str) -> (&'static [&'static str], &'static [&'static st
             ],
             &[".claude.json", ".claude.json.backup"],
         ),
-        "codex" => (&[".codex/sessions", ".codex/log", ".codex/cache"], &[".codex/history.jsonl", ".codex/auth.json"]),
+        "codex" => (
+            &[".codex/sessions", ".codex/log", ".codex/cache"],
+            &[".codex/history.jsonl", ".codex/auth.json"],
+        ),
         "gemini" => (&[".gemini/tmp"], &[]),
         _ => (&[], &[]),
     }
@@ -89,8 +92,12 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     let mut confined = false;
     if want_jail {
         match sandbox::landlock_available() {
-            sandbox::Availability::Missing { reason } if cfg.sandbox.confine == Confine::Required => {
-                anyhow::bail!("[sandbox] confine = \"required\" but Landlock is not available ({reason})");
+            sandbox::Availability::Missing { reason }
+                if cfg.sandbox.confine == Confine::Required =>
+            {
+                anyhow::bail!(
+                    "[sandbox] confine = \"required\" but Landlock is not available ({reason})"
+                );
             }
             sandbox::Availability::Missing { reason } => {
                 eprintln!("loopgate run: not confined ({reason}); writes outside the roots will be detected at the end instead");
@@ -108,17 +115,22 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
                 };
                 let p = sandbox::prepare(&plan)?;
                 sandbox::apply(&mut cmd, &p);
-                eprintln!("loopgate run: `{program_name}` confined by Landlock ({})", p.enforcement());
+                eprintln!(
+                    "loopgate run: `{program_name}` confined by Landlock ({})",
+                    p.enforcement()
+                );
                 confined = p.enforcement() != sandbox::Enforcement::NotEnforced;
                 prepared = Some(p);
             }
         }
     }
-    let finished = sandbox::process::run_foreground(&mut cmd).map_err(|e| {
-        anyhow::anyhow!("cannot start `{program}`: {e}")
-    })?;
+    let finished = sandbox::process::run_foreground(&mut cmd)
+        .map_err(|e| anyhow::anyhow!("cannot start `{program}`: {e}"))?;
     drop(prepared);
-    eprintln!("loopgate run: `{program_name}` exited with {}; running the done gate", finished.code);
+    eprintln!(
+        "loopgate run: `{program_name}` exited with {}; running the done gate",
+        finished.code
+    );
     let receipt = done::run(
         dir,
         &DoneRequest {

@@ -33,20 +33,36 @@ pub fn run(dir: &Path, args: &StatusArgs) -> anyhow::Result<Exit> {
         println!("{}", serde_json::to_string_pretty(&status)?);
         return Ok(Exit::Pass);
     }
-    println!("root:      {}{}", root.display(), if repo.is_some() { "" } else { " (not a git repository)" });
+    println!(
+        "root:      {}{}",
+        root.display(),
+        if repo.is_some() {
+            ""
+        } else {
+            " (not a git repository)"
+        }
+    );
     println!("config:    {config_source}");
     if loaded.config.checks.is_empty() {
         println!("checks:    none (declare [[check]] in loopgate.toml)");
     }
     for c in &loaded.config.checks {
-        println!("check:     {}: {}{}", c.name, c.run, if c.shell { " [unvetted]" } else { "" });
+        println!(
+            "check:     {}: {}{}",
+            c.name,
+            c.run,
+            if c.shell { " [unvetted]" } else { "" }
+        );
     }
     match &newest {
         Some(b) => println!("baseline:  session `{}` at {}", b.session, b.created_at),
         None => println!("baseline:  none recorded"),
     }
     match &latest {
-        Some(r) => println!("receipt:   {:?} (exit {}) at {} via {}", r.verdict, r.exit_code, r.started_at, r.via),
+        Some(r) => println!(
+            "receipt:   {:?} (exit {}) at {} via {}",
+            r.verdict, r.exit_code, r.started_at, r.via
+        ),
         None => println!("receipt:   none yet"),
     }
     if let Some(q) = quarantine {

@@ -91,7 +91,10 @@ impl Repo {
 /// A node project whose `npm test` runs node's own test runner on `test/*.test.js`.
 pub fn node_project(test_body: &str) -> Repo {
     Repo::with(&[
-        ("package.json", r#"{"name":"demo","version":"1.0.0","scripts":{"test":"node --test test/"}}"#),
+        (
+            "package.json",
+            r#"{"name":"demo","version":"1.0.0","scripts":{"test":"node --test test/"}}"#,
+        ),
         ("test/math.test.js", test_body),
         ("src/math.js", "exports.add = (a, b) => a + b;\n"),
     ])
@@ -109,6 +112,10 @@ pub fn stderr(out: &std::process::Output) -> String {
 
 pub fn json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!("stdout is not JSON ({e}): {}\nstderr: {}", stdout(out), stderr(out))
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            stdout(out),
+            stderr(out)
+        )
     })
 }

@@ -79,7 +79,27 @@ pub fn run(
     prompt: &str,
     limit: Duration,
 ) -> ClaudeRun {
-    let mut cmd = Command::new(claude);
+    run_under(&[], claude, repo, home, server, prompt, limit)
+}
+
+/// The same, with the client started by `wrapper` (e.g. `loopgate run --confine --`).
+pub fn run_under(
+    wrapper: &[&str],
+    claude: &Path,
+    repo: &Path,
+    home: &Path,
+    server: &ModelServer,
+    prompt: &str,
+    limit: Duration,
+) -> ClaudeRun {
+    let mut cmd = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args).arg(claude);
+            c
+        }
+        None => Command::new(claude),
+    };
     cmd.current_dir(repo)
         .args([
             "-p",

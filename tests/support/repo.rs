@@ -83,19 +83,12 @@ impl TestRepo {
             .env("HOME", self.home.path())
             .output()
             .expect("loopgate runs");
-        let settings = self.root.path().join(".claude/settings.json");
-        if installed.status.success() && settings.exists() {
-            return;
-        }
-        let hook = json!([{"hooks": [{"type": "command", "command": format!("{LOOPGATE} hook claude"), "timeout": 600}]}]);
-        let tool_hook = json!([{"matcher": "*", "hooks": [{"type": "command", "command": format!("{LOOPGATE} hook claude"), "timeout": 600}]}]);
-        let value = json!({"hooks": {
-            "SessionStart": hook, "PreToolUse": tool_hook, "Stop": hook, "SubagentStop": hook
-        }});
-        self.write(
-            ".claude/settings.json",
-            &serde_json::to_string_pretty(&value).unwrap(),
+        assert!(
+            installed.status.success(),
+            "loopgate install claude failed: {}",
+            String::from_utf8_lossy(&installed.stderr)
         );
+        assert!(self.root.path().join(".claude/settings.json").exists());
     }
 
     /// The audit lines written so far.

@@ -6,7 +6,7 @@
 //! record: git already holds them at the head commit.
 
 use crate::git::Repo;
-use crate::guards::{count_tests, is_test_path, TestCounts, GATE_FILES};
+use crate::guards::{count_tests, is_counted_path, TestCounts, GATE_FILES};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -102,7 +102,9 @@ pub fn gate_file_hashes(root: &Path) -> BTreeMap<String, Option<String>> {
 pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Result<Baseline> {
     let state = repo.work_state()?;
     let head = state.head.clone();
-    let base = head.clone().unwrap_or_else(|| crate::git::EMPTY_TREE.to_string());
+    let base = head
+        .clone()
+        .unwrap_or_else(|| crate::git::EMPTY_TREE.to_string());
     // loopgate's own state changes on every run; tampering with it is the tool gate's job.
     let status: Vec<_> = state
         .entries
@@ -139,7 +141,7 @@ pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Res
                 _ => Vec::new(),
             }
         };
-        let counts = match (&text, is_test_path(&entry.path, test_globs)) {
+        let counts = match (&text, is_counted_path(&entry.path, test_globs)) {
             (Some(t), true) => Some(count_tests(&entry.path, t)),
             _ => None,
         };
@@ -227,7 +229,10 @@ pub fn newest(root: &Path) -> anyhow::Result<Option<Baseline>> {
                 path.display()
             ),
         };
-        if best.as_ref().is_none_or(|b| b.created_at < baseline.created_at) {
+        if best
+            .as_ref()
+            .is_none_or(|b| b.created_at < baseline.created_at)
+        {
             best = Some(baseline);
         }
     }

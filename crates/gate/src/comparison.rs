@@ -3,7 +3,7 @@
 
 use crate::baseline::{self, read_text, Baseline};
 use crate::git::{ChangeKind, Repo, WorkState};
-use crate::guards::{count_tests, is_test_path, DeltaKind, FileDelta, Line};
+use crate::guards::{count_tests, is_counted_path, DeltaKind, FileDelta, Line};
 use crate::receipt::{BaselineInfo, BaselineKind};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -191,7 +191,7 @@ pub fn deltas(
         .iter()
         .filter(|(path, kind)| match kind {
             ChangeKind::Added => false,
-            ChangeKind::Deleted => is_test_path(path, test_globs) && !dirty.contains_key(*path),
+            ChangeKind::Deleted => is_counted_path(path, test_globs) && !dirty.contains_key(*path),
             _ => true,
         })
         .map(|(path, kind)| (path.clone(), old_path_of(path, kind)))
@@ -200,7 +200,10 @@ pub fn deltas(
     let blobs = repo.blobs_at(commit, &old_paths)?;
     let mut old_texts: HashMap<String, String> = HashMap::new();
     for ((path, _), blob) in wanted.iter().zip(blobs) {
-        if let Some(text) = blob.filter(|b| b.len() as u64 <= baseline::MAX_TEXT_BYTES).and_then(|b| String::from_utf8(b).ok()) {
+        if let Some(text) = blob
+            .filter(|b| b.len() as u64 <= baseline::MAX_TEXT_BYTES)
+            .and_then(|b| String::from_utf8(b).ok())
+        {
             old_texts.insert(path.clone(), text);
         }
     }
@@ -249,13 +252,10 @@ pub fn deltas(
         };
         let old_counts = match &delta_kind {
             DeltaKind::Added => None,
-            _ => dirty
-                .get(&old_path)
-                .and_then(|d| d.counts)
-                .or_else(|| {
-                    let old = old_texts.get(&path)?;
-                    is_test_path(&old_path, test_globs).then(|| count_tests(&old_path, old))
-                }),
+            _ => dirty.get(&old_path).and_then(|d| d.counts).or_else(|| {
+                let old = old_texts.get(&path)?;
+                is_counted_path(&old_path, test_globs).then(|| count_tests(&old_path, old))
+            }),
         };
         out.push(FileDelta {
             old_counts,
@@ -318,7 +318,10 @@ mod tests {
     fn added_lines_are_numbered_in_the_new_text() {
         let old = "a\nb\nc\n";
         let new = "a\nx\nb\nc\ny";
-        assert_eq!(added_lines(old, new), vec![(2, "x".to_string()), (5, "y".to_string())]);
+        assert_eq!(
+            added_lines(old, new),
+            vec![(2, "x".to_string()), (5, "y".to_string())]
+        );
         assert!(added_lines(new, new).is_empty());
         assert_eq!(added_lines("", "one\r\n").len(), 1);
     }

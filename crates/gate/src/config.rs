@@ -318,18 +318,15 @@ pub fn load(root: &Path, detected: impl FnOnce() -> Vec<CheckSpec>) -> Result<Lo
 }
 
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let span: jiff::SignedDuration = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a duration; write it like \"30s\", \"10m\" or \"1h30m\""))?;
+    let span: jiff::SignedDuration = text.trim().parse().map_err(|_| {
+        format!("`{text}` is not a duration; write it like \"30s\", \"10m\" or \"1h30m\"")
+    })?;
     Duration::try_from(span).map_err(|_| format!("`{text}` is a negative duration"))
 }
 
 pub fn parse_byte_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let split = t
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(t.len());
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let n: u64 = num
         .parse()
@@ -339,7 +336,11 @@ pub fn parse_byte_size(text: &str) -> Result<u64, String> {
         "KiB" | "K" | "KB" => 1024,
         "MiB" | "M" | "MB" => 1024 * 1024,
         "GiB" | "G" | "GB" => 1024 * 1024 * 1024,
-        other => return Err(format!("`{other}` is not a size unit; use B, KiB, MiB or GiB")),
+        other => {
+            return Err(format!(
+                "`{other}` is not a size unit; use B, KiB, MiB or GiB"
+            ))
+        }
     };
     n.checked_mul(mult)
         .filter(|v| *v > 0)
@@ -482,7 +483,9 @@ max_bytes = "1MiB"
         assert!(parse("version = 1\n[audit]\nmax_bytes = '5 lots'\n").is_err());
         assert!(parse("version = 1\n[audit]\nmax_bytes = 0\n").is_err());
         assert!(parse("version = 1\n[budget]\nturn_tokens = 0\n").is_err());
-        assert!(parse("version = 1\n[guards]\nprotect = ['a/[']\n").unwrap_err().contains("bad glob"));
+        assert!(parse("version = 1\n[guards]\nprotect = ['a/[']\n")
+            .unwrap_err()
+            .contains("bad glob"));
     }
 
     #[test]
@@ -498,7 +501,10 @@ max_bytes = "1MiB"
     fn embedded_hash_is_stable_and_sensitive() {
         let a = Config::embedded(vec![]);
         let mut b = Config::embedded(vec![]);
-        assert_eq!(a.canonical_hash(), Config::embedded(vec![]).canonical_hash());
+        assert_eq!(
+            a.canonical_hash(),
+            Config::embedded(vec![]).canonical_hash()
+        );
         b.gate.max_bounces = 9;
         assert_ne!(a.canonical_hash(), b.canonical_hash());
     }

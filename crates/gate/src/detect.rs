@@ -87,7 +87,10 @@ pub fn detect(root: &Path) -> Vec<Stack> {
     if exists("go.mod") {
         stacks.push(Stack::Go);
     }
-    if read("Makefile").or_else(|| read("makefile")).is_some_and(|m| makefile_has_test_target(&m)) {
+    if read("Makefile")
+        .or_else(|| read("makefile"))
+        .is_some_and(|m| makefile_has_test_target(&m))
+    {
         stacks.push(Stack::Make);
     }
     stacks
@@ -126,7 +129,9 @@ pub fn init_template(stacks: &[Stack]) -> String {
     out.push_str("version = 1\n\n");
     if stacks.is_empty() {
         out.push_str("# No stack detected. Declare your checks, for example:\n");
-        out.push_str("# [[check]]\n# name = \"test\"\n# run = \"make test\"\n# timeout = \"10m\"\n\n");
+        out.push_str(
+            "# [[check]]\n# name = \"test\"\n# run = \"make test\"\n# timeout = \"10m\"\n\n",
+        );
     } else {
         let names: Vec<&str> = stacks.iter().map(|s| s.name()).collect();
         out.push_str(&format!("# Detected: {}.\n", names.join(", ")));
@@ -214,7 +219,10 @@ mod tests {
     #[test]
     fn npm_placeholder_and_makefile_without_test_are_not_stacks() {
         let d = repo(&[
-            ("package.json", r#"{"scripts":{"test":"echo \"Error: no test specified\" && exit 1"}}"#),
+            (
+                "package.json",
+                r#"{"scripts":{"test":"echo \"Error: no test specified\" && exit 1"}}"#,
+            ),
             ("Makefile", "test_dir = x\nbuild:\n\ttest -f x\n"),
         ]);
         assert!(detect(d.path()).is_empty());
@@ -224,7 +232,11 @@ mod tests {
 
     #[test]
     fn template_parses_for_every_stack_mix() {
-        for stacks in [vec![], vec![Stack::Cargo, Stack::Go], vec![Stack::Node(NodeRunner::Bun)]] {
+        for stacks in [
+            vec![],
+            vec![Stack::Cargo, Stack::Go],
+            vec![Stack::Node(NodeRunner::Bun)],
+        ] {
             let text = init_template(&stacks);
             let config = Config::parse(&text, Path::new("loopgate.toml")).unwrap();
             assert_eq!(config.checks.len(), stacks.len());

@@ -5,9 +5,7 @@ use crate::comparison::{self, PointRequest};
 use crate::config::{self, Level};
 use crate::git::Repo;
 use crate::guards::{run_guards, GuardReport};
-use crate::receipt::{
-    CheckResult, ConfigInfo, Environment, Receipt, RepoInfo, RECEIPT_VERSION,
-};
+use crate::receipt::{CheckResult, ConfigInfo, Environment, Receipt, RepoInfo, RECEIPT_VERSION};
 use crate::runner::{self, RunOptions};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -29,6 +27,8 @@ pub struct DoneRequest {
     pub deadline: Option<Instant>,
     /// Do not write the receipt to `.loopgate/receipts/`.
     pub no_store: bool,
+    /// Keep the receipt out of `latest.json` (a subagent's stop).
+    pub history_only: bool,
     /// The agent whose work this is ran under Landlock (`loopgate run --confine`).
     pub confined_run: bool,
 }
@@ -62,7 +62,11 @@ pub fn run(dir: &Path, req: &DoneRequest) -> anyhow::Result<Receipt> {
 
 /// Run the done gate in the repository containing `dir`. Errors are configuration or
 /// usage problems (exit 2); a failing verdict is a receipt, not an error.
-pub fn run_with_progress(dir: &Path, req: &DoneRequest, progress: &dyn Progress) -> anyhow::Result<Receipt> {
+pub fn run_with_progress(
+    dir: &Path,
+    req: &DoneRequest,
+    progress: &dyn Progress,
+) -> anyhow::Result<Receipt> {
     let started = Instant::now();
     let started_at = jiff::Timestamp::now().to_string();
     if !dir.is_dir() {
@@ -76,7 +80,11 @@ pub fn run_with_progress(dir: &Path, req: &DoneRequest, progress: &dyn Progress)
             let known: Vec<&str> = cfg.checks.iter().map(|c| c.name.as_str()).collect();
             anyhow::bail!(
                 "--only names `{name}`, which is not a check here (checks: {})",
-                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
             );
         }
     }
@@ -124,7 +132,9 @@ pub fn run_with_progress(dir: &Path, req: &DoneRequest, progress: &dyn Progress)
     let mut confinement = Vec::new();
     if req.run_guards {
         let deltas = match (&repo, &state) {
-            (Some(repo), Some(state)) => comparison::deltas(repo, state, &point, &cfg.guards.test_globs)?,
+            (Some(repo), Some(state)) => {
+                comparison::deltas(repo, state, &point, &cfg.guards.test_globs)?
+            }
             _ => Vec::new(),
         };
         if point.commit.is_some() {
@@ -167,7 +177,11 @@ pub fn run_with_progress(dir: &Path, req: &DoneRequest, progress: &dyn Progress)
         version: RECEIPT_VERSION,
         verdict,
         exit_code: verdict.exit_code(),
-        via: if req.via.is_empty() { "cli".into() } else { req.via.clone() },
+        via: if req.via.is_empty() {
+            "cli".into()
+        } else {
+            req.via.clone()
+        },
         session: req.session.clone().or_else(|| point.info.session.clone()),
         started_at,
         duration_ms: started.elapsed().as_millis() as u64,
@@ -194,7 +208,7 @@ pub fn run_with_progress(dir: &Path, req: &DoneRequest, progress: &dyn Progress)
     }
     .seal();
     if !req.no_store {
-        crate::store::save(&root, &receipt)?;
+        crate::store::save(&root, &receipt, req.history_only)?;
     }
     Ok(receipt)
 }
@@ -215,7 +229,10 @@ fn guard_names() -> [(&'static str, LevelOf); 7] {
 }
 
 pub fn environment() -> Environment {
-    let host = rustix::system::uname().nodename().to_string_lossy().into_owned();
+    let host = rustix::system::uname()
+        .nodename()
+        .to_string_lossy()
+        .into_owned();
     Environment {
         os: std::env::consts::OS.into(),
         arch: std::env::consts::ARCH.into(),

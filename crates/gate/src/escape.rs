@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 /// The resolved write roots of the repository, the system temp dirs included when
@@ -28,10 +30,18 @@ pub fn write_roots(root: &Path, config: &Config) -> Vec<PathBuf> {
 }
 
 /// Roots to snapshot and what to skip inside them.
-pub fn watch_plan(root: &Path, config: &Config, main: Option<PathBuf>) -> (Vec<PathBuf>, ScanOptions) {
+pub fn watch_plan(
+    root: &Path,
+    config: &Config,
+    main: Option<PathBuf>,
+) -> (Vec<PathBuf>, ScanOptions) {
     let home = home();
     let mut roots = sandbox::default_watch_roots(home.as_deref(), root, main.clone());
-    roots.extend(sandbox::resolve_roots(&config.sandbox.watch_roots, root, home.as_deref()));
+    roots.extend(sandbox::resolve_roots(
+        &config.sandbox.watch_roots,
+        root,
+        home.as_deref(),
+    ));
     let mut exclude = sandbox::default_excludes(home.as_deref(), root, main.as_deref());
     // Writes inside the write roots are allowed by definition; never report them.
     exclude.extend(write_roots(root, config));
@@ -55,7 +65,17 @@ pub fn open_quarantine(root: &Path) -> anyhow::Result<Option<String>> {
 }
 
 /// Tool caches a check legitimately writes outside the repository (dependency downloads).
-const TOOL_CACHES: &[&str] = &[".cargo", ".npm", ".cache", ".yarn", ".pnpm-store", "go", ".gradle", ".m2", ".bun"];
+const TOOL_CACHES: &[&str] = &[
+    ".cargo",
+    ".npm",
+    ".cache",
+    ".yarn",
+    ".pnpm-store",
+    "go",
+    ".gradle",
+    ".m2",
+    ".bun",
+];
 
 pub type PreSpawnHook = Box<dyn Fn(&mut Command) -> std::io::Result<()>>;
 
@@ -77,11 +97,22 @@ pub fn check_confinement(
                  use confine = \"auto\" to fall back to detection"
             );
         }
-        return Ok((None, Some(format!("checks not confined: {reason}; escapes are detected instead"))));
+        return Ok((
+            None,
+            Some(format!(
+                "checks not confined: {reason}; escapes are detected instead"
+            )),
+        ));
     }
     let home = home();
     let extra = home
-        .map(|h| TOOL_CACHES.iter().map(|c| h.join(c)).filter(|p| p.exists()).collect())
+        .map(|h| {
+            TOOL_CACHES
+                .iter()
+                .map(|c| h.join(c))
+                .filter(|p| p.exists())
+                .collect()
+        })
         .unwrap_or_default();
     let plan = sandbox::ConfinePlan {
         write_roots: write_roots(root, config),
@@ -95,6 +126,33 @@ pub fn check_confinement(
         Ok(())
     });
     Ok((Some(hook), Some(note)))
+}
+
+/// After a human released a quarantine, the watch roots as they are now become the
+/// reference of every stored baseline: the released changes are acknowledged, later ones
+/// are still caught. Returns how many baselines were refreshed.
+pub fn acknowledge(root: &Path) -> anyhow::Result<usize> {
+    let Some(repo) = Repo::discover(root) else {
+        return Ok(0);
+    };
+    let loaded = crate::config::load(&repo.root, Vec::new)?;
+    let dir = crate::baseline::baselines_dir(&repo.root);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(0);
+    };
+    let fresh = snapshot_for_baseline(&repo, &loaded.config);
+    let mut refreshed = 0;
+    for path in entries.flatten().map(|e| e.path()) {
+        let Ok(mut baseline) = state::read_json::<Baseline>(&path) else {
+            continue;
+        };
+        if baseline.snapshot.is_some() {
+            baseline.snapshot = fresh.clone();
+            state::write_json(&path, &baseline)?;
+            refreshed += 1;
+        }
+    }
+    Ok(refreshed)
 }
 
 /// What the gate learned about escapes: the guard, per-root confinement, and the paths.
@@ -175,7 +233,11 @@ pub fn write_escape(
             });
         }
     }
-    for note in now.notes().into_iter().filter(|n| !n.contains("does not exist")) {
+    for note in now
+        .notes()
+        .into_iter()
+        .filter(|n| !n.contains("does not exist"))
+    {
         roots.push(RootConfinement {
             root: note.split(':').next().unwrap_or_default().to_string(),
             status: Confinement::Unobservable,
@@ -200,7 +262,28 @@ pub fn write_escape(
         let already = sandbox::quarantine::list(&state_dir).unwrap_or_default();
         let known = already.iter().any(|r| r.paths == escaped);
         if !known {
-            sandbox::quarantine::record(&state_dir, session.unwrap_or("unknown"), &escaped)?;
+            let record =
+                sandbox::quarantine::record(&state_dir, session.unwrap_or("unknown"), &escaped)?;
+            let mut extra = serde_json::Map::new();
+            extra.insert("paths".into(), serde_json::json!(escaped));
+            extra.insert("quarantine".into(), serde_json::json!(record.id));
+            crate::evidence::append(
+                root,
+                Some(config),
+                audit::Record {
+                    session: session.unwrap_or("unknown").to_string(),
+                    agent: "gate".into(),
+                    event: "write_escape".into(),
+                    decision: Some("quarantine".into()),
+                    rule: Some("write_escape".into()),
+                    reason: Some(format!(
+                        "{} path(s) written outside the write roots",
+                        escaped.len()
+                    )),
+                    extra,
+                    ..audit::Record::default()
+                },
+            );
         }
     }
     Ok(EscapeReport {

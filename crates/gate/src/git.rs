@@ -3,9 +3,9 @@
 //! handful of questions a check asks, see bench/check.sh).
 
 use anyhow::{anyhow, bail, Context};
+use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -38,7 +38,10 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let args: Vec<_> = args.into_iter().map(|a| a.as_ref().to_os_string()).collect();
+    let args: Vec<_> = args
+        .into_iter()
+        .map(|a| a.as_ref().to_os_string())
+        .collect();
     let out = git(root)
         .args(&args)
         .output()
@@ -58,7 +61,9 @@ where
 }
 
 fn text(bytes: Vec<u8>) -> String {
-    String::from_utf8_lossy(&bytes).trim_end_matches('\n').to_string()
+    String::from_utf8_lossy(&bytes)
+        .trim_end_matches('\n')
+        .to_string()
 }
 
 impl Repo {
@@ -98,11 +103,28 @@ impl Repo {
             bail!("`{reference}` is not a git ref");
         }
         let spec = format!("{reference}^{{commit}}");
-        let out = output(&self.root, ["rev-parse", "--verify", "--quiet", "--end-of-options", &spec])
-            .map_err(|_| anyhow!("`{reference}` does not resolve to a commit in {}", self.root.display()))?;
+        let out = output(
+            &self.root,
+            [
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                "--end-of-options",
+                &spec,
+            ],
+        )
+        .map_err(|_| {
+            anyhow!(
+                "`{reference}` does not resolve to a commit in {}",
+                self.root.display()
+            )
+        })?;
         let id = text(out);
         if id.is_empty() {
-            bail!("`{reference}` does not resolve to a commit in {}", self.root.display());
+            bail!(
+                "`{reference}` does not resolve to a commit in {}",
+                self.root.display()
+            );
         }
         Ok(id)
     }
@@ -120,14 +142,18 @@ impl Repo {
         let mut args = vec!["for-each-ref", "--format=%(refname) %(symref)"];
         args.extend(CANDIDATES);
         let out = text(output(&self.root, args).ok()?);
-        let found: Vec<(&str, &str)> = out
-            .lines()
-            .filter_map(|l| l.split_once(' '))
-            .collect();
+        let found: Vec<(&str, &str)> = out.lines().filter_map(|l| l.split_once(' ')).collect();
         CANDIDATES.iter().find_map(|want| {
-            found.iter().find(|(name, _)| name == want).map(|(name, symref)| {
-                if symref.is_empty() { name.to_string() } else { symref.to_string() }
-            })
+            found
+                .iter()
+                .find(|(name, _)| name == want)
+                .map(|(name, symref)| {
+                    if symref.is_empty() {
+                        name.to_string()
+                    } else {
+                        symref.to_string()
+                    }
+                })
         })
     }
 
@@ -148,7 +174,13 @@ impl Repo {
     pub fn work_state(&self) -> anyhow::Result<WorkState> {
         let out = output(
             &self.root,
-            ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"],
+            [
+                "status",
+                "--porcelain=v2",
+                "-z",
+                "--branch",
+                "--untracked-files=all",
+            ],
         )?;
         Ok(parse_status_v2(&out))
     }
@@ -158,7 +190,9 @@ impl Repo {
     /// that differ between `commit` and HEAD, are compared.
     pub fn changes_since(&self, commit: &str, state: &WorkState) -> anyhow::Result<Vec<Change>> {
         if state.head.as_deref() == Some(commit) {
-            return Ok(pair_untracked_renames(changes_from_status(&self.root, state)));
+            return Ok(pair_untracked_renames(changes_from_status(
+                &self.root, state,
+            )));
         }
         let mut candidates: BTreeSet<String> = BTreeSet::new();
         for e in &state.entries {
@@ -169,7 +203,18 @@ impl Repo {
         }
         if let Some(head) = &state.head {
             if head != commit {
-                let out = output(&self.root, ["diff", "--no-ext-diff", "--name-only", "-z", commit, head, "--"])?;
+                let out = output(
+                    &self.root,
+                    [
+                        "diff",
+                        "--no-ext-diff",
+                        "--name-only",
+                        "-z",
+                        commit,
+                        head,
+                        "--",
+                    ],
+                )?;
                 for p in out.split(|b| *b == 0).filter(|p| !p.is_empty()) {
                     candidates.insert(lossy(p));
                 }
@@ -178,10 +223,19 @@ impl Repo {
         if candidates.is_empty() {
             return Ok(Vec::new());
         }
-        let mut args: Vec<String> = ["diff", "--no-ext-diff", "--no-textconv", "-M", "--name-status", "-z", commit, "--"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let mut args: Vec<String> = [
+            "diff",
+            "--no-ext-diff",
+            "--no-textconv",
+            "-M",
+            "--name-status",
+            "-z",
+            commit,
+            "--",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         // Past a few thousand paths the command line gets long; diffing the whole tree is
         // then no slower than naming every path.
         if candidates.len() <= MAX_PATHSPECS {
@@ -471,7 +525,17 @@ mod tests {
         let main = tmp.path().join("main");
         std::fs::create_dir_all(main.join("sub/deeper")).unwrap();
         let git = |dir: &Path, args: &[&str]| {
-            let ok = Command::new("git").current_dir(dir).args(args).env("GIT_AUTHOR_NAME", "t").env("GIT_AUTHOR_EMAIL", "t@t").env("GIT_COMMITTER_NAME", "t").env("GIT_COMMITTER_EMAIL", "t@t").output().unwrap().status.success();
+            let ok = Command::new("git")
+                .current_dir(dir)
+                .args(args)
+                .env("GIT_AUTHOR_NAME", "t")
+                .env("GIT_AUTHOR_EMAIL", "t@t")
+                .env("GIT_COMMITTER_NAME", "t")
+                .env("GIT_COMMITTER_EMAIL", "t@t")
+                .output()
+                .unwrap()
+                .status
+                .success();
             assert!(ok, "git {args:?}");
         };
         git(&main, &["init", "-q"]);
@@ -488,8 +552,18 @@ mod tests {
 
     #[test]
     fn status_v2_head_branch_and_entries() {
-        let out = b"# branch.oid abc123\0# branch.head main\01 .M N... 100644 100644 100644 h1 h2 src/a b.rs\02 R. N... 100644 100644 100644 h1 h2 R100 new.js\0old.js\0? t/x.test.js\0";
-        let s = parse_status_v2(out);
+        let out: Vec<u8> = [
+            "# branch.oid abc123",
+            "# branch.head main",
+            "1 .M N... 100644 100644 100644 h1 h2 src/a b.rs",
+            "2 R. N... 100644 100644 100644 h1 h2 R100 new.js",
+            "old.js",
+            "? t/x.test.js",
+        ]
+        .iter()
+        .flat_map(|r| r.bytes().chain([0u8]))
+        .collect();
+        let s = parse_status_v2(&out);
         assert_eq!(s.head.as_deref(), Some("abc123"));
         assert_eq!(s.branch.as_deref(), Some("main"));
         assert_eq!(s.entries.len(), 3);
@@ -504,12 +578,26 @@ mod tests {
     #[test]
     fn moved_files_pair_by_name() {
         let changes = vec![
-            Change { path: "a/t.test.js".into(), kind: ChangeKind::Deleted },
-            Change { path: "b/t.test.js".into(), kind: ChangeKind::Added },
-            Change { path: "c.js".into(), kind: ChangeKind::Added },
+            Change {
+                path: "a/t.test.js".into(),
+                kind: ChangeKind::Deleted,
+            },
+            Change {
+                path: "b/t.test.js".into(),
+                kind: ChangeKind::Added,
+            },
+            Change {
+                path: "c.js".into(),
+                kind: ChangeKind::Added,
+            },
         ];
         let out = pair_untracked_renames(changes);
         assert_eq!(out.len(), 2);
-        assert_eq!(out[0].kind, ChangeKind::Renamed { from: "a/t.test.js".into() });
+        assert_eq!(
+            out[0].kind,
+            ChangeKind::Renamed {
+                from: "a/t.test.js".into()
+            }
+        );
     }
 }

@@ -149,8 +149,14 @@ fn run_step(
     };
     let pgid = child.id() as i32;
     let readers: Vec<_> = [
-        child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
-        child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
     ]
     .into_iter()
     .flatten()
@@ -209,9 +215,9 @@ pub fn human_duration(d: Duration) -> String {
     let secs = d.as_secs();
     if d.subsec_millis() != 0 && secs < 10 {
         format!("{}ms", d.as_millis())
-    } else if secs % 3600 == 0 && secs > 0 {
+    } else if secs > 0 && secs.is_multiple_of(3600) {
         format!("{}h", secs / 3600)
-    } else if secs % 60 == 0 && secs > 0 {
+    } else if secs > 0 && secs.is_multiple_of(60) {
         format!("{}m", secs / 60)
     } else {
         format!("{secs}s")
@@ -254,7 +260,9 @@ pub fn tail_text(bytes: &[u8], dropped: bool) -> String {
     }
     if out.len() > TAIL_BYTES {
         let cut = out.len() - TAIL_BYTES;
-        let cut = (cut..out.len()).find(|i| out.is_char_boundary(*i)).unwrap_or(out.len());
+        let cut = (cut..out.len())
+            .find(|i| out.is_char_boundary(*i))
+            .unwrap_or(out.len());
         out = out[cut..].to_string();
     }
     if start > 0 || dropped {
@@ -292,9 +300,18 @@ mod tests {
     #[test]
     fn passes_and_fails_with_exit_code_and_tail() {
         let dir = tempfile::tempdir().unwrap();
-        let ok = run_check("t", "true", &steps(&[&["true"]]), &opts(dir.path(), Duration::from_secs(5)));
+        let ok = run_check(
+            "t",
+            "true",
+            &steps(&[&["true"]]),
+            &opts(dir.path(), Duration::from_secs(5)),
+        );
         assert_eq!(ok.status, CheckStatus::Pass);
-        let plan = steps(&[&["sh", "-c", "printf '\\033[31mred\\033[0m\\n'; echo boom >&2; exit 7"]]);
+        let plan = steps(&[&[
+            "sh",
+            "-c",
+            "printf '\\033[31mred\\033[0m\\n'; echo boom >&2; exit 7",
+        ]]);
         let bad = run_check("t", "x", &plan, &opts(dir.path(), Duration::from_secs(5)));
         assert_eq!(bad.status, CheckStatus::Fail);
         assert_eq!(bad.exit_code, Some(7));
@@ -306,7 +323,12 @@ mod tests {
     fn and_chain_stops_at_first_failure() {
         let dir = tempfile::tempdir().unwrap();
         let plan = steps(&[&["false"], &["touch", "ran"]]);
-        let r = run_check("t", "false && touch ran", &plan, &opts(dir.path(), Duration::from_secs(5)));
+        let r = run_check(
+            "t",
+            "false && touch ran",
+            &plan,
+            &opts(dir.path(), Duration::from_secs(5)),
+        );
         assert_eq!(r.status, CheckStatus::Fail);
         assert!(!dir.path().join("ran").exists());
         assert_eq!(r.argv.len(), 1);
@@ -317,7 +339,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         // The grandchild would touch the file after 3 s if it survived the group kill.
         let plan = steps(&[&["sh", "-c", "(sleep 3; touch survived) & sleep 30"]]);
-        let r = run_check("t", "x", &plan, &opts(dir.path(), Duration::from_millis(300)));
+        let r = run_check(
+            "t",
+            "x",
+            &plan,
+            &opts(dir.path(), Duration::from_millis(300)),
+        );
         assert_eq!(r.status, CheckStatus::Timeout);
         assert!(r.reason.unwrap().contains("timeout of 300ms"));
         std::thread::sleep(Duration::from_secs(4));
@@ -337,7 +364,12 @@ mod tests {
     #[test]
     fn missing_program_is_an_error_not_a_pass() {
         let dir = tempfile::tempdir().unwrap();
-        let r = run_check("t", "x", &steps(&[&["no-such-program-xyz"]]), &opts(dir.path(), Duration::from_secs(5)));
+        let r = run_check(
+            "t",
+            "x",
+            &steps(&[&["no-such-program-xyz"]]),
+            &opts(dir.path(), Duration::from_secs(5)),
+        );
         assert_eq!(r.status, CheckStatus::Error);
         assert!(r.reason.unwrap().contains("not found"));
     }
@@ -356,7 +388,12 @@ mod tests {
     #[test]
     fn refused_never_runs() {
         let dir = tempfile::tempdir().unwrap();
-        let r = run_check("t", "x", &Plan::Refused("pipe".into()), &opts(dir.path(), Duration::from_secs(5)));
+        let r = run_check(
+            "t",
+            "x",
+            &Plan::Refused("pipe".into()),
+            &opts(dir.path(), Duration::from_secs(5)),
+        );
         assert_eq!(r.status, CheckStatus::Refused);
         assert!(r.argv.is_empty());
     }

@@ -15,7 +15,10 @@ pub fn latest_path(root: &Path) -> PathBuf {
     receipts_dir(root).join("latest.json")
 }
 
-pub fn save(root: &Path, receipt: &Receipt) -> anyhow::Result<PathBuf> {
+/// Store `receipt` in the history and, unless `history_only`, as `latest.json`. A
+/// subagent's guards-only receipt goes to the history only, so `latest.json` stays the
+/// main session's verdict.
+pub fn save(root: &Path, receipt: &Receipt, history_only: bool) -> anyhow::Result<PathBuf> {
     let dir = receipts_dir(root);
     state::ensure_dir(&state::state_dir(root))
         .and_then(|_| state::ensure_dir(&dir))
@@ -25,13 +28,24 @@ pub fn save(root: &Path, receipt: &Receipt) -> anyhow::Result<PathBuf> {
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .collect();
-    let name = format!("{stamp}-{}.json", &receipt.body_hash[..12.min(receipt.body_hash.len())]);
+    let name = format!(
+        "{stamp}-{}.json",
+        &receipt.body_hash[..12.min(receipt.body_hash.len())]
+    );
     let history = dir.join(name);
+    if history_only {
+        state::write_json(&history, receipt)
+            .with_context(|| format!("cannot write {}", history.display()))?;
+        prune(&dir);
+        return Ok(history);
+    }
     let latest = latest_path(root);
-    state::write_json(&latest, receipt).with_context(|| format!("cannot write {}", latest.display()))?;
+    state::write_json(&latest, receipt)
+        .with_context(|| format!("cannot write {}", latest.display()))?;
     // The history entry is the same bytes: a hard link costs no second write or sync.
     if std::fs::hard_link(&latest, &history).is_err() {
-        state::write_json(&history, receipt).with_context(|| format!("cannot write {}", history.display()))?;
+        state::write_json(&history, receipt)
+            .with_context(|| format!("cannot write {}", history.display()))?;
     }
     prune(&dir);
     Ok(latest)
@@ -62,6 +76,9 @@ pub fn latest(root: &Path) -> anyhow::Result<Option<Receipt>> {
     match state::read_json::<Receipt>(&path) {
         Ok(r) => Ok(Some(r)),
         Err(state::ReadError::Missing) => Ok(None),
-        Err(e) => anyhow::bail!("{}: {e}; run `loopgate check` to write a new one", path.display()),
+        Err(e) => anyhow::bail!(
+            "{}: {e}; run `loopgate check` to write a new one",
+            path.display()
+        ),
     }
 }

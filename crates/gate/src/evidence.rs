@@ -1,0 +1,27 @@
+//! Appending gate events to the audit log. A failure to write is reported on stderr and
+//! never changes a decision (DESIGN section 4).
+
+use crate::config::{AuditConfig, Config};
+use std::path::Path;
+
+impl AuditConfig {
+    pub fn settings(&self) -> audit::AuditSettings {
+        audit::AuditSettings {
+            max_bytes: self.max_bytes,
+            keep: self.keep,
+            max_field_bytes: self.max_field_bytes,
+        }
+    }
+}
+
+/// Append `record` to the repository's audit log, warning on stderr when it cannot.
+pub fn append(root: &Path, config: Option<&Config>, record: audit::Record) {
+    let settings = config.map(|c| c.audit.settings()).unwrap_or_default();
+    let log = audit::AuditLog::new(&state::state_dir(root), settings);
+    if let Err(e) = log.append(record) {
+        eprintln!(
+            "loopgate: warning: cannot write the audit log {}: {e} (the decision stands)",
+            log.path().display()
+        );
+    }
+}
