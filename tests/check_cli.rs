@@ -518,8 +518,9 @@ fn state_dir_is_private() {
     assert_eq!(mode, 0o700);
 }
 
-#[test]
-fn write_escape_is_detected_quarantined_and_released() {
+/// A node project that watches a directory outside it (holding `rc`), with the system temp
+/// dir not writable so that directory is outside the write roots.
+fn watched_project() -> (Repo, tempfile::TempDir) {
     let outside = tempfile::tempdir().unwrap();
     std::fs::write(outside.path().join("rc"), "original\n").unwrap();
     let repo = node_project(PASSING_TEST);
@@ -531,6 +532,12 @@ fn write_escape_is_detected_quarantined_and_released() {
         ),
     );
     repo.commit("config");
+    (repo, outside)
+}
+
+#[test]
+fn write_escape_is_detected_quarantined_and_released() {
+    let (repo, outside) = watched_project();
     repo.loopgate()
         .args(["baseline", "--session", "esc"])
         .assert()
@@ -598,17 +605,7 @@ fn write_escape_is_detected_quarantined_and_released() {
 
 #[test]
 fn release_acknowledges_the_current_watch_roots() {
-    let outside = tempfile::tempdir().unwrap();
-    std::fs::write(outside.path().join("rc"), "original\n").unwrap();
-    let repo = node_project(PASSING_TEST);
-    repo.write(
-        "loopgate.toml",
-        &format!(
-            "version = 1\n[[check]]\nname = \"t\"\nrun = \"npm test\"\n[sandbox]\ntemp_writable = false\nwatch_roots = [\"{}\"]\n",
-            outside.path().display()
-        ),
-    );
-    repo.commit("config");
+    let (repo, outside) = watched_project();
     repo.loopgate()
         .args(["baseline", "--session", "ack"])
         .assert()

@@ -11,6 +11,16 @@ use crate::{AgentKind, Event, HookInput, ParseError, Response, ToolCall};
 use serde_json::{json, Value};
 
 pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
+    parse_shaped(object, AgentKind::Claude, tool_call)
+}
+
+/// Claude Code's payload shape, which Codex's hooks follow too: the same event names and
+/// fields; only the tool names and inputs differ, so each agent brings its `tool_call`.
+pub(crate) fn parse_shaped(
+    object: &Object,
+    agent: AgentKind,
+    tool_call: fn(&Object, Option<&std::path::Path>) -> ToolCall,
+) -> Result<HookInput, ParseError> {
     let event_name = fields::event_name(object)?;
     let cwd = fields::path(object, "cwd");
     let event = match event_name.as_str() {
@@ -31,7 +41,7 @@ pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
         },
     };
     Ok(HookInput {
-        agent: AgentKind::Claude,
+        agent,
         event_name,
         event,
         session_id: fields::string(object, "session_id"),

@@ -13,38 +13,12 @@
 //! `{"decision":"block","reason"}`, `{"continue":false,"stopReason"}` or `{}`.
 
 use crate::fields::{self, Object};
-use crate::{claude, patch_paths, AgentKind, Event, HookInput, ParseError, Response, ToolCall};
+use crate::{claude, patch_paths, AgentKind, HookInput, ParseError, Response, ToolCall};
 use serde_json::{json, Value};
 use std::path::Path;
 
 pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
-    let event_name = fields::event_name(object)?;
-    let cwd = fields::path(object, "cwd");
-    let event = match event_name.as_str() {
-        "SessionStart" => Event::SessionStart,
-        "PreToolUse" => Event::PreTool {
-            call: tool_call(object, cwd.as_deref()),
-        },
-        "Stop" => Event::Stop {
-            active: fields::flag(object, "stop_hook_active"),
-            completed: true,
-        },
-        "SubagentStop" => Event::SubagentStop {
-            agent_id: fields::string(object, "agent_id"),
-            active: fields::flag(object, "stop_hook_active"),
-        },
-        _ => Event::Other {
-            name: event_name.clone(),
-        },
-    };
-    Ok(HookInput {
-        agent: AgentKind::Codex,
-        event_name,
-        event,
-        session_id: fields::string(object, "session_id"),
-        cwd,
-        transcript_path: fields::path(object, "transcript_path"),
-    })
+    claude::parse_shaped(object, AgentKind::Codex, tool_call)
 }
 
 fn tool_call(object: &Object, cwd: Option<&Path>) -> ToolCall {
