@@ -8,7 +8,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds="${1:-5}"
-corpus="${LOOPGATE_DCG_CORPUS:-/work/shared/corpora/dcg}"
+corpus="${LOOPGATE_DCG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/shared/corpora/dcg}"
 
 cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin loopgate
 bin="${CARGO_TARGET_DIR:-$root/target}/release/loopgate"

@@ -4,18 +4,16 @@
 #
 # Builds --release, then runs `loopgate policy check --mode agent --cwd <temp git repo>
 # -- CMD` as a whole process for every corpus command and compares it with spawning
-# /bin/true in the same run. While `loopgate policy check` is not wired yet, the
-# whole-process subject is the policy crate's `agent_mode` example binary (the same
-# decide() call, without the CLI). Also prints the in-process decide() distribution.
+# /bin/true in the same run. Also prints the in-process decide() distribution.
 #
 # Usage: bench/policy.sh [CORPUS_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpus="${1:-/work/shared/corpora/dcg}"
+corpus="${1:-$(cd .. && pwd)/shared/corpora/dcg}"
 
 cargo build --quiet --release -p policy --example agent_mode
 example=target/release/examples/agent_mode
-cargo build --quiet --release --bin loopgate || true
+cargo build --quiet --release --bin loopgate
 loopgate=target/release/loopgate
 
 repo="$(mktemp -d)"
@@ -23,12 +21,7 @@ trap 'rm -rf "$repo"' EXIT
 git -C "$repo" init --quiet
 git -C "$repo" -c user.email=b@e -c user.name=bench commit --quiet --allow-empty -m init
 
-if [ -x "$loopgate" ] && "$loopgate" policy check --mode agent --cwd "$repo" -- "git status" >/dev/null 2>&1; then
-  subject=("$loopgate" policy check --mode agent --cwd "$repo" --)
-else
-  echo "note: \`loopgate policy check\` is not wired yet; whole-process figures use $example" >&2
-  subject=("$example")
-fi
+subject=("$loopgate" policy check --mode agent --cwd "$repo" --)
 
 "$example" --spawn "$corpus" "${subject[@]}"
 "$example" --bench "$corpus"

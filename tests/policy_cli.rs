@@ -297,3 +297,39 @@ fn lint_of_a_missing_or_malformed_file_is_exit_2() {
         .assert()
         .code(2);
 }
+
+/// Found by `cargo fuzz run check_mode`: `<<` then a form feed made the bash parser take
+/// gigabytes and seconds. Control characters are now refused before parsing, in both modes.
+#[test]
+fn control_characters_are_refused_before_parsing() {
+    let repo = repo();
+    let out = loopgate(repo.path())
+        .args([
+            "policy", "check", "--mode", "check", "--json", "--", "<<\u{c} ",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v = json_of(&out.stdout);
+    assert_eq!(v["rule"], "check.control", "{v}");
+    let out = loopgate(repo.path())
+        .args([
+            "policy",
+            "check",
+            "--mode",
+            "agent",
+            "--json",
+            "--",
+            "cat <<\u{c} x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v = json_of(&out.stdout);
+    assert_eq!(
+        (v["decision"].as_str(), v["rule"].as_str()),
+        (Some("ask"), Some("parse.error")),
+        "{v}"
+    );
+    assert!(v["reason"].as_str().unwrap().contains("0x0c"), "{v}");
+}

@@ -70,7 +70,7 @@ fn main() {
         let dir = args
             .get(1)
             .map(String::as_str)
-            .unwrap_or("/work/shared/corpora/dcg");
+            .expect("usage: agent_mode --bench CORPUS_DIR");
         let mut commands = Vec::new();
         commands_under(Path::new(dir), &mut commands);
         let mut samples = Vec::with_capacity(commands.len() * 200);

@@ -1,4 +1,5 @@
-//! The dcg regression corpus (`/work/shared/corpora/dcg`) through agent mode.
+//! The dcg regression corpus (`../shared/corpora/dcg` beside the repository, or
+//! `$LOOPGATE_DCG_CORPUS`) through agent mode.
 //!
 //! Every case is decided with the repository at `/home/dev/project` as cwd and repo root,
 //! the write roots that repository and the system temp dir, home `/home/dev`, profile
@@ -15,7 +16,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-const CORPUS: &str = "/work/shared/corpora/dcg";
+/// The corpus ships in `shared/` beside the repository checkout (CI clones it there too).
+fn corpus_dir() -> std::path::PathBuf {
+    match std::env::var_os("LOOPGATE_DCG_CORPUS") {
+        Some(dir) => dir.into(),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/dcg"),
+    }
+}
+
+/// The corpus holds about 350 cases; far fewer means it was not found or not read.
+const MIN_CASES: usize = 300;
 /// The PreToolUse hook's own deadline: every case must be decided inside it (a decision
 /// past it would fail open). This catches hangs, not slowness; speed is in bench/policy.sh.
 const BOUND: Duration = Duration::from_secs(10);
@@ -55,11 +65,17 @@ fn toml_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn cases() -> Vec<Case> {
+    let corpus = corpus_dir();
+    assert!(
+        corpus.is_dir(),
+        "the dcg corpus is missing at {}: check out shared/ beside the repository or set LOOPGATE_DCG_CORPUS",
+        corpus.display()
+    );
     let mut files = Vec::new();
-    toml_files(Path::new(CORPUS), &mut files);
+    toml_files(&corpus, &mut files);
     let mut out = Vec::new();
     for f in files {
-        let rel = f.strip_prefix(CORPUS).unwrap().display().to_string();
+        let rel = f.strip_prefix(&corpus).unwrap().display().to_string();
         let text = std::fs::read_to_string(&f).unwrap();
         let doc: toml::Table = toml::from_str(&text).unwrap_or_else(|e| panic!("{rel}: {e}"));
         let Some(list) = doc.get("case").and_then(|c| c.as_array()) else {
@@ -118,7 +134,7 @@ fn as_label(v: Verdict) -> &'static str {
 fn every_corpus_case_decides_in_bounds_and_matches_or_is_explained() {
     let cases = cases();
     assert!(
-        cases.len() > 300,
+        cases.len() >= MIN_CASES,
         "corpus not found or truncated: {} cases",
         cases.len()
     );

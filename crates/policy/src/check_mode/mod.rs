@@ -198,6 +198,12 @@ fn parse_refusal(failure: shell::ParseFailure) -> Refusal {
             format!("the command nests {depth} levels deep; at most {max} are analysed"),
             suggestion,
         ),
+        shell::ParseFailure::Control { byte, offset } => Refusal::new(
+            "check.control",
+            format!("0x{byte:02x} at byte {offset}"),
+            format!("the command holds the control character 0x{byte:02x} at byte {offset}"),
+            "remove the control character; write the command on one plain line",
+        ),
         shell::ParseFailure::Syntax(msg) => Refusal::new(
             "check.syntax",
             msg.clone(),
