@@ -333,3 +333,34 @@ fn control_characters_are_refused_before_parsing() {
     );
     assert!(v["reason"].as_str().unwrap().contains("0x0c"), "{v}");
 }
+
+/// Found by `cargo fuzz`: a heredoc with an empty delimiter at the end of the input made
+/// the bash tokenizer allocate without bound (1.3 GB in 1.6 s). Under a 400 MB address
+/// space limit the old behaviour aborts; now every form is decided.
+#[test]
+fn empty_heredoc_delimiters_are_decided_within_bounded_memory() {
+    let repo = repo();
+    let bin = assert_cmd::cargo::cargo_bin("loopgate");
+    for (mode, text) in [
+        ("agent", "<<\"\" "),
+        ("agent", "echo <<'' x "),
+        ("check", "<<\"\"< "),
+    ] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 400000; exec \"$0\" policy check --json --mode \"$1\" -- \"$2\"")
+            .arg(&bin)
+            .arg(mode)
+            .arg(text)
+            .current_dir(repo.path())
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 3)),
+            "{mode} {text:?}: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_of(&out.stdout);
+    }
+}

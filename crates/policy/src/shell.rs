@@ -136,6 +136,17 @@ pub fn parse_full(text: &str, limits: Limits) -> Result<Parsed, ParseFailure> {
     if raw > limits.max_depth {
         return Err(too_deep(raw));
     }
+    // brush's tokenizer loops, allocating without bound, on a heredoc with an empty
+    // delimiter when the input ends in a blank without a newline (`<<"" `, found by cargo
+    // fuzz). A final newline never changes what a command string means, so always end with
+    // one.
+    let terminated;
+    let text = if text.ends_with('\n') {
+        text
+    } else {
+        terminated = format!("{text}\n");
+        terminated.as_str()
+    };
     let options = parser_options();
     let tokens = brush_parser::uncached_tokenize_str(text, &options.tokenizer_options())
         .map_err(|e| ParseFailure::Syntax(e.to_string()))?;
