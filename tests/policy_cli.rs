@@ -364,3 +364,37 @@ fn empty_heredoc_delimiters_are_decided_within_bounded_memory() {
         json_of(&out.stdout);
     }
 }
+
+/// Found by `cargo fuzz run check_mode`: brush-parser panics (an `unwrap` on an integer
+/// overflow) on a brace sequence with a huge number. A panic must never kill the process:
+/// a crashed hook fails open. Both modes now answer, fail closed.
+#[test]
+fn a_parser_panic_is_a_fail_closed_decision() {
+    let repo = repo();
+    let hostile = "{33333333333333333333333I";
+    for (mode, rule, decision) in [
+        ("check", "check.syntax", "deny"),
+        ("agent", "parse.error", "ask"),
+    ] {
+        let out = loopgate(repo.path())
+            .args(["policy", "check", "--json", "--mode", mode, "--", hostile])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = json_of(&out.stdout);
+        assert_eq!(
+            (v["rule"].as_str(), v["decision"].as_str()),
+            (Some(rule), Some(decision)),
+            "{v}"
+        );
+        assert!(
+            v["reason"].as_str().unwrap().contains("parser failed"),
+            "{v}"
+        );
+    }
+}

@@ -449,19 +449,25 @@ struct Parts {
 const MAX_SUBSTITUTION_DEPTH: usize = 4;
 
 fn command_parts(cmd: &str) -> Parts {
-    let mut parts = Parts {
+    // A parser failure leaves the command opaque: no allow rule can match it.
+    let opaque = || Parts {
         all: Vec::new(),
-        plain: true,
+        plain: false,
     };
-    match shell::parse(cmd) {
+    shell::contain(|| match shell::parse(cmd) {
         Ok(program) => {
+            let mut parts = Parts {
+                all: Vec::new(),
+                plain: true,
+            };
             for list in &program.complete_commands {
                 walk_list(list, 0, &mut parts);
             }
+            parts
         }
-        Err(_) => parts.plain = false,
-    }
-    parts
+        Err(_) => opaque(),
+    })
+    .unwrap_or_else(|_| opaque())
 }
 
 fn walk_list(list: &shell::ast::CompoundList, depth: usize, parts: &mut Parts) {

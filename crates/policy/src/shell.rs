@@ -83,6 +83,23 @@ impl std::fmt::Display for ParseFailure {
 
 impl std::error::Error for ParseFailure {}
 
+/// Run `f`, turning a panic inside brush-parser into an error message.
+///
+/// brush can panic on hostile input (an overflowing number in a brace sequence such as
+/// `{33333333333333333333I`, found by cargo fuzz). Every public policy entry point runs the
+/// parser behind this boundary, so a parser bug becomes a fail-closed decision and never
+/// kills the hook process: a crashed hook fails open in the agents.
+pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        let detail = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("the shell parser failed on this input ({detail})")
+    })
+}
+
 /// The parser options both modes use: bash, not POSIX sh, with extglob on, so that
 /// everything bash would treat as syntax is seen as syntax.
 pub fn parser_options() -> ParserOptions {

@@ -111,10 +111,23 @@ pub fn decide(command: &str, ctx: &AgentContext) -> Decision {
         };
     }
     let ctx = &normalized(ctx);
-    let mut analyzer = walk::Analyzer::new(ctx);
-    analyzer.analyse(command);
-    let (findings, commands) = analyzer.finish();
-    verdict_of(findings, commands, ctx.profile)
+    crate::shell::contain(|| {
+        let mut analyzer = walk::Analyzer::new(ctx);
+        analyzer.analyse(command);
+        let (findings, commands) = analyzer.finish();
+        verdict_of(findings, commands, ctx.profile)
+    })
+    .unwrap_or_else(|failure| Decision {
+        decision: if ctx.profile == Profile::Standard {
+            Verdict::Ask
+        } else {
+            Verdict::Deny
+        },
+        rule: rule::PARSE.into(),
+        reason: failure,
+        commands: vec![command.to_string()],
+        suggestion: Some("rewrite the command in plain bash a human can read".into()),
+    })
 }
 
 /// Paths compared component by component must be spelled one way: `/a/b/` and `/a/./b`

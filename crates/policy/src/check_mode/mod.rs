@@ -165,6 +165,21 @@ pub fn vet_with(
     opts: &CheckModeOptions,
     repo: &dyn Repo,
 ) -> Result<Vec<SimpleCommand>, Refusal> {
+    shell::contain(|| vet_contained(command, opts, repo)).unwrap_or_else(|failure| {
+        Err(Refusal::new(
+            "check.syntax",
+            "",
+            failure,
+            "write the command in plain shell words, or move the logic into a script file",
+        ))
+    })
+}
+
+fn vet_contained(
+    command: &str,
+    opts: &CheckModeOptions,
+    repo: &dyn Repo,
+) -> Result<Vec<SimpleCommand>, Refusal> {
     if command.trim().is_empty() {
         return Err(Refusal::new(
             "check.empty",
