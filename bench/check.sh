@@ -21,7 +21,8 @@ make_repo() { # DIR FILES
 import os, sys
 root, n = sys.argv[1], int(sys.argv[2])
 for i in range(n):
-    d = os.path.join(root, f"pkg{i % 200:03d}", f"mod{(i // 200) % 20:02d}")
+    # About ten files per directory, as in an ordinary source tree.
+    d = os.path.join(root, f"pkg{(i // 100) % 1000:03d}", f"mod{(i // 10) % 10}")
     os.makedirs(d, exist_ok=True)
     name = f"f{i}.test.js" if i % 10 == 0 else f"f{i}.js"
     with open(os.path.join(d, name), "w") as f:
@@ -30,8 +31,8 @@ PY
   git -C "$dir" add -A
   git -C "$dir" -c user.name=b -c user.email=b@example.invalid commit -q -m init
   # The agent's work: a few edits, one new file, one skip.
-  echo "exports.extra = 1; // TODO tidy" >> "$dir/pkg000/mod00/f1.js"
-  echo "test.skip('later', () => {});" >> "$dir/pkg000/mod00/f0.test.js"
+  echo "exports.extra = 1; // TODO tidy" >> "$dir/pkg000/mod0/f1.js"
+  echo "test.skip('later', () => {});" >> "$dir/pkg000/mod0/f0.test.js"
   echo "exports.n = 1;" > "$dir/pkg001/new.js"
   git -C "$dir" status --porcelain >/dev/null
 }
