@@ -2,7 +2,7 @@
 //! guards. This is the edge between git and the pure guards.
 
 use crate::baseline::{self, read_text, Baseline};
-use crate::git::{ChangeKind, Repo, WorkState};
+use crate::git::{BlobReader, ChangeKind, Repo, WorkState};
 use crate::guards::{count_tests, is_counted_path, DeltaKind, FileDelta, Line};
 use crate::receipt::{BaselineInfo, BaselineKind};
 use std::collections::{BTreeMap, HashMap};
@@ -135,6 +135,7 @@ pub fn deltas(
     state: &WorkState,
     point: &Point,
     test_globs: &[String],
+    blobs: BlobReader,
 ) -> anyhow::Result<Vec<FileDelta>> {
     let Some(commit) = &point.commit else {
         return Ok(Vec::new());
@@ -197,7 +198,7 @@ pub fn deltas(
         .map(|(path, kind)| (path.clone(), old_path_of(path, kind)))
         .collect();
     let old_paths: Vec<String> = wanted.iter().map(|(_, old)| old.clone()).collect();
-    let blobs = repo.blobs_at(commit, &old_paths)?;
+    let blobs = blobs.read(commit, &old_paths)?;
     let mut old_texts: HashMap<String, String> = HashMap::new();
     for ((path, _), blob) in wanted.iter().zip(blobs) {
         if let Some(text) = blob

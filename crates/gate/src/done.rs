@@ -89,6 +89,11 @@ pub fn run_with_progress(
         }
     }
     // The comparison point is chosen before anything runs: a bad ref fails fast.
+    // Started before the status walk so the two git processes overlap.
+    let blobs = repo
+        .as_ref()
+        .filter(|_| req.run_guards)
+        .map(|r| r.blob_reader());
     let state = repo.as_ref().map(|r| r.work_state()).transpose()?;
     let point = comparison::choose_point(
         repo.as_ref().zip(state.as_ref()),
@@ -131,9 +136,9 @@ pub fn run_with_progress(
     let mut guards: Vec<GuardReport> = Vec::new();
     let mut confinement = Vec::new();
     if req.run_guards {
-        let deltas = match (&repo, &state) {
-            (Some(repo), Some(state)) => {
-                comparison::deltas(repo, state, &point, &cfg.guards.test_globs)?
+        let deltas = match (&repo, &state, blobs) {
+            (Some(repo), Some(state), Some(blobs)) => {
+                comparison::deltas(repo, state, &point, &cfg.guards.test_globs, blobs)?
             }
             _ => Vec::new(),
         };

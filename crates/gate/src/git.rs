@@ -257,15 +257,37 @@ impl Repo {
     /// The contents of `path` at `commit` for many paths at once (one git process).
     /// Missing paths map to `None`.
     pub fn blobs_at(&self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-        if paths.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut child = git(&self.root)
+        self.blob_reader().read(commit, paths)
+    }
+
+    /// Start `git cat-file --batch` now, so its start-up overlaps other work (the done gate
+    /// starts it before the status walk); [`BlobReader::read`] uses it later.
+    pub fn blob_reader(&self) -> BlobReader {
+        let child = git(&self.root)
             .args(["cat-file", "--batch"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
-            .spawn()
+            .spawn();
+        BlobReader { child: Some(child) }
+    }
+}
+
+/// A running `git cat-file --batch`; killed when dropped unused.
+pub struct BlobReader {
+    child: Option<std::io::Result<std::process::Child>>,
+}
+
+impl BlobReader {
+    /// The contents of each `commit:path`; a path missing there maps to `None`.
+    pub fn read(mut self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+        if paths.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut child = self
+            .child
+            .take()
+            .expect("a reader is read once")
             .context("cannot run git cat-file")?;
         let mut stdin = child.stdin.take().expect("piped stdin");
         let request: Vec<u8> = paths
@@ -284,31 +306,45 @@ impl Repo {
             .read_to_end(&mut out)?;
         let _ = writer.join();
         child.wait()?;
-        let mut blobs = Vec::with_capacity(paths.len());
-        let mut rest: &[u8] = &out;
-        for path in paths {
-            if path.contains('\n') {
-                blobs.push(None);
-                continue;
-            }
-            let Some(nl) = rest.iter().position(|b| *b == b'\n') else {
-                blobs.push(None);
-                continue;
-            };
-            let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
-            rest = &rest[nl + 1..];
-            let parts: Vec<&str> = header.split(' ').collect();
-            if parts.len() == 3 && parts[1] == "blob" {
-                let size: usize = parts[2].parse().unwrap_or(0);
-                let size = size.min(rest.len());
-                blobs.push(Some(rest[..size].to_vec()));
-                rest = &rest[(size + 1).min(rest.len())..];
-            } else {
-                blobs.push(None);
-            }
-        }
-        Ok(blobs)
+        Ok(split_batch_output(&out, paths))
     }
+}
+
+impl Drop for BlobReader {
+    fn drop(&mut self) {
+        if let Some(Ok(mut child)) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Split `cat-file --batch` output into one entry per requested path.
+fn split_batch_output(out: &[u8], paths: &[String]) -> Vec<Option<Vec<u8>>> {
+    let mut blobs = Vec::with_capacity(paths.len());
+    let mut rest: &[u8] = out;
+    for path in paths {
+        if path.contains('\n') {
+            blobs.push(None);
+            continue;
+        }
+        let Some(nl) = rest.iter().position(|b| *b == b'\n') else {
+            blobs.push(None);
+            continue;
+        };
+        let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
+        rest = &rest[nl + 1..];
+        let parts: Vec<&str> = header.split(' ').collect();
+        if parts.len() == 3 && parts[1] == "blob" {
+            let size: usize = parts[2].parse().unwrap_or(0);
+            let size = size.min(rest.len());
+            blobs.push(Some(rest[..size].to_vec()));
+            rest = &rest[(size + 1).min(rest.len())..];
+        } else {
+            blobs.push(None);
+        }
+    }
+    blobs
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
