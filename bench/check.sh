@@ -52,6 +52,11 @@ make_repo "$WORK/big" 80000
 echo "== overhead of a check run through loopgate"
 mkdir -p "$WORK/over" && git -C "$WORK/over" init -q
 printf 'version = 1\n[gate]\nprograms = ["true"]\n[[check]]\nname = "noop"\nrun = "true"\n' > "$WORK/over/loopgate.toml"
-(cd "$WORK/over" && $T "$RUNS" \
+mkdir -p "$WORK/over-off" && git -C "$WORK/over-off" init -q
+printf 'version = 1\n[gate]\nprograms = ["true"]\n[[check]]\nname = "noop"\nrun = "true"\n[sandbox]\nconfine = "off"\n' > "$WORK/over-off/loopgate.toml"
+# The first row jails the check with Landlock (confine = "auto", the default); the second
+# runs it unconfined, which separates the jail's cost from the gate's.
+(cd "$WORK" && $T "$RUNS" \
   "true (direct)=/bin/true" \
-  "loopgate check --no-guards=$BIN check --no-guards --quiet")
+  "loopgate check, confined=$BIN -C over check --no-guards --quiet" \
+  "loopgate check, confine off=$BIN -C over-off check --no-guards --quiet")
