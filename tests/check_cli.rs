@@ -3,7 +3,7 @@
 
 mod gitrepo;
 
-use gitrepo::{json, node_project, stderr, stdout, Repo, PASSING_TEST};
+use gitrepo::{guard, json, node_project, stderr, stdout, Repo, PASSING_TEST};
 
 const FAILING_TEST: &str = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../src/math.js');\n\ntest('adds', () => {\n  assert.strictEqual(add(2, 2), 5, 'two and two make five');\n});\n";
 
@@ -57,12 +57,7 @@ fn added_skip_is_tampering_and_outranks_failure() {
     let r = json(&out);
     assert_eq!(out.status.code(), Some(3), "{r}");
     assert_eq!(r["baseline"]["kind"], "head");
-    let skips = r["guards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "new_skips")
-        .unwrap();
+    let skips = guard(&r, "new_skips");
     assert_eq!(skips["status"], "fail");
     assert_eq!(skips["findings"][0]["path"], "test/math.test.js");
     assert_eq!(skips["findings"][0]["line"], 5);
@@ -111,12 +106,7 @@ fn explicit_ref_judges_a_branch_against_main() {
     let r = json(&out);
     assert_eq!(r["baseline"]["kind"], "explicit");
     assert_eq!(out.status.code(), Some(3), "{r}");
-    let deleted = r["guards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "deleted_tests")
-        .unwrap();
+    let deleted = guard(&r, "deleted_tests");
     assert_eq!(deleted["status"], "fail");
     assert_eq!(deleted["findings"][0]["path"], "test/math.test.js");
 }
@@ -325,12 +315,7 @@ fn session_baseline_does_not_blame_lines_already_dirty() {
     let r = json(&out);
     assert_eq!(out.status.code(), Some(3), "{r}");
     assert_eq!(r["baseline"]["kind"], "session");
-    let skips = r["guards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "new_skips")
-        .unwrap();
+    let skips = guard(&r, "new_skips");
     let paths: Vec<&str> = skips["findings"]
         .as_array()
         .unwrap()
@@ -338,12 +323,7 @@ fn session_baseline_does_not_blame_lines_already_dirty() {
         .map(|f| f["path"].as_str().unwrap())
         .collect();
     assert_eq!(paths, vec!["test/math.test.js"], "{skips}");
-    let todos = r["guards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "new_todos")
-        .unwrap();
+    let todos = guard(&r, "new_todos");
     assert_eq!(todos["status"], "pass", "{todos}");
 }
 
@@ -547,12 +527,7 @@ fn write_escape_is_detected_quarantined_and_released() {
     let out = repo.loopgate().args(["check", "--json"]).output().unwrap();
     let r = json(&out);
     assert_eq!(out.status.code(), Some(3), "{r}");
-    let escape = r["guards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|g| g["name"] == "write_escape")
-        .unwrap();
+    let escape = guard(&r, "write_escape");
     let paths: Vec<String> = escape["findings"]
         .as_array()
         .unwrap()

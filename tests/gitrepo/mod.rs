@@ -119,3 +119,11 @@ pub fn json(out: &std::process::Output) -> serde_json::Value {
         )
     })
 }
+
+/// The report of the guard called `name` in a receipt.
+pub fn guard<'a>(receipt: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    receipt["guards"]
+        .as_array()
+        .and_then(|gs| gs.iter().find(|g| g["name"] == name))
+        .unwrap_or_else(|| panic!("no guard `{name}` in {receipt}"))
+}
