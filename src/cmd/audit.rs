@@ -5,10 +5,10 @@ use crate::exit::Exit;
 use anyhow::Context;
 use audit::{AuditLog, AuditSettings, Entry, Stats, VerifyReport};
 use owo_colors::OwoColorize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub fn run(dir: &Path, cmd: &AuditCommand) -> anyhow::Result<Exit> {
-    let root = repo_root(dir);
+    let root = gate::git::root_of(dir).unwrap_or_else(|| dir.to_path_buf());
     let loaded = gate::config::load(&root, Vec::new)?;
     let cfg = &loaded.config.audit;
     let log = AuditLog::new(
@@ -57,14 +57,6 @@ pub fn run(dir: &Path, cmd: &AuditCommand) -> anyhow::Result<Exit> {
             Ok(Exit::Pass)
         }
     }
-}
-
-/// The directory holding `.git`, walking up from `dir`; `dir` itself when there is none.
-fn repo_root(dir: &Path) -> PathBuf {
-    dir.ancestors()
-        .find(|d| d.join(".git").exists())
-        .unwrap_or(dir)
-        .to_path_buf()
 }
 
 fn print_verify(report: &VerifyReport, exists: bool, json: bool) -> anyhow::Result<()> {

@@ -3,7 +3,7 @@ use crate::exit::Exit;
 use gate::config::Confine;
 use sandbox::confine::{ConfinePlan, ConfineReport, Enforcement, Prepared};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// `loopgate exec [--confine] [--json] -- PROGRAM ARGS...`: one argv, no shell, run in
@@ -40,18 +40,8 @@ pub fn exec(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     std::process::exit(i32::from(finished.code))
 }
 
-/// The repository root: the nearest directory at or above `dir` holding `.git` (a
-/// directory, or a file in a linked worktree).
-pub(crate) fn find_repo_root(dir: &Path) -> Option<PathBuf> {
-    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    start
-        .ancestors()
-        .find(|d| d.join(".git").exists())
-        .map(Path::to_path_buf)
-}
-
 fn confine(dir: &Path, cmd: &mut Command) -> anyhow::Result<Prepared> {
-    let root = match find_repo_root(dir) {
+    let root = match gate::git::root_of(dir) {
         Some(root) => root,
         None => {
             eprintln!(
@@ -63,13 +53,8 @@ fn confine(dir: &Path, cmd: &mut Command) -> anyhow::Result<Prepared> {
     };
     let loaded = gate::config::load(&root, Vec::new)?;
     let cfg = &loaded.config.sandbox;
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let mut write_roots = sandbox::resolve_roots(&cfg.write_roots, &root, home.as_deref());
-    if cfg.temp_writable {
-        write_roots.extend(sandbox::system_temp_dirs());
-    }
     let plan = ConfinePlan {
-        write_roots,
+        write_roots: gate::escape::write_roots(&root, &loaded.config),
         extra_writable: Vec::new(),
         private_tmp: true,
     };

@@ -10,7 +10,7 @@ mod rules;
 mod session;
 mod stop;
 mod tool_gate;
-mod workspace;
+pub(crate) mod workspace;
 
 use crate::cli::{Agent, HookArgs};
 use crate::exit::Exit;

@@ -165,7 +165,8 @@ struct Scope {
 
 impl Scope {
     fn resolve(dir: &Path, global: bool) -> anyhow::Result<Scope> {
-        let repo = repo_root(dir);
+        let repo = gate::git::root_of(dir)
+            .unwrap_or_else(|| fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()));
         let base = if global {
             match std::env::var_os("HOME") {
                 Some(home) if !home.is_empty() => PathBuf::from(home),
@@ -179,16 +180,6 @@ impl Scope {
             config_root: repo,
         })
     }
-}
-
-/// The repository root above `dir` (the nearest directory holding `.git`), or `dir`.
-fn repo_root(dir: &Path) -> PathBuf {
-    let start = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    start
-        .ancestors()
-        .find(|d| d.join(".git").exists())
-        .unwrap_or(&start)
-        .to_path_buf()
 }
 
 fn targets(args: &InstallArgs) -> anyhow::Result<(Vec<AgentKind>, bool)> {

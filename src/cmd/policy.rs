@@ -1,5 +1,6 @@
 //! `loopgate policy check|lint`: expose the vetting decisions on the command line.
 
+use super::hook::workspace::Workspace;
 use crate::cli::{PolicyCheckArgs, PolicyCommand, PolicyLintArgs, PolicyMode};
 use crate::exit::Exit;
 use owo_colors::OwoColorize;
@@ -27,14 +28,13 @@ fn check(dir: &Path, args: &PolicyCheckArgs) -> anyhow::Result<Exit> {
     if !cwd.is_dir() {
         anyhow::bail!("--cwd {} is not a directory", cwd.display());
     }
-    let root = repo_root(&cwd);
-    let loaded = gate::config::load(&root, Vec::new).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let config = loaded.config;
+    // The same view of the repository the tool gate's hook takes.
+    let ws = Workspace::load(&cwd).map_err(|e| anyhow::anyhow!("{e}"))?;
     let decision = match args.mode {
         PolicyMode::Check => {
             let opts = CheckModeOptions {
-                extra_programs: config.gate.programs.clone(),
-                root: root.clone(),
+                extra_programs: ws.config.gate.programs.clone(),
+                root: ws.root.clone(),
             };
             match check_mode::vet(&command, &opts) {
                 Ok(commands) => check_mode::allowed_decision(&commands),
@@ -42,22 +42,13 @@ fn check(dir: &Path, args: &PolicyCheckArgs) -> anyhow::Result<Exit> {
             }
         }
         PolicyMode::Agent => {
-            let home = std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .map(PathBuf::from);
-            let mut write_roots =
-                sandbox::resolve_roots(&config.sandbox.write_roots, &root, home.as_deref());
-            if config.sandbox.temp_writable {
-                let tmp = std::env::temp_dir();
-                write_roots.push(std::fs::canonicalize(&tmp).unwrap_or(tmp));
-            }
             let ctx = AgentContext {
+                protected: ws.config.guards.protect.clone(),
+                profile: ws.config.policy.profile,
                 cwd,
-                repo_root: root,
-                home,
-                write_roots,
-                protected: config.guards.protect.clone(),
-                profile: config.policy.profile,
+                repo_root: ws.root,
+                home: ws.home,
+                write_roots: ws.write_roots,
             };
             policy::agent::decide(&command, &ctx)
         }
@@ -86,16 +77,6 @@ fn print_decision(d: &Decision) {
     if let Some(s) = &d.suggestion {
         anstream::println!("  {} {s}", "instead:".cyan());
     }
-}
-
-/// The nearest ancestor holding `.git`, else `dir` itself. A walk, not `git`: this is the
-/// same answer the hooks use and costs no process spawn.
-fn repo_root(dir: &Path) -> PathBuf {
-    let found = dir
-        .ancestors()
-        .find(|d| d.join(".git").exists())
-        .unwrap_or(dir);
-    std::fs::canonicalize(found).unwrap_or_else(|_| found.to_path_buf())
 }
 
 fn absolute(dir: &Path) -> PathBuf {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// `loopgate quarantine list [--json]` and `loopgate quarantine release [ID]`.
 pub fn run(dir: &Path, cmd: &QuarantineCommand) -> anyhow::Result<Exit> {
-    let root = super::exec::find_repo_root(dir).unwrap_or_else(|| dir.to_path_buf());
+    let root = gate::git::root_of(dir).unwrap_or_else(|| dir.to_path_buf());
     let state_dir = state::state_dir(&root);
     match cmd {
         QuarantineCommand::List(args) => {

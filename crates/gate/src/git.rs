@@ -71,30 +71,22 @@ impl Repo {
     /// Found by walking up to a `.git` directory, or a `.git` file naming the gitdir of a
     /// linked worktree: no process, since every hook call pays for this.
     pub fn discover(dir: &Path) -> Option<Repo> {
-        let start = std::fs::canonicalize(dir).ok()?;
-        for candidate in start.ancestors() {
-            let dot_git = candidate.join(".git");
-            let Ok(meta) = std::fs::metadata(&dot_git) else {
-                continue;
-            };
-            let common_dir = if meta.is_dir() {
-                dot_git
-            } else {
-                let gitdir = read_gitdir_file(&dot_git, candidate)?;
-                match std::fs::read_to_string(gitdir.join("commondir")) {
-                    Ok(common) => {
-                        let common = gitdir.join(common.trim());
-                        std::fs::canonicalize(&common).unwrap_or(common)
-                    }
-                    Err(_) => gitdir,
+        std::fs::canonicalize(dir).ok()?;
+        let root = root_of(dir)?;
+        let dot_git = root.join(".git");
+        let common_dir = if dot_git.is_dir() {
+            dot_git
+        } else {
+            let gitdir = read_gitdir_file(&dot_git, &root)?;
+            match std::fs::read_to_string(gitdir.join("commondir")) {
+                Ok(common) => {
+                    let common = gitdir.join(common.trim());
+                    std::fs::canonicalize(&common).unwrap_or(common)
                 }
-            };
-            return Some(Repo {
-                root: candidate.to_path_buf(),
-                common_dir,
-            });
-        }
-        None
+                Err(_) => gitdir,
+            }
+        };
+        Some(Repo { root, common_dir })
     }
 
     /// Resolve a user-given ref to a commit id; an unknown ref is an error naming it.
@@ -501,6 +493,17 @@ pub fn parse_name_status_z(out: &[u8]) -> Vec<Change> {
         changes.push(change);
     }
     changes
+}
+
+/// The work tree root around `dir`: the nearest directory at or above it (symlinks
+/// resolved, as git resolves them) holding `.git`, a directory or a linked worktree's file.
+/// A walk, not `git rev-parse`: every hook call pays for this.
+pub fn root_of(dir: &Path) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    start
+        .ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 /// The gitdir a `.git` file points at (`gitdir: PATH`, relative to the work tree).

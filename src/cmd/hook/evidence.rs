@@ -33,7 +33,7 @@ pub fn tool_call(root: &Path, config: Option<&Config>, input: &HookInput, attemp
 /// A gate event (stop decisions, session start, ignored events) in the repository around
 /// `cwd`; outside a repository there is no state directory to write to, so nothing is kept.
 pub fn gate_event(cwd: &Path, input: &HookInput, rule: &str, decision: &str, reason: &str) {
-    let Some(root) = super::workspace::repo_root(cwd) else {
+    let Some(root) = gate::git::root_of(cwd) else {
         return;
     };
     gate_event_in(&root, None, input, rule, decision, reason, Map::new());

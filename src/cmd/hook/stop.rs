@@ -29,7 +29,7 @@ const ANSWER_MARGIN: Duration = Duration::from_secs(2);
 
 pub fn handle(cwd: &Path, input: &HookInput, seat: Seat, active: bool) -> Response {
     let started = Instant::now();
-    let Some(root) = workspace::repo_root(cwd).map(|r| workspace::canonical(&r)) else {
+    let Some(root) = gate::git::root_of(cwd) else {
         let text = format!(
             "loopgate: {} is not inside a git repository: the done gate has nothing to compare, so this stop is not gated",
             cwd.display()

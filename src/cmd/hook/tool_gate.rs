@@ -18,7 +18,7 @@ pub fn handle(cwd: &Path, input: &HookInput, call: &ToolCall) -> Response {
             let reason = format!(
                 "loopgate: the configuration does not load, so no tool call is allowed: {e}"
             );
-            let root = workspace::repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+            let root = gate::git::root_of(cwd).unwrap_or_else(|| cwd.to_path_buf());
             audit(
                 &root,
                 None,

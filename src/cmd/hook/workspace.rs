@@ -24,14 +24,6 @@ fn absolute(dir: &Path) -> PathBuf {
     }
 }
 
-/// The nearest ancestor holding `.git` (a directory, or a file in a linked worktree).
-/// A walk rather than `git rev-parse`: a tool call must not pay for a process spawn.
-pub fn repo_root(cwd: &Path) -> Option<PathBuf> {
-    cwd.ancestors()
-        .find(|dir| dir.join(".git").exists())
-        .map(Path::to_path_buf)
-}
-
 pub fn home() -> Option<PathBuf> {
     std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
@@ -55,7 +47,7 @@ impl Workspace {
     /// Load the config of the repository around `cwd`. Checks are not detected here: the
     /// tool gate does not run them, and detection reads files a tool call should not pay for.
     pub fn load(cwd: &Path) -> Result<Workspace, String> {
-        let found = repo_root(cwd);
+        let found = gate::git::root_of(cwd);
         let in_repo = found.is_some();
         let root = canonical(&found.unwrap_or_else(|| cwd.to_path_buf()));
         let loaded: Loaded = gate::config::load(&root, Vec::new).map_err(|e| e.to_string())?;
