@@ -29,6 +29,11 @@ pub fn print_receipt(r: &Receipt) {
         "loopgate check: {verdict} (exit {})  compared with: {kind}{reference}",
         r.exit_code
     );
+    if r.config.why.is_empty() {
+        anstream::println!("  config: {}", r.config.source);
+    } else {
+        anstream::println!("  config: {} ({})", r.config.source, r.config.why);
+    }
     if let Some(q) = &r.quarantine {
         anstream::println!("  {} {q}", "quarantine:".red().bold());
     }

@@ -237,7 +237,8 @@ fn a_bad_config_is_exit_2() {
         .code(2)
         .get_output()
         .clone();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("keep must be at least 1"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("[audit] keep = 0 is out of range: it must be between 1 and 100"));
 }
 
 /// Not a test on its own: the body of each concurrent writer process below.

@@ -76,31 +76,48 @@ fn parse(kind: AgentKind, bytes: &[u8]) -> Result<HookInput, String> {
     agents::parse(kind, bytes).map_err(|e| e.to_string())
 }
 
-/// Pick the seat by event. Every branch answers; none panics on odd input.
+/// Pick the seat by event. Every branch answers; none panics on odd input. The session's
+/// frame (root, config, write roots) is pinned once and shared by every seat.
 fn dispatch(dir: &Path, input: &HookInput) -> Response {
-    let cwd = workspace::cwd_of(input, dir);
+    let pinned = workspace::Workspace::pinned(input, dir);
+    let frame: workspace::Frame = match &pinned {
+        Ok((ws, _)) => Ok(ws),
+        Err(e) => Err(e),
+    };
+    if let Ok((ws, true)) = &pinned {
+        // A session that never sent SessionStart is baselined at its first call.
+        if ws.in_repo && !matches!(input.event, Event::SessionStart) {
+            let session = evidence::session_of(input);
+            if let Err(e) = workspace::record_baseline(ws, &session) {
+                eprintln!("loopgate: warning: cannot record the session baseline: {e:#}");
+            }
+        }
+    }
     match &input.event {
-        Event::PreTool { call } => tool_gate::handle(&cwd, input, call),
+        Event::PreTool { call } => tool_gate::handle(frame, input, call),
         Event::Stop { active, completed } => {
             if !completed {
                 // Cursor reports aborted or errored loops as stops too; those are not
                 // "I am done" claims, so there is nothing to gate.
-                evidence::gate_event(&cwd, input, "stop.not-completed", "allow", "");
+                evidence::gate_event(frame, input, "stop.not-completed", "allow", "");
                 return Response::Nothing;
             }
-            stop::handle(&cwd, input, stop::Seat::Main, *active)
+            stop::handle(frame, input, stop::Seat::Main, *active)
         }
-        Event::SubagentStop { agent_id, active } => {
-            stop::handle(&cwd, input, stop::Seat::Subagent(agent_id.clone()), *active)
-        }
-        Event::SessionStart => session::handle(&cwd, input),
+        Event::SubagentStop { agent_id, active } => stop::handle(
+            frame,
+            input,
+            stop::Seat::Subagent(agent_id.clone()),
+            *active,
+        ),
+        Event::SessionStart => session::handle(frame, input),
         Event::PostEdit { paths } => {
             let listed: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-            evidence::gate_event(&cwd, input, "post-edit", "record", &listed.join(", "));
+            evidence::gate_event(frame, input, "post-edit", "record", &listed.join(", "));
             Response::Nothing
         }
         Event::Other { name } => {
-            evidence::gate_event(&cwd, input, "ignored", "none", name);
+            evidence::gate_event(frame, input, "ignored", "none", name);
             Response::Nothing
         }
     }

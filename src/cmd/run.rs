@@ -104,10 +104,16 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
             }
             sandbox::Availability::Available { .. } => {
                 let home = std::env::var_os("HOME").map(PathBuf::from);
-                let extra = home
+                let mut extra = home
                     .as_deref()
                     .map(|h| prepare_agent_state(&program_name, h))
                     .unwrap_or_default();
+                // The agent's hooks run inside the jail and pin their session there.
+                if let Some(pins) = gate::pin::dir() {
+                    if state::ensure_dir(&pins).is_ok() {
+                        extra.push(pins);
+                    }
+                }
                 let plan = sandbox::ConfinePlan {
                     write_roots: gate::escape::write_roots(&root, cfg),
                     extra_writable: extra,

@@ -10,7 +10,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> anyhow::Result<Exit> {
     let quarantine = gate::escape::open_quarantine(&root)?;
     let config_source = match &loaded.source {
         gate::config::Source::Embedded => "embedded default".to_string(),
-        gate::config::Source::File(p) => p.display().to_string(),
+        other => other.describe(),
     };
     let checks: Vec<_> = loaded
         .config

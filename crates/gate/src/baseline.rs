@@ -37,9 +37,30 @@ pub struct Baseline {
     pub dirty: BTreeMap<String, DirtyFile>,
     /// Hashes of the gate's own files (present or `None`), ignored files included.
     pub gate_files: BTreeMap<String, Option<String>>,
+    /// The config in effect for this session: the anchor its done gate judges by.
+    /// `None` in baselines written before configs were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<RecordedConfig>,
     /// Metadata snapshot of the watch roots for escape detection (sandbox crate format).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snapshot: Option<serde_json::Value>,
+}
+
+/// `loopgate.toml` as it was when the session started (`text: None`: there was none, the
+/// embedded default applies).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedConfig {
+    pub text: Option<String>,
+    pub hash: String,
+}
+
+impl RecordedConfig {
+    pub fn of(loaded: &crate::config::Loaded) -> RecordedConfig {
+        RecordedConfig {
+            text: loaded.text.clone(),
+            hash: loaded.hash.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -56,18 +77,23 @@ pub fn baselines_dir(root: &Path) -> PathBuf {
 
 /// File name for a session id: readable when it is safe, hashed otherwise.
 pub fn file_for(root: &Path, session: &str) -> PathBuf {
-    let safe = !session.is_empty()
-        && session.len() <= 128
-        && session
+    baselines_dir(root).join(format!("{}.json", file_stem(session)))
+}
+
+/// A file-name stem for an id that came from outside: the id itself when it is plainly
+/// safe, a hash of it otherwise (no separators, no leading dot, bounded length).
+pub fn file_stem(id: &str) -> String {
+    let safe = !id.is_empty()
+        && id.len() <= 128
+        && id
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        && !session.starts_with('.');
-    let stem = if safe {
-        session.to_string()
+        && !id.starts_with('.');
+    if safe {
+        id.to_string()
     } else {
-        format!("h-{}", &blake3::hash(session.as_bytes()).to_hex()[..32])
-    };
-    baselines_dir(root).join(format!("{stem}.json"))
+        format!("h-{}", &blake3::hash(id.as_bytes()).to_hex()[..32])
+    }
 }
 
 /// Paths under `.loopgate/`, the state directory.
@@ -163,18 +189,27 @@ pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Res
         config_hash: hash_file(&repo.root.join(crate::config::FILE_NAME)),
         dirty,
         gate_files: gate_file_hashes(&repo.root),
+        config: None,
         snapshot: None,
     })
 }
 
-/// Record the baseline for `session` in the repository containing `dir`.
+/// Record the baseline for `session` in the repository containing `dir`, anchored to the
+/// working tree's config as it is now.
 pub fn record(dir: &Path, session: &str, if_missing: bool) -> anyhow::Result<BaselineOutcome> {
-    let repo = Repo::discover(dir).with_context(|| {
-        format!(
-            "{} is not inside a git repository: a baseline needs git (run `git init` first)",
-            dir.display()
-        )
-    })?;
+    let repo = discover(dir)?;
+    let loaded = crate::config::load(&repo.root, Vec::new)?;
+    record_anchored(&repo, session, if_missing, &loaded)
+}
+
+/// Record the baseline for `session`, anchored to `loaded` (the config a hook pinned when
+/// the session started).
+pub fn record_anchored(
+    repo: &Repo,
+    session: &str,
+    if_missing: bool,
+    loaded: &crate::config::Loaded,
+) -> anyhow::Result<BaselineOutcome> {
     let path = file_for(&repo.root, session);
     if if_missing && path.exists() {
         return Ok(BaselineOutcome {
@@ -183,15 +218,24 @@ pub fn record(dir: &Path, session: &str, if_missing: bool) -> anyhow::Result<Bas
             session: session.to_string(),
         });
     }
-    let loaded = crate::config::load(&repo.root, Vec::new)?;
-    let mut baseline = capture(&repo, session, &loaded.config.guards.test_globs)?;
-    baseline.snapshot = crate::escape::snapshot_for_baseline(&repo, &loaded.config);
+    let mut baseline = capture(repo, session, &loaded.config.guards.test_globs)?;
+    baseline.config = Some(RecordedConfig::of(loaded));
+    baseline.snapshot = crate::escape::snapshot_for_baseline(repo, &loaded.config);
     state::write_json(&path, &baseline)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(BaselineOutcome {
         created: true,
         path,
         session: session.to_string(),
+    })
+}
+
+pub fn discover(dir: &Path) -> anyhow::Result<Repo> {
+    Repo::discover(dir).with_context(|| {
+        format!(
+            "{} is not inside a git repository: a baseline needs git (run `git init` first)",
+            dir.display()
+        )
     })
 }
 

@@ -2,6 +2,7 @@
 //!
 //! Unknown keys are errors (a typo in a guard name must never silently turn a guard off).
 
+use crate::bounds;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -186,12 +187,34 @@ pub struct Config {
 }
 
 /// Where the configuration came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "path")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
+    /// No file: the embedded default.
     Embedded,
+    /// The working tree's file.
     File(PathBuf),
+    /// `loopgate.toml` as committed in `commit`.
+    Commit { commit: String },
+    /// The file's text as recorded when the session started.
+    Session { session: String },
 }
+
+impl Source {
+    /// For receipts and `status`.
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Embedded => "embedded".into(),
+            Source::File(p) => p.display().to_string(),
+            Source::Commit { commit } => {
+                format!("{FILE_NAME} at {}", &commit[..commit.len().min(12)])
+            }
+            Source::Session { session } => format!("{FILE_NAME} as recorded for session {session}"),
+        }
+    }
+}
+
+/// A config file larger than this is refused unread.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct Loaded {
@@ -199,6 +222,8 @@ pub struct Loaded {
     pub source: Source,
     /// BLAKE3 of the file bytes, or of the canonical JSON of the embedded default.
     pub hash: String,
+    /// The file's text (`None` for the embedded default), so it can be recorded as an anchor.
+    pub text: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -256,27 +281,66 @@ impl Config {
             if !seen.insert(check.name.as_str()) {
                 return Err(format!("two checks are named `{}`", check.name));
             }
-            if check.timeout == Some(Duration::ZERO) {
-                return Err(format!("check `{}` has a zero timeout", check.name));
+            if let Some(t) = check.timeout {
+                bounds::duration(
+                    &format!("check `{}` timeout", check.name),
+                    t,
+                    bounds::CHECK_TIMEOUT,
+                )?;
             }
         }
-        if self.budget.session_tokens == Some(0) || self.budget.turn_tokens == Some(0) {
-            return Err("[budget] limits must be at least 1 token".into());
+        if let Some(n) = self.budget.session_tokens {
+            bounds::count("[budget] session_tokens", n, bounds::TOKENS)?;
         }
-        if self.audit.keep == 0 {
-            return Err("[audit] keep must be at least 1".into());
+        if let Some(n) = self.budget.turn_tokens {
+            bounds::count("[budget] turn_tokens", n, bounds::TOKENS)?;
         }
-        if self.gate.hook_deadline.is_zero() {
-            return Err("[gate] hook_deadline must be above zero".into());
+        bounds::count("[audit] keep", self.audit.keep.into(), bounds::AUDIT_KEEP)?;
+        bounds::size(
+            "[audit] max_bytes",
+            self.audit.max_bytes,
+            bounds::AUDIT_MAX_BYTES,
+        )?;
+        bounds::count(
+            "[audit] max_field_bytes",
+            self.audit.max_field_bytes as u64,
+            bounds::AUDIT_FIELD_BYTES,
+        )?;
+        bounds::count(
+            "[gate] max_bounces",
+            self.gate.max_bounces.into(),
+            bounds::MAX_BOUNCES,
+        )?;
+        bounds::duration(
+            "[gate] hook_deadline",
+            self.gate.hook_deadline,
+            bounds::HOOK_DEADLINE,
+        )?;
+        for root in &self.sandbox.write_roots {
+            bounds::root_path("[sandbox] write_roots", root, true)?;
         }
-        for glob in self
-            .guards
-            .protect
-            .iter()
-            .chain(&self.guards.test_globs)
-            .chain(&self.guards.exclude)
-        {
-            globset::Glob::new(glob).map_err(|e| format!("[guards] bad glob `{glob}`: {e}"))?;
+        for root in &self.sandbox.watch_roots {
+            bounds::root_path("[sandbox] watch_roots", root, false)?;
+        }
+        for program in &self.gate.programs {
+            if program.trim().is_empty() || program.trim() != program {
+                return Err(format!(
+                    "[gate] programs has the entry `{program}`: a program name must be non-empty and have no surrounding spaces"
+                ));
+            }
+        }
+        for (key, globs) in [
+            ("protect", &self.guards.protect),
+            ("test_globs", &self.guards.test_globs),
+            ("exclude", &self.guards.exclude),
+        ] {
+            for glob in globs {
+                if glob.trim().is_empty() {
+                    return Err(format!("[guards] {key} has an empty glob"));
+                }
+                globset::Glob::new(glob)
+                    .map_err(|e| format!("[guards] {key}: bad glob `{glob}`: {e}"))?;
+            }
         }
         Ok(())
     }
@@ -288,33 +352,64 @@ impl Config {
     }
 }
 
-/// Load `loopgate.toml` from `root`, or the embedded default built from `detected` checks.
+/// Load `loopgate.toml` from `root`'s working tree, or the embedded default built from
+/// `detected` checks. Only for commands that have no comparison point to anchor to (see
+/// [`crate::anchor`] for the config in effect when judging).
 pub fn load(root: &Path, detected: impl FnOnce() -> Vec<CheckSpec>) -> Result<Loaded, ConfigError> {
     let path = root.join(FILE_NAME);
-    match std::fs::read(&path) {
-        Ok(bytes) => {
-            let text = String::from_utf8(bytes.clone()).map_err(|_| ConfigError::Invalid {
-                path: path.clone(),
-                message: "the file is not UTF-8 text".into(),
-            })?;
-            let config = Config::parse(&text, &path)?;
-            Ok(Loaded {
-                config,
-                source: Source::File(path),
-                hash: blake3::hash(&bytes).to_hex().to_string(),
-            })
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let config = Config::embedded(detected());
-            let hash = config.canonical_hash();
-            Ok(Loaded {
-                config,
-                source: Source::Embedded,
-                hash,
-            })
-        }
-        Err(source) => Err(ConfigError::Read { path, source }),
+    match read_file(&path)? {
+        Some(bytes) => from_bytes(Some(&bytes), Source::File(path.clone()), &path, detected),
+        None => from_bytes(None, Source::Embedded, &path, detected),
     }
+}
+
+/// The bytes of a config file, `None` when it does not exist. Anything that is not a
+/// regular file (a FIFO, a device, a directory) or is larger than [`MAX_FILE_BYTES`] is an
+/// error, read without blocking.
+pub fn read_file(path: &Path) -> Result<Option<Vec<u8>>, ConfigError> {
+    match state::read_bounded(path, MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(state::ReadError::Missing) => Ok(None),
+        Err(state::ReadError::Io(source)) => Err(ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        }),
+        Err(state::ReadError::Corrupt(message)) => Err(ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        }),
+    }
+}
+
+/// The config a file's bytes mean (`None`: no file, the embedded default). `name` only
+/// names the file in errors.
+pub fn from_bytes(
+    bytes: Option<&[u8]>,
+    source: Source,
+    name: &Path,
+    detected: impl FnOnce() -> Vec<CheckSpec>,
+) -> Result<Loaded, ConfigError> {
+    let Some(bytes) = bytes else {
+        let config = Config::embedded(detected());
+        let hash = config.canonical_hash();
+        return Ok(Loaded {
+            config,
+            source: Source::Embedded,
+            hash,
+            text: None,
+        });
+    };
+    let text = std::str::from_utf8(bytes).map_err(|_| ConfigError::Invalid {
+        path: name.to_path_buf(),
+        message: "the file is not UTF-8 text".into(),
+    })?;
+    let config = Config::parse(text, name)?;
+    Ok(Loaded {
+        config,
+        source,
+        hash: blake3::hash(bytes).to_hex().to_string(),
+        text: Some(text.to_string()),
+    })
 }
 
 pub fn parse_duration(text: &str) -> Result<Duration, String> {

@@ -73,7 +73,26 @@ pub fn run_with_progress(
         anyhow::bail!("{} is not a directory", dir.display());
     }
     let (repo, root) = find_root(dir);
-    let loaded = config::load(&root, || crate::detect::detected_checks(&root))?;
+    // The comparison point is chosen before anything runs: a bad ref fails fast. The blob
+    // reader starts before the status walk so the two git processes overlap.
+    let blobs = repo
+        .as_ref()
+        .filter(|_| req.run_guards)
+        .map(|r| r.blob_reader());
+    let state = repo.as_ref().map(|r| r.work_state()).transpose()?;
+    let point = comparison::choose_point(
+        repo.as_ref().zip(state.as_ref()),
+        &PointRequest {
+            against: req.against.clone(),
+            session: req.session.clone(),
+            require_session: req.require_session,
+        },
+    )?;
+    // The bar comes from the comparison point, never from the tree being judged.
+    let anchored = crate::anchor::config_in_effect(repo.as_ref(), &root, &point, || {
+        crate::detect::detected_checks(&root)
+    })?;
+    let loaded = &anchored.loaded;
     let cfg = &loaded.config;
     for name in &req.only {
         if !cfg.checks.iter().any(|c| &c.name == name) {
@@ -88,21 +107,6 @@ pub fn run_with_progress(
             );
         }
     }
-    // The comparison point is chosen before anything runs: a bad ref fails fast.
-    // Started before the status walk so the two git processes overlap.
-    let blobs = repo
-        .as_ref()
-        .filter(|_| req.run_guards)
-        .map(|r| r.blob_reader());
-    let state = repo.as_ref().map(|r| r.work_state()).transpose()?;
-    let point = comparison::choose_point(
-        repo.as_ref().zip(state.as_ref()),
-        &PointRequest {
-            against: req.against.clone(),
-            session: req.session.clone(),
-            require_session: req.require_session,
-        },
-    )?;
 
     let mut checks = Vec::new();
     let mut confine_note = None;
@@ -136,12 +140,16 @@ pub fn run_with_progress(
     let mut guards: Vec<GuardReport> = Vec::new();
     let mut confinement = Vec::new();
     if req.run_guards {
-        let deltas = match (&repo, &state, blobs) {
+        let mut deltas = match (&repo, &state, blobs) {
             (Some(repo), Some(state), Some(blobs)) => {
                 comparison::deltas(repo, state, &point, &cfg.guards.test_globs, blobs)?
             }
             _ => Vec::new(),
         };
+        if anchored.bootstrap {
+            // The config in effect is this very new file; it cannot also be a finding.
+            deltas.retain(|d| d.path != config::FILE_NAME);
+        }
         if point.commit.is_some() {
             guards = run_guards(&deltas, &cfg.guards);
         } else {
@@ -197,11 +205,9 @@ pub fn run_with_progress(
             dirty,
         },
         config: ConfigInfo {
-            source: match &loaded.source {
-                config::Source::Embedded => "embedded".into(),
-                config::Source::File(p) => p.display().to_string(),
-            },
+            source: loaded.source.describe(),
             hash: loaded.hash.clone(),
+            why: anchored.why.clone(),
         },
         baseline: point.info.clone(),
         checks,

@@ -11,22 +11,11 @@ use sandbox::snapshot::{self, ScanOptions, Snapshot};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-}
+use crate::roots::home;
 
-/// The resolved write roots of the repository, the system temp dirs included when
-/// `temp_writable`.
+/// The write roots of the repository at `root` under `config` ([`crate::roots`]).
 pub fn write_roots(root: &Path, config: &Config) -> Vec<PathBuf> {
-    let mut roots = sandbox::resolve_roots(&config.sandbox.write_roots, root, home().as_deref());
-    if config.sandbox.temp_writable {
-        roots.extend(sandbox::system_temp_dirs());
-    }
-    roots.sort();
-    roots.dedup();
-    roots
+    crate::roots::write_roots(config, root, home().as_deref())
 }
 
 /// Roots to snapshot and what to skip inside them.

@@ -1,6 +1,8 @@
 //! The done gate: config, checks runner, guards, baselines, receipts, bounce ledger.
 
+pub mod anchor;
 pub mod baseline;
+pub mod bounds;
 pub mod comparison;
 pub mod config;
 pub mod detect;
@@ -11,7 +13,9 @@ pub mod git;
 pub mod guards;
 pub mod ledger;
 pub mod markdown;
+pub mod pin;
 pub mod plan;
 pub mod receipt;
+pub mod roots;
 pub mod runner;
 pub mod store;

@@ -61,9 +61,12 @@ pub struct RepoInfo {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfigInfo {
-    /// "embedded" or the file path.
+    /// "embedded", the file path, `loopgate.toml at <commit>`, or the session's record.
     pub source: String,
     pub hash: String,
+    /// Why this config is the one in effect (the trust anchor).
+    #[serde(default)]
+    pub why: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

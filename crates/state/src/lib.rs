@@ -44,6 +44,24 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Write `bytes` to `path` only if `path` does not exist yet, atomically: the content is
+/// complete and synced before the name appears. `AlreadyExists` when another writer won.
+pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    ensure_dir(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .permissions(fs::Permissions::from_mode(0o600))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Serialize `value` as pretty JSON and write it atomically.
 pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> io::Result<()> {
     let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
@@ -69,12 +87,86 @@ impl std::fmt::Display for ReadError {
     }
 }
 
+/// State files larger than this are refused unread.
+pub const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
+
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReadError> {
-    match fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| ReadError::Corrupt(e.to_string())),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(ReadError::Missing),
-        Err(e) => Err(ReadError::Io(e)),
+    let bytes = read_bounded(path, MAX_STATE_BYTES)?;
+    serde_json::from_slice(&bytes).map_err(|e| ReadError::Corrupt(e.to_string()))
+}
+
+/// Read a whole regular file of at most `max` bytes. Opened without blocking, so a FIFO,
+/// a device or a socket planted in its place is refused instead of hanging the reader.
+pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadError::Missing),
+        Err(e) => return Err(ReadError::Io(e)),
+    };
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.file_type().is_file() {
+        return Err(ReadError::Corrupt(format!(
+            "{} is not a regular file ({})",
+            path.display(),
+            kind_of(&meta.file_type())
+        )));
     }
+    if meta.len() > max {
+        return Err(ReadError::Corrupt(format!(
+            "{} is {} bytes, over the {max}-byte limit",
+            path.display(),
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(ReadError::Corrupt(format!(
+            "{} grew past the {max}-byte limit while being read",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}
+
+fn kind_of(t: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() || t.is_block_device() {
+        "a device"
+    } else {
+        "not a file"
+    }
+}
+
+/// loopgate's per-user state, outside every repository: `$LOOPGATE_STATE_HOME`, else
+/// `$XDG_STATE_HOME/loopgate`, else `~/.local/state/loopgate`. Session pins live here, so a
+/// tool call's working directory can never choose which repository judges it.
+pub fn user_state_dir() -> Option<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = var("LOOPGATE_STATE_HOME") {
+        return Some(dir);
+    }
+    if let Some(dir) = var("XDG_STATE_HOME").filter(|d| d.is_absolute()) {
+        return Some(dir.join("loopgate"));
+    }
+    var("HOME").map(|h| h.join(".local/state/loopgate"))
 }
 
 /// An exclusive advisory lock held for the guard's lifetime (read-modify-write of a state

@@ -30,13 +30,34 @@ pub fn tool_call(root: &Path, config: Option<&Config>, input: &HookInput, attemp
     append(root, config, record);
 }
 
-/// A gate event (stop decisions, session start, ignored events) in the repository around
-/// `cwd`; outside a repository there is no state directory to write to, so nothing is kept.
-pub fn gate_event(cwd: &Path, input: &HookInput, rule: &str, decision: &str, reason: &str) {
-    let Some(root) = gate::git::root_of(cwd) else {
-        return;
-    };
-    gate_event_in(&root, None, input, rule, decision, reason, Map::new());
+/// A gate event (stop decisions, session start, ignored events) in the session's
+/// repository; outside a repository there is no state directory to write to, so nothing is
+/// kept.
+pub fn gate_event(
+    frame: super::workspace::Frame,
+    input: &HookInput,
+    rule: &str,
+    decision: &str,
+    reason: &str,
+) {
+    match frame {
+        Ok(ws) if ws.in_repo => gate_event_in(
+            &ws.root,
+            Some(&ws.config),
+            input,
+            rule,
+            decision,
+            reason,
+            Map::new(),
+        ),
+        Ok(_) => {}
+        Err(e) => {
+            eprintln!("loopgate: {}", e.message);
+            if let Some(root) = &e.root {
+                gate_event_in(root, None, input, rule, decision, reason, Map::new());
+            }
+        }
+    }
 }
 
 pub fn gate_event_in(

@@ -139,6 +139,7 @@ mod tests {
             config: ConfigInfo {
                 source: "embedded".into(),
                 hash: String::new(),
+                why: String::new(),
             },
             baseline: BaselineInfo {
                 kind: BaselineKind::Session,

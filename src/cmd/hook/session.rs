@@ -3,11 +3,10 @@
 use super::evidence;
 use super::workspace::Workspace;
 use agents::{HookInput, Response};
-use std::path::Path;
 
-pub fn handle(cwd: &Path, input: &HookInput) -> Response {
+pub fn handle(frame: super::workspace::Frame, input: &HookInput) -> Response {
     let session = evidence::session_of(input);
-    let ws = match Workspace::load(cwd) {
+    let ws = match frame {
         Ok(ws) => ws,
         Err(e) => {
             eprintln!("loopgate: {e}");
@@ -22,12 +21,12 @@ pub fn handle(cwd: &Path, input: &HookInput) -> Response {
         return Response::Context {
             text: format!(
                 "loopgate is active, but {} is not inside a git repository: writes are confined to {}, and the done gate has nothing to compare when you stop.",
-                cwd.display(),
-                roots_text(&ws)
+                ws.root.display(),
+                roots_text(ws)
             ),
         };
     }
-    let baseline = match gate::baseline::record(&ws.root, &session, true) {
+    let baseline = match super::workspace::record_baseline(ws, &session) {
         Ok(outcome) => {
             let what = if outcome.created { "recorded" } else { "kept" };
             evidence::gate_event_in(
@@ -73,7 +72,7 @@ pub fn handle(cwd: &Path, input: &HookInput) -> Response {
     Response::Context {
         text: format!(
             "loopgate is active{baseline}: {checks_text}; the stop is refused while they fail or if tests are deleted or skipped, lint is disabled, or gate files are edited. Writes are confined to {}; loopgate.toml, .loopgate/ and agent hook settings are read-only.",
-            roots_text(&ws)
+            roots_text(ws)
         ),
     }
 }

@@ -3,7 +3,8 @@
 //! loudly; a stop the gate cannot judge (bad config, deadline) goes through the same
 //! ledger with the error as its reason, so it is refused a bounded number of times.
 
-use super::{deadline, evidence, reason, workspace};
+use super::workspace::{Frame, FrameError};
+use super::{deadline, evidence, reason};
 use agents::{HookInput, Response};
 use gate::config::GateConfig;
 use gate::done::DoneRequest;
@@ -27,68 +28,112 @@ impl Seat {
 /// Time kept back from `hook_deadline` to build and print the answer after the checks.
 const ANSWER_MARGIN: Duration = Duration::from_secs(2);
 
-pub fn handle(cwd: &Path, input: &HookInput, seat: Seat, active: bool) -> Response {
+pub fn handle(frame: Frame, input: &HookInput, seat: Seat, active: bool) -> Response {
     let started = Instant::now();
-    let Some(root) = gate::git::root_of(cwd) else {
+    let ws = match frame {
+        Ok(ws) => ws,
+        Err(FrameError {
+            root: Some(root),
+            message,
+        }) => return unjudgeable(root, input, &seat, message, active),
+        Err(e) => return frame_unavailable(&e.message, active),
+    };
+    if !ws.in_repo {
         let text = format!(
             "loopgate: {} is not inside a git repository: the done gate has nothing to compare, so this stop is not gated",
-            cwd.display()
+            ws.root.display()
         );
         eprintln!("{text}");
         return Response::Allow { reason: Some(text) };
-    };
-    let session = evidence::session_of(input);
-    let key = match &seat {
-        Seat::Main => ledger::key(&session, None),
-        Seat::Subagent(id) => ledger::key(&session, Some(id.as_deref().unwrap_or("subagent"))),
-    };
-    let loaded = gate::config::load(&root, Vec::new);
-    let (gate_cfg, config) = match &loaded {
-        Ok(l) => (l.config.gate.clone(), Some(&l.config)),
-        Err(_) => (GateConfig::default(), None),
-    };
-    if let Ok(l) = &loaded {
-        if let Ok(ws) = workspace::Workspace::load(cwd) {
-            if let Some(halt) = super::budget_gate::spent(&ws, input) {
-                let text = format!(
-                    "loopgate: the token budget is spent, so the stop is not bounced for more work: {}",
-                    halt.reason
-                );
-                eprintln!("{text}");
-                evidence::gate_event_in(
-                    &root,
-                    Some(&l.config),
-                    input,
-                    "budget.exhausted",
-                    "allow",
-                    &text,
-                    halt.extra,
-                );
-                return Response::Allow { reason: Some(text) };
-            }
-        }
     }
-    let judged: Result<Receipt, String> = match &loaded {
-        Err(e) => Err(e.to_string()),
-        Ok(_) => run_done_gate(
+    let root = ws.root.clone();
+    let session = evidence::session_of(input);
+    let key = ledger_key(&session, &seat);
+    // The pinned config: an edit made during the session cannot change the bounce budget.
+    let gate_cfg: GateConfig = ws.config.gate.clone();
+    let config = Some(&ws.config);
+    if let Some(halt) = super::budget_gate::spent(ws, input) {
+        let text = format!(
+            "loopgate: the token budget is spent, so the stop is not bounced for more work: {}",
+            halt.reason
+        );
+        eprintln!("{text}");
+        evidence::gate_event_in(
             &root,
+            config,
             input,
-            &seat,
-            &session,
-            gate_cfg.hook_deadline,
-            started,
-        ),
-    };
+            "budget.exhausted",
+            "allow",
+            &text,
+            halt.extra,
+        );
+        return Response::Allow { reason: Some(text) };
+    }
+    let judged: Result<Receipt, String> = run_done_gate(
+        &root,
+        input,
+        &seat,
+        &session,
+        gate_cfg.hook_deadline,
+        started,
+    );
+    settle(&root, config, &gate_cfg, input, &seat, &key, judged, active)
+}
+
+/// The session's config does not load: the stop cannot be judged, and the refusal goes
+/// through the same bounce ledger (default budget) so it is refused a bounded number of
+/// times, never silently passed and never forever.
+fn unjudgeable(
+    root: &Path,
+    input: &HookInput,
+    seat: &Seat,
+    message: &str,
+    active: bool,
+) -> Response {
+    let session = evidence::session_of(input);
+    let key = ledger_key(&session, seat);
+    let gate_cfg = GateConfig::default();
+    settle(
+        root,
+        None,
+        &gate_cfg,
+        input,
+        seat,
+        &key,
+        Err(message.to_string()),
+        active,
+    )
+}
+
+fn ledger_key(session: &str, seat: &Seat) -> String {
+    match seat {
+        Seat::Main => ledger::key(session, None),
+        Seat::Subagent(id) => ledger::key(session, Some(id.as_deref().unwrap_or("subagent"))),
+    }
+}
+
+/// Count the stop in the ledger and answer.
+#[allow(clippy::too_many_arguments)]
+fn settle(
+    root: &Path,
+    config: Option<&gate::config::Config>,
+    gate_cfg: &GateConfig,
+    input: &HookInput,
+    seat: &Seat,
+    key: &str,
+    judged: Result<Receipt, String>,
+    active: bool,
+) -> Response {
     let (problems, green) = match &judged {
         Ok(r) => (r.problem_count(), r.verdict == Verdict::Pass),
         // An error is never progress, whatever came before.
         Err(_) => (u32::MAX, false),
     };
     let recorded =
-        match ledger::record_stop(&root, &key, problems, green, gate_cfg.max_bounces, active) {
+        match ledger::record_stop(root, key, problems, green, gate_cfg.max_bounces, active) {
             Ok(r) => r,
             Err(e) => {
-                return ledger_unavailable(&root, config, input, &e.to_string(), active, &judged)
+                return ledger_unavailable(root, config, input, &e.to_string(), active, &judged)
             }
         };
     if let Some(w) = &recorded.warning {
@@ -148,7 +193,7 @@ pub fn handle(cwd: &Path, input: &HookInput, seat: Seat, active: bool) -> Respon
     } else {
         "gate.stop"
     };
-    evidence::gate_event_in(&root, config, input, rule, verdict, &text, extra);
+    evidence::gate_event_in(root, config, input, rule, verdict, &text, extra);
     response
 }
 
@@ -184,6 +229,24 @@ fn run_done_gate(
             deadline::describe(hook_deadline)
         )),
     }
+}
+
+/// The session's frame cannot be had (its pin is damaged, or there is no home to keep it):
+/// nothing can be judged, so the first stop is refused with the cause and a repeated one
+/// (`stop_hook_active`) is let through loudly, never silently.
+fn frame_unavailable(error: &str, active: bool) -> Response {
+    if active {
+        let loud = format!(
+            "loopgate: RED STOP LET THROUGH: the session cannot be judged ({error}) and this stop was already refused once"
+        );
+        eprintln!("{loud}");
+        return Response::Allow { reason: Some(loud) };
+    }
+    let text = format!(
+        "loopgate cannot judge this stop: {error}. Tell the user; loopgate refuses the stop once and lets a repeated stop through."
+    );
+    eprintln!("loopgate: {text}");
+    Response::Block { reason: text }
 }
 
 /// The ledger cannot be read or written: without it the budget cannot be counted, so

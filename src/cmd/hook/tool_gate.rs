@@ -11,26 +11,22 @@ use policy::{Decision, Profile, Verdict};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
-pub fn handle(cwd: &Path, input: &HookInput, call: &ToolCall) -> Response {
-    let ws = match Workspace::load(cwd) {
+pub fn handle(frame: workspace::Frame, input: &HookInput, call: &ToolCall) -> Response {
+    let ws = match frame {
         Ok(ws) => ws,
         Err(e) => {
             let reason = format!(
-                "loopgate: the configuration does not load, so no tool call is allowed: {e}"
+                "loopgate: the session's configuration does not load, so no tool call is allowed: {}",
+                e.message
             );
-            let root = gate::git::root_of(cwd).unwrap_or_else(|| cwd.to_path_buf());
-            audit(
-                &root,
-                None,
-                input,
-                call,
-                &deny("config.invalid", reason.clone()),
-                Map::new(),
-            );
+            if let Some(root) = &e.root {
+                let decision = deny("config.invalid", reason.clone());
+                audit(root, None, input, call, &decision, Map::new());
+            }
             return Response::Deny { reason };
         }
     };
-    match budget_gate::assess(&ws, input) {
+    match budget_gate::assess(ws, input) {
         Budget::Within => {}
         Budget::Over(halt) => {
             let decision = deny("budget.exhausted", halt.reason.clone());
@@ -63,7 +59,7 @@ pub fn handle(cwd: &Path, input: &HookInput, call: &ToolCall) -> Response {
     }
     let limit = deadline::for_tool_call(ws.config.gate.hook_deadline);
     let owned_call = call.clone();
-    let view = View::of(&ws);
+    let view = View::of(ws);
     let outcome =
         deadline::within(limit, move || decide(&owned_call, &view)).unwrap_or_else(|| {
             deny(

@@ -1,17 +1,43 @@
-//! Where a hook call happens: the agent's cwd, the repository root, the configuration and
-//! the write roots, resolved once at the edge so the decisions stay pure.
+//! Where a hook call happens: the session's pinned frame (repository root, config, write
+//! roots) and the agent's cwd inside it, resolved once at the edge so the decisions stay
+//! pure. The frame is pinned at the session's first hook call from the agent's project-dir
+//! variable or the hook process's own working directory, never from a payload's `cwd`.
 
-use agents::HookInput;
+use agents::{AgentKind, HookInput};
 use gate::config::{Config, Loaded};
 use std::path::{Path, PathBuf};
 
-/// The agent's cwd when it sent one (made absolute against ours), else ours.
-pub fn cwd_of(input: &HookInput, dir: &Path) -> PathBuf {
-    let base = absolute(dir);
+/// The agent's cwd when it sent one, made absolute against `base`, else `base`. It only
+/// resolves relative paths; it never chooses the repository.
+pub fn cwd_of(input: &HookInput, base: &Path) -> PathBuf {
     match &input.cwd {
-        Some(cwd) if !cwd.as_os_str().is_empty() => sandbox::normalize(cwd, &base, None),
-        _ => base,
+        Some(cwd) if !cwd.as_os_str().is_empty() => sandbox::normalize(cwd, base, None),
+        _ => base.to_path_buf(),
     }
+}
+
+/// The variables in which each agent names the project it was started in.
+fn project_dir_vars(kind: AgentKind) -> &'static [&'static str] {
+    match kind {
+        AgentKind::Claude => &["CLAUDE_PROJECT_DIR"],
+        AgentKind::Gemini => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        AgentKind::Cursor => &["CURSOR_PROJECT_DIR"],
+        AgentKind::Codex => &[],
+    }
+}
+
+/// Where the session started: the agent's project-dir variable when it sets one, else the
+/// hook process's own working directory (`dir`). Never the payload.
+pub fn start_of(kind: AgentKind, dir: &Path) -> (PathBuf, String) {
+    for var in project_dir_vars(kind) {
+        if let Some(value) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+            let path = PathBuf::from(value);
+            if path.is_absolute() && path.is_dir() {
+                return (path, format!("${var}"));
+            }
+        }
+    }
+    (absolute(dir), "the hook's working directory".into())
 }
 
 fn absolute(dir: &Path) -> PathBuf {
@@ -24,11 +50,25 @@ fn absolute(dir: &Path) -> PathBuf {
     }
 }
 
-pub fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
+pub use gate::roots::home;
+
+/// The session's frame could not be had (its config does not load, its pin is damaged).
+/// `root` is the repository the session started in, when there is one, so the refusal can
+/// still be audited and counted in the bounce ledger.
+#[derive(Debug)]
+pub struct FrameError {
+    pub root: Option<PathBuf>,
+    pub message: String,
 }
+
+impl std::fmt::Display for FrameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What each seat is handed: the pinned workspace, or why there is none.
+pub type Frame<'a> = Result<&'a Workspace, &'a FrameError>;
 
 /// Everything the tool gate needs, resolved.
 pub struct Workspace {
@@ -40,10 +80,57 @@ pub struct Workspace {
     pub cwd: PathBuf,
     pub home: Option<PathBuf>,
     pub config: Config,
+    /// The config as loaded (text and hash), for recording as the session's anchor.
+    pub loaded: Loaded,
     pub write_roots: Vec<PathBuf>,
 }
 
 impl Workspace {
+    /// The pinned frame of this hook call's session, pinning it now when this is the
+    /// session's first call. Returns the workspace and whether the pin was created now.
+    pub fn pinned(input: &HookInput, dir: &Path) -> Result<(Workspace, bool), FrameError> {
+        Workspace::pin(input, dir).map_err(|e| {
+            let (start, _) = start_of(input.agent, dir);
+            FrameError {
+                root: gate::git::root_of(&start),
+                message: e,
+            }
+        })
+    }
+
+    fn pin(input: &HookInput, dir: &Path) -> Result<(Workspace, bool), String> {
+        let agent = input.agent.name();
+        let session = super::evidence::session_of(input);
+        let fresh = || {
+            let (start, origin) = start_of(input.agent, dir);
+            gate::pin::frame(agent, &session, &start, &origin)
+        };
+        let has_id = input.session_id.as_deref().is_some_and(|s| !s.is_empty());
+        // Without a session id there is nothing to key a pin by: the frame is derived afresh
+        // from the same trusted start (never the payload) on every call.
+        let (pin, created) = if has_id {
+            gate::pin::get_or_create(agent, &session, fresh)
+        } else {
+            fresh().map(|pin| (pin, false))
+        }
+        .map_err(|e| format!("{e:#}"))?;
+        let loaded = pin.loaded().map_err(|e| format!("{e:#}"))?;
+        let cwd = cwd_of(input, &pin.root);
+        Ok((
+            Workspace {
+                root: pin.root.clone(),
+                in_repo: pin.in_repo,
+                from_file: loaded.text.is_some(),
+                cwd,
+                home: home(),
+                config: loaded.config.clone(),
+                loaded,
+                write_roots: pin.write_roots.clone(),
+            },
+            created,
+        ))
+    }
+
     /// Load the config of the repository around `cwd`. Checks are not detected here: the
     /// tool gate does not run them, and detection reads files a tool call should not pay for.
     pub fn load(cwd: &Path) -> Result<Workspace, String> {
@@ -52,28 +139,18 @@ impl Workspace {
         let root = canonical(&found.unwrap_or_else(|| cwd.to_path_buf()));
         let loaded: Loaded = gate::config::load(&root, Vec::new).map_err(|e| e.to_string())?;
         let home = home();
-        let write_roots = write_roots(&loaded.config, &root, home.as_deref());
+        let write_roots = gate::roots::write_roots(&loaded.config, &root, home.as_deref());
         Ok(Workspace {
             root,
             in_repo,
-            from_file: matches!(loaded.source, gate::config::Source::File(_)),
+            from_file: loaded.text.is_some(),
             cwd: cwd.to_path_buf(),
             home,
-            config: loaded.config,
+            config: loaded.config.clone(),
+            loaded,
             write_roots,
         })
     }
-}
-
-/// The configured write roots, resolved against the root, plus the temp dir when writable.
-pub fn write_roots(config: &Config, root: &Path, home: Option<&Path>) -> Vec<PathBuf> {
-    let mut roots = sandbox::resolve_roots(&config.sandbox.write_roots, root, home);
-    if config.sandbox.temp_writable {
-        roots.push(canonical(&std::env::temp_dir()));
-    }
-    roots.sort();
-    roots.dedup();
-    roots
 }
 
 pub fn canonical(path: &Path) -> PathBuf {
@@ -102,4 +179,13 @@ pub fn resolve_target(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf {
             _ => return lexical,
         }
     }
+}
+
+/// The session's baseline, recorded once, anchored to the pinned config.
+pub fn record_baseline(
+    ws: &Workspace,
+    session: &str,
+) -> anyhow::Result<gate::baseline::BaselineOutcome> {
+    let repo = gate::baseline::discover(&ws.root)?;
+    gate::baseline::record_anchored(&repo, session, true, &ws.loaded)
 }
