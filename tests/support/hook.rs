@@ -36,6 +36,11 @@ pub fn run(agent: &str, dir: &Path, home: &Path, payload: &[u8]) -> HookRun {
         .args(["hook", agent])
         .current_dir(dir)
         .env("HOME", home)
+        // The agents' project-dir variables of whatever runs the tests must not pin the
+        // session; each test states its own.
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("GEMINI_PROJECT_DIR")
+        .env_remove("CURSOR_PROJECT_DIR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
