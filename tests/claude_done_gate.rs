@@ -29,15 +29,7 @@ fn repo(config: &str, files: &[(&str, &str)]) -> TestRepo {
 
 /// The stop reasons the model received, in order, each once.
 fn stop_feedback(server: &ModelServer) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for text in server.sent_texts() {
-        if let Some(reason) = text.strip_prefix("Stop hook feedback:\n") {
-            if !out.iter().any(|r| r == reason) {
-                out.push(reason.to_string());
-            }
-        }
-    }
-    out
+    server.stop_feedback()
 }
 
 fn gate_lines(r: &TestRepo, rule: &str) -> Vec<Value> {

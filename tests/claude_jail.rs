@@ -128,11 +128,7 @@ fn without_the_jail_the_escape_bounces_the_stop_and_quarantines_until_release() 
         "no jail: the script wrote\n{}",
         run.explain()
     );
-    let feedback: Vec<String> = server
-        .sent_texts()
-        .into_iter()
-        .filter_map(|t| t.strip_prefix("Stop hook feedback:\n").map(String::from))
-        .collect();
+    let feedback = server.stop_feedback();
     let bashrc_path = r.home().join(".bashrc").canonicalize().unwrap();
     assert!(
         feedback

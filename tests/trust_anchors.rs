@@ -452,11 +452,7 @@ fn real_claude_a_script_cannot_lower_the_bar_of_its_own_session() {
         "the script ran: {}",
         run.explain()
     );
-    let feedback: Vec<String> = server
-        .sent_texts()
-        .into_iter()
-        .filter_map(|t| t.strip_prefix("Stop hook feedback:\n").map(String::from))
-        .collect();
+    let feedback = server.stop_feedback();
     assert!(
         !feedback.is_empty(),
         "the stop was not bounced: {}",

@@ -161,6 +161,19 @@ impl ModelServer {
 
     /// Every text the model was sent, flattened (message contents, tool results, system
     /// messages), for substring assertions.
+    /// The Stop hook reasons the model was sent, in order, each once.
+    pub fn stop_feedback(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for text in self.sent_texts() {
+            if let Some(reason) = text.strip_prefix("Stop hook feedback:\n") {
+                if !out.iter().any(|r| r == reason) {
+                    out.push(reason.to_string());
+                }
+            }
+        }
+        out
+    }
+
     pub fn sent_texts(&self) -> Vec<String> {
         let mut out = Vec::new();
         for req in self.requests() {

@@ -29,6 +29,14 @@ pub fn state_dir(repo_root: &Path) -> PathBuf {
 
 /// Write `bytes` to `path` atomically with mode 0600.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    synced_temp_beside(path, bytes)?
+        .persist(path)
+        .map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A 0600 temp file in `path`'s directory holding `bytes`, synced to disk.
+fn synced_temp_beside(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -40,25 +48,15 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    Ok(tmp)
 }
 
 /// Write `bytes` to `path` only if `path` does not exist yet, atomically: the content is
 /// complete and synced before the name appears. `AlreadyExists` when another writer won.
 pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    ensure_dir(dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-")
-        .permissions(fs::Permissions::from_mode(0o600))
-        .tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    synced_temp_beside(path, bytes)?
+        .persist_noclobber(path)
+        .map_err(|e| e.error)?;
     Ok(())
 }
 
