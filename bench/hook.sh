@@ -10,8 +10,13 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds="${1:-5}"
 corpus="${LOOPGATE_DCG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/shared/corpora/dcg}"
 
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin loopgate
-bin="${CARGO_TARGET_DIR:-$root/target}/release/loopgate"
+# LOOPGATE_BIN measures a prebuilt binary instead (an A/B against another commit's build).
+if [[ -n "${LOOPGATE_BIN:-}" ]]; then
+  bin="$LOOPGATE_BIN"
+else
+  cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin loopgate
+  bin="${CARGO_TARGET_DIR:-$root/target}/release/loopgate"
+fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
