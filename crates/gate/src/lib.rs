@@ -13,5 +13,6 @@ pub mod ledger;
 pub mod markdown;
 pub mod plan;
 pub mod receipt;
+pub mod renames;
 pub mod runner;
 pub mod store;
