@@ -394,7 +394,10 @@ pub enum ChangeKind {
     Added,
     Modified,
     Deleted,
-    Renamed { from: String },
+    /// Only ever made by loopgate's own pairing ([`crate::renames`]), never read from git.
+    Renamed {
+        from: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -472,41 +475,33 @@ pub fn parse_status_v2(out: &[u8]) -> WorkState {
     state
 }
 
+/// Parse `git diff --name-status -z`. Renames are never asked for; should git report one
+/// anyway, it reads as the deletion and the addition it is, and [`crate::renames`] pairs
+/// them like any other.
 pub fn parse_name_status_z(out: &[u8]) -> Vec<Change> {
     let mut fields = out.split(|b| *b == 0).filter(|f| !f.is_empty());
     let mut changes = Vec::new();
+    let mut push = |path: &[u8], kind: ChangeKind| {
+        changes.push(Change {
+            path: lossy(path),
+            kind,
+        })
+    };
     while let Some(status) = fields.next() {
         let code = status.first().copied().unwrap_or(b'?');
         let Some(path) = fields.next() else { break };
-        let change = match code {
+        match code {
             b'R' | b'C' => {
                 let Some(new) = fields.next() else { break };
                 if code == b'R' {
-                    Change {
-                        path: lossy(new),
-                        kind: ChangeKind::Renamed { from: lossy(path) },
-                    }
-                } else {
-                    Change {
-                        path: lossy(new),
-                        kind: ChangeKind::Added,
-                    }
+                    push(path, ChangeKind::Deleted);
                 }
+                push(new, ChangeKind::Added);
             }
-            b'A' => Change {
-                path: lossy(path),
-                kind: ChangeKind::Added,
-            },
-            b'D' => Change {
-                path: lossy(path),
-                kind: ChangeKind::Deleted,
-            },
-            _ => Change {
-                path: lossy(path),
-                kind: ChangeKind::Modified,
-            },
-        };
-        changes.push(change);
+            b'A' => push(path, ChangeKind::Added),
+            b'D' => push(path, ChangeKind::Deleted),
+            _ => push(path, ChangeKind::Modified),
+        }
     }
     changes
 }
@@ -535,20 +530,27 @@ fn changes_from_status(root: &Path, state: &WorkState) -> Vec<Change> {
     let mut changes: Vec<Change> = state
         .entries
         .iter()
-        .map(|e| {
-            let kind = if e.code == "??" || e.code.starts_with('A') {
+        .flat_map(|e| {
+            let kind = if e.code == "??" || e.code.starts_with('A') || e.orig.is_some() {
                 ChangeKind::Added
-            } else if let Some(from) = &e.orig {
-                ChangeKind::Renamed { from: from.clone() }
             } else if e.code.contains('D') && !root.join(&e.path).exists() {
                 ChangeKind::Deleted
             } else {
                 ChangeKind::Modified
             };
-            Change {
+            // A rename git reported despite `--no-renames`: its source is a deletion.
+            let source = e
+                .orig
+                .as_ref()
+                .filter(|o| !root.join(o).exists())
+                .map(|o| Change {
+                    path: o.clone(),
+                    kind: ChangeKind::Deleted,
+                });
+            source.into_iter().chain([Change {
                 path: e.path.clone(),
                 kind,
-            }
+            }])
         })
         .collect();
     changes.sort_by(|a, b| a.path.cmp(&b.path));
@@ -561,17 +563,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn name_status_with_renames() {
+    fn name_status_reads_a_rename_as_a_deletion_and_an_addition() {
         let out = b"M\0a.rs\0R087\0old.test.js\0new.test.js\0D\0gone.py\0A\0new.go\0";
         let changes = parse_name_status_z(out);
-        assert_eq!(changes.len(), 4);
+        let got: Vec<(&str, &ChangeKind)> =
+            changes.iter().map(|c| (c.path.as_str(), &c.kind)).collect();
         assert_eq!(
-            changes[1].kind,
-            ChangeKind::Renamed {
-                from: "old.test.js".into()
-            }
+            got,
+            vec![
+                ("a.rs", &ChangeKind::Modified),
+                ("old.test.js", &ChangeKind::Deleted),
+                ("new.test.js", &ChangeKind::Added),
+                ("gone.py", &ChangeKind::Deleted),
+                ("new.go", &ChangeKind::Added),
+            ]
         );
-        assert_eq!(changes[2].kind, ChangeKind::Deleted);
     }
 
     #[test]
