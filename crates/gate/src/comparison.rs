@@ -186,13 +186,15 @@ pub fn deltas(
     // modified files (for their added lines), of deleted test files (for their counts) and,
     // when something was added, of every deleted file (to follow renames). Files dirty at
     // baseline time have their counts in the baseline.
-    let any_added = changes.values().any(|k| *k == ChangeKind::Added);
+    let count = |want: ChangeKind| changes.values().filter(|k| **k == want).count();
+    let (n_added, n_deleted) = (count(ChangeKind::Added), count(ChangeKind::Deleted));
+    let follow = n_added > 0 && n_added <= MAX_RENAME_SIDE && n_deleted <= MAX_RENAME_SIDE;
     let wanted: Vec<String> = changes
         .iter()
         .filter(|(path, kind)| match kind {
             ChangeKind::Added => false,
             ChangeKind::Deleted => {
-                any_added || (is_counted_path(path, test_globs) && !dirty.contains_key(*path))
+                follow || (is_counted_path(path, test_globs) && !dirty.contains_key(*path))
             }
             _ => true,
         })
@@ -204,7 +206,12 @@ pub fn deltas(
         .zip(blobs)
         .filter_map(|(path, blob)| Some((path, blob?)))
         .collect();
-    for r in follow_renames(root, &changes, &old_bytes, dirty) {
+    let renames = if follow {
+        follow_renames(root, &changes, &old_bytes, dirty)
+    } else {
+        Vec::new()
+    };
+    for r in renames {
         changes.remove(&r.from);
         changes.insert(
             r.to.clone(),
@@ -282,8 +289,13 @@ pub fn deltas(
     Ok(out)
 }
 
-/// Work-tree files larger than this are not read to follow a rename (they stay an addition).
-const MAX_RENAME_READ_BYTES: u64 = 16 * 1024 * 1024;
+/// Renames are followed when neither side has more paths than this; past it every path
+/// stays a deletion or an addition (judged more strictly, never less).
+const MAX_RENAME_SIDE: usize = 10_000;
+/// Work-tree files larger than this are not read to follow a rename, nor once this many
+/// bytes were read in all (they stay additions).
+const MAX_RENAME_READ_BYTES: u64 = 4 * 1024 * 1024;
+const MAX_RENAME_READ_TOTAL: u64 = 256 * 1024 * 1024;
 
 /// Pair deleted paths with added ones by content ([`crate::renames`]). The old side is the
 /// blob at the comparison point, or for a file dirty at baseline time the hash recorded
@@ -305,14 +317,17 @@ fn follow_renames(
     if deleted.is_empty() || added.is_empty() {
         return Vec::new();
     }
+    let mut budget = MAX_RENAME_READ_TOTAL;
     let new_bytes: Vec<Option<Vec<u8>>> = added
         .iter()
         .map(|p| {
             let abs = root.join(p);
             let meta = std::fs::symlink_metadata(&abs).ok()?;
-            (meta.is_file() && meta.len() <= MAX_RENAME_READ_BYTES)
-                .then(|| std::fs::read(&abs).ok())
-                .flatten()
+            if !meta.is_file() || meta.len() > MAX_RENAME_READ_BYTES.min(budget) {
+                return None;
+            }
+            budget -= meta.len();
+            std::fs::read(&abs).ok()
         })
         .collect();
     let old_sides: Vec<renames::Side> = deleted
