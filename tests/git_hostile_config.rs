@@ -323,3 +323,43 @@ fn no_command_runs_what_the_repository_configures() {
     // Nothing wrote the index either (no optional locks): post-index-change had no cause.
     assert!(!repo.join(".git/index.lock").exists());
 }
+
+/// The cheap pre-check (does any config file mention filters?) must see through includes:
+/// here the repository's config only includes a file, and the filter lives there.
+#[test]
+fn a_filter_defined_only_in_an_included_file_never_runs() {
+    let trap = Trap::new();
+    let repo = Repo::with(&[
+        (".gitattributes", "*.dat filter=hidden\n"),
+        (".gitignore", ".loopgate/\n"),
+        ("data.dat", "aaaa\n"),
+    ]);
+    let included = trap.dir.path().join("elsewhere.config");
+    std::fs::write(
+        &included,
+        format!(
+            "[filter \"hidden\"]\n\tclean = {}\n\trequired = true\n",
+            trap.script("hidden-clean").display()
+        ),
+    )
+    .unwrap();
+    let mut config = std::fs::read_to_string(repo.join(".git/config")).unwrap();
+    config.push_str(&format!("[include]\n\tpath = {}\n", included.display()));
+    std::fs::write(repo.join(".git/config"), config).unwrap();
+    repo.write("data.dat", "bbbb\n");
+
+    let out = repo
+        .loopgate()
+        .env("HOME", trap.home())
+        .args(["check", "--guards-only", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        trap.markers().is_empty(),
+        "the included filter ran: {:?}\n{}",
+        trap.markers(),
+        stderr(&out)
+    );
+    ok(&out, "check --guards-only");
+    assert_eq!(gitrepo::json(&out)["repo"]["dirty"], true);
+}
