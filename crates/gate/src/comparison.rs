@@ -5,6 +5,7 @@ use crate::baseline::{self, read_text, Baseline};
 use crate::git::{BlobReader, ChangeKind, Repo, WorkState};
 use crate::guards::{count_tests, is_counted_path, DeltaKind, FileDelta, Line};
 use crate::receipt::{BaselineInfo, BaselineKind};
+use crate::renames;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
@@ -182,32 +183,51 @@ pub fn deltas(
         }
     }
     // One `git cat-file --batch` fetches every old text the guards need: the old side of
-    // modified and renamed files (for their added lines) and of deleted test files (for
-    // their counts). Files dirty at baseline time have their counts in the baseline.
-    let old_path_of = |path: &String, kind: &ChangeKind| match kind {
-        ChangeKind::Renamed { from } => from.clone(),
-        _ => path.clone(),
-    };
-    let wanted: Vec<(String, String)> = changes
+    // modified files (for their added lines), of deleted test files (for their counts) and,
+    // when something was added, of every deleted file (to follow renames). Files dirty at
+    // baseline time have their counts in the baseline.
+    let count = |want: ChangeKind| changes.values().filter(|k| **k == want).count();
+    let (n_added, n_deleted) = (count(ChangeKind::Added), count(ChangeKind::Deleted));
+    let follow = n_added > 0 && n_added <= MAX_RENAME_SIDE && n_deleted <= MAX_RENAME_SIDE;
+    let wanted: Vec<String> = changes
         .iter()
         .filter(|(path, kind)| match kind {
             ChangeKind::Added => false,
-            ChangeKind::Deleted => is_counted_path(path, test_globs) && !dirty.contains_key(*path),
+            ChangeKind::Deleted => {
+                follow || (is_counted_path(path, test_globs) && !dirty.contains_key(*path))
+            }
             _ => true,
         })
-        .map(|(path, kind)| (path.clone(), old_path_of(path, kind)))
+        .map(|(path, _)| path.clone())
         .collect();
-    let old_paths: Vec<String> = wanted.iter().map(|(_, old)| old.clone()).collect();
-    let blobs = blobs.read(commit, &old_paths)?;
-    let mut old_texts: HashMap<String, String> = HashMap::new();
-    for ((path, _), blob) in wanted.iter().zip(blobs) {
-        if let Some(text) = blob
-            .filter(|b| b.len() as u64 <= baseline::MAX_TEXT_BYTES)
-            .and_then(|b| String::from_utf8(b).ok())
-        {
-            old_texts.insert(path.clone(), text);
+    let blobs = blobs.read(commit, &wanted)?;
+    let mut old_bytes: HashMap<String, Vec<u8>> = wanted
+        .into_iter()
+        .zip(blobs)
+        .filter_map(|(path, blob)| Some((path, blob?)))
+        .collect();
+    let renames = if follow {
+        follow_renames(root, &changes, &old_bytes, dirty)
+    } else {
+        Vec::new()
+    };
+    for r in renames {
+        changes.remove(&r.from);
+        changes.insert(
+            r.to.clone(),
+            ChangeKind::Renamed {
+                from: r.from.clone(),
+            },
+        );
+        if let Some(bytes) = old_bytes.remove(&r.from) {
+            old_bytes.insert(r.to, bytes);
         }
     }
+    let old_texts: HashMap<String, String> = old_bytes
+        .into_iter()
+        .filter(|(_, b)| b.len() as u64 <= baseline::MAX_TEXT_BYTES)
+        .filter_map(|(path, b)| Some((path, String::from_utf8(b).ok()?)))
+        .collect();
     let mut out = Vec::with_capacity(changes.len());
     for (path, kind) in changes {
         let abs = root.join(&path);
@@ -237,14 +257,14 @@ pub fn deltas(
                 _ => Vec::new(),
             },
         };
-        if let Some(then) = dirty.get(&path) {
-            lines = subtract_lines(lines, &then.added_lines);
-        }
-        lines.truncate(MAX_LINES_PER_FILE);
         let old_path = match &kind {
             ChangeKind::Renamed { from } => from.clone(),
             _ => path.clone(),
         };
+        if let Some(then) = dirty.get(&old_path) {
+            lines = subtract_lines(lines, &then.added_lines);
+        }
+        lines.truncate(MAX_LINES_PER_FILE);
         let delta_kind = match kind {
             ChangeKind::Added => DeltaKind::Added,
             ChangeKind::Modified => DeltaKind::Modified,
@@ -267,6 +287,67 @@ pub fn deltas(
         });
     }
     Ok(out)
+}
+
+/// Renames are followed when neither side has more paths than this; past it every path
+/// stays a deletion or an addition (judged more strictly, never less).
+const MAX_RENAME_SIDE: usize = 10_000;
+/// Work-tree files larger than this are not read to follow a rename, nor once this many
+/// bytes were read in all (they stay additions).
+const MAX_RENAME_READ_BYTES: u64 = 4 * 1024 * 1024;
+const MAX_RENAME_READ_TOTAL: u64 = 256 * 1024 * 1024;
+
+/// Pair deleted paths with added ones by content ([`crate::renames`]). The old side is the
+/// blob at the comparison point, or for a file dirty at baseline time the hash recorded
+/// then; the new side is the work-tree file.
+fn follow_renames(
+    root: &Path,
+    changes: &BTreeMap<String, ChangeKind>,
+    old_bytes: &HashMap<String, Vec<u8>>,
+    dirty: &BTreeMap<String, baseline::DirtyFile>,
+) -> Vec<renames::Rename> {
+    let of_kind = |want: ChangeKind| -> Vec<&String> {
+        changes
+            .iter()
+            .filter(|(_, k)| **k == want)
+            .map(|(p, _)| p)
+            .collect()
+    };
+    let (deleted, added) = (of_kind(ChangeKind::Deleted), of_kind(ChangeKind::Added));
+    if deleted.is_empty() || added.is_empty() {
+        return Vec::new();
+    }
+    let mut budget = MAX_RENAME_READ_TOTAL;
+    let new_bytes: Vec<Option<Vec<u8>>> = added
+        .iter()
+        .map(|p| {
+            let abs = root.join(p);
+            let meta = std::fs::symlink_metadata(&abs).ok()?;
+            if !meta.is_file() || meta.len() > MAX_RENAME_READ_BYTES.min(budget) {
+                return None;
+            }
+            budget -= meta.len();
+            std::fs::read(&abs).ok()
+        })
+        .collect();
+    let old_sides: Vec<renames::Side> = deleted
+        .iter()
+        .map(|p| renames::Side {
+            path: p,
+            bytes: old_bytes.get(*p).map(Vec::as_slice),
+            hash: dirty.get(*p).and_then(|d| d.hash.as_deref()),
+        })
+        .collect();
+    let new_sides: Vec<renames::Side> = added
+        .iter()
+        .zip(&new_bytes)
+        .map(|(p, b)| renames::Side {
+            path: p,
+            bytes: b.as_deref(),
+            hash: None,
+        })
+        .collect();
+    renames::pair(&old_sides, &new_sides)
 }
 
 /// Lines of `new` that are not in `old`, numbered in `new` (1-based). A pathological pair

@@ -8,6 +8,9 @@ use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+mod hardened;
 
 /// The tree of an empty repository: what a commit-less repo is compared against.
 pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -17,23 +20,15 @@ pub struct Repo {
     pub root: PathBuf,
     /// The shared `.git` directory (the main checkout's when this is a linked worktree).
     pub common_dir: PathBuf,
+    /// This work tree's own git directory (`.git/worktrees/NAME` for a linked worktree).
+    git_dir: PathBuf,
+    /// Filter drivers to neutralise, looked up once (see [`hardened::command`]).
+    filters: OnceLock<Result<Vec<String>, String>>,
 }
 
-fn git(root: &Path) -> Command {
-    let mut cmd = Command::new("git");
-    cmd.current_dir(root)
-        .arg("-c")
-        .arg("core.quotePath=false")
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .stdin(Stdio::null());
-    cmd
-}
-
-/// Run git, return stdout bytes; a non-zero exit is an error carrying git's stderr.
-fn output<I, S>(root: &Path, args: I) -> anyhow::Result<Vec<u8>>
+/// Run a hardened git command, return stdout bytes; a non-zero exit is an error carrying
+/// git's stderr.
+fn output<I, S>(mut cmd: Command, args: I) -> anyhow::Result<Vec<u8>>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -42,20 +37,13 @@ where
         .into_iter()
         .map(|a| a.as_ref().to_os_string())
         .collect();
-    let out = git(root)
+    let out = cmd
         .args(&args)
         .output()
         .with_context(|| "cannot run git: is it installed and on PATH?")?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        bail!(
-            "git {} failed: {}",
-            args.iter()
-                .map(|a| a.to_string_lossy())
-                .collect::<Vec<_>>()
-                .join(" "),
-            stderr.trim()
-        );
+        bail!("git {} failed: {}", hardened::shown(&args), stderr.trim());
     }
     Ok(out.stdout)
 }
@@ -74,19 +62,72 @@ impl Repo {
         std::fs::canonicalize(dir).ok()?;
         let root = root_of(dir)?;
         let dot_git = root.join(".git");
-        let common_dir = if dot_git.is_dir() {
-            dot_git
+        let (git_dir, common_dir) = if dot_git.is_dir() {
+            (dot_git.clone(), dot_git)
         } else {
             let gitdir = read_gitdir_file(&dot_git, &root)?;
-            match std::fs::read_to_string(gitdir.join("commondir")) {
+            let common = match std::fs::read_to_string(gitdir.join("commondir")) {
                 Ok(common) => {
                     let common = gitdir.join(common.trim());
                     std::fs::canonicalize(&common).unwrap_or(common)
                 }
-                Err(_) => gitdir,
-            }
+                Err(_) => gitdir.clone(),
+            };
+            (gitdir, common)
         };
-        Some(Repo { root, common_dir })
+        Some(Repo {
+            root,
+            common_dir,
+            git_dir,
+            filters: OnceLock::new(),
+        })
+    }
+
+    /// A hardened git command for questions about objects and refs only.
+    fn git(&self) -> Command {
+        hardened::command(&self.root, &[])
+    }
+
+    /// A hardened git command for questions that hash work-tree files (status, a diff
+    /// against the work tree): those run filter drivers, so every configured one is
+    /// neutralised as well.
+    fn git_on_worktree(&self) -> anyhow::Result<Command> {
+        let filters = self
+            .filters
+            .get_or_init(|| self.filter_drivers())
+            .as_ref()
+            .map_err(|e| anyhow!("{e}"))?;
+        Ok(hardened::command(&self.root, filters))
+    }
+
+    /// One `git config` process, and only when a config file outside the system one could
+    /// define a filter (most repositories define none: no process at all).
+    fn filter_drivers(&self) -> Result<Vec<String>, String> {
+        if !hardened::may_define_filters(&self.common_dir, &self.git_dir) {
+            return Ok(Vec::new());
+        }
+        let out = self
+            .git()
+            .args([
+                "config",
+                "--show-scope",
+                "--null",
+                "--name-only",
+                "--get-regexp",
+                r"^filter\.",
+            ])
+            .output()
+            .map_err(|e| format!("cannot run git config: {e}"))?;
+        // Exit 1: no such key, so no filter driver.
+        match out.status.code() {
+            Some(0) => Ok(hardened::parse_filter_drivers(&out.stdout)),
+            Some(1) => Ok(Vec::new()),
+            _ => Err(format!(
+                "cannot read the filter drivers of {}: {}",
+                self.root.display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            )),
+        }
     }
 
     /// Resolve a user-given ref to a commit id; an unknown ref is an error naming it.
@@ -96,7 +137,7 @@ impl Repo {
         }
         let spec = format!("{reference}^{{commit}}");
         let out = output(
-            &self.root,
+            self.git(),
             [
                 "rev-parse",
                 "--verify",
@@ -133,7 +174,7 @@ impl Repo {
         ];
         let mut args = vec!["for-each-ref", "--format=%(refname) %(symref)"];
         args.extend(CANDIDATES);
-        let out = text(output(&self.root, args).ok()?);
+        let out = text(output(self.git(), args).ok()?);
         let found: Vec<(&str, &str)> = out.lines().filter_map(|l| l.split_once(' ')).collect();
         CANDIDATES.iter().find_map(|want| {
             found
@@ -150,7 +191,7 @@ impl Repo {
     }
 
     pub fn merge_base(&self, a: &str, b: &str) -> Option<String> {
-        output(&self.root, ["merge-base", a, b]).ok().map(text)
+        output(self.git(), ["merge-base", a, b]).ok().map(text)
     }
 
     /// The main checkout when this work tree is a linked worktree (`git worktree add`).
@@ -162,29 +203,33 @@ impl Repo {
     }
 
     /// One walk of the work tree: HEAD, branch, and every path that differs from HEAD in
-    /// the index or work tree, plus untracked files that are not ignored.
+    /// the index or work tree, plus untracked files that are not ignored. Renames are off
+    /// (a staged rename is a deletion and an addition): loopgate pairs them itself, the
+    /// same way whatever the repository's config says.
     pub fn work_state(&self) -> anyhow::Result<WorkState> {
         let out = output(
-            &self.root,
+            self.git_on_worktree()?,
             [
                 "status",
                 "--porcelain=v2",
                 "-z",
                 "--branch",
                 "--untracked-files=all",
+                "--no-renames",
+                "--ignore-submodules=dirty",
             ],
         )?;
         Ok(parse_status_v2(&out))
     }
 
-    /// Paths changed between `commit` and the work tree, renames followed. `state` is the
-    /// work tree's status (so the tree is walked once); only the paths it names, plus those
-    /// that differ between `commit` and HEAD, are compared.
+    /// Paths changed between `commit` and the work tree, as additions, modifications and
+    /// deletions: renames are never asked of git (its answer depends on the repository's
+    /// config); [`crate::renames`] pairs them. `state` is the work tree's status (so the
+    /// tree is walked once); only the paths it names, plus those that differ between
+    /// `commit` and HEAD, are compared.
     pub fn changes_since(&self, commit: &str, state: &WorkState) -> anyhow::Result<Vec<Change>> {
         if state.head.as_deref() == Some(commit) {
-            return Ok(pair_untracked_renames(changes_from_status(
-                &self.root, state,
-            )));
+            return Ok(changes_from_status(&self.root, state));
         }
         let mut candidates: BTreeSet<String> = BTreeSet::new();
         for e in &state.entries {
@@ -196,10 +241,12 @@ impl Repo {
         if let Some(head) = &state.head {
             if head != commit {
                 let out = output(
-                    &self.root,
+                    self.git(),
                     [
                         "diff",
                         "--no-ext-diff",
+                        "--no-textconv",
+                        "--no-renames",
                         "--name-only",
                         "-z",
                         commit,
@@ -219,7 +266,8 @@ impl Repo {
             "diff",
             "--no-ext-diff",
             "--no-textconv",
-            "-M",
+            "--no-renames",
+            "--ignore-submodules=dirty",
             "--name-status",
             "-z",
             commit,
@@ -233,7 +281,7 @@ impl Repo {
         if candidates.len() <= MAX_PATHSPECS {
             args.extend(candidates.iter().map(|p| format!(":(literal){p}")));
         }
-        let out = output(&self.root, &args)?;
+        let out = output(self.git_on_worktree()?, &args)?;
         let mut changes = parse_name_status_z(&out);
         for e in state.entries.iter().filter(|e| e.code == "??") {
             changes.push(Change {
@@ -243,7 +291,7 @@ impl Repo {
         }
         changes.sort_by(|a, b| a.path.cmp(&b.path));
         changes.dedup_by(|a, b| a.path == b.path);
-        Ok(pair_untracked_renames(changes))
+        Ok(changes)
     }
 
     /// The contents of `path` at `commit` for many paths at once (one git process).
@@ -255,7 +303,9 @@ impl Repo {
     /// Start `git cat-file --batch` now, so its start-up overlaps other work (the done gate
     /// starts it before the status walk); [`BlobReader::read`] uses it later.
     pub fn blob_reader(&self) -> BlobReader {
-        let child = git(&self.root)
+        // Without `--filters`, cat-file hands out the stored bytes: no filter runs.
+        let child = self
+            .git()
             .args(["cat-file", "--batch"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -344,7 +394,10 @@ pub enum ChangeKind {
     Added,
     Modified,
     Deleted,
-    Renamed { from: String },
+    /// Only ever made by loopgate's own pairing ([`crate::renames`]), never read from git.
+    Renamed {
+        from: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -422,75 +475,33 @@ pub fn parse_status_v2(out: &[u8]) -> WorkState {
     state
 }
 
-/// A file moved with plain `mv` shows as deleted plus untracked; pair them back into a
-/// rename when the name is the same (moved to another directory) or the content is.
-fn pair_untracked_renames(changes: Vec<Change>) -> Vec<Change> {
-    let deleted: Vec<String> = changes
-        .iter()
-        .filter(|c| c.kind == ChangeKind::Deleted)
-        .map(|c| c.path.clone())
-        .collect();
-    if deleted.is_empty() {
-        return changes;
-    }
-    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
-    let mut used: BTreeSet<String> = BTreeSet::new();
-    let mut out = Vec::with_capacity(changes.len());
-    for change in &changes {
-        if change.kind == ChangeKind::Added {
-            let from = deleted
-                .iter()
-                .find(|d| !used.contains(*d) && base(d) == base(&change.path));
-            if let Some(from) = from {
-                used.insert(from.clone());
-                out.push(Change {
-                    path: change.path.clone(),
-                    kind: ChangeKind::Renamed { from: from.clone() },
-                });
-                continue;
-            }
-        }
-        out.push(change.clone());
-    }
-    out.retain(|c| !(c.kind == ChangeKind::Deleted && used.contains(&c.path)));
-    out
-}
-
+/// Parse `git diff --name-status -z`. Renames are never asked for; should git report one
+/// anyway, it reads as the deletion and the addition it is, and [`crate::renames`] pairs
+/// them like any other.
 pub fn parse_name_status_z(out: &[u8]) -> Vec<Change> {
     let mut fields = out.split(|b| *b == 0).filter(|f| !f.is_empty());
     let mut changes = Vec::new();
+    let mut push = |path: &[u8], kind: ChangeKind| {
+        changes.push(Change {
+            path: lossy(path),
+            kind,
+        })
+    };
     while let Some(status) = fields.next() {
         let code = status.first().copied().unwrap_or(b'?');
         let Some(path) = fields.next() else { break };
-        let change = match code {
+        match code {
             b'R' | b'C' => {
                 let Some(new) = fields.next() else { break };
                 if code == b'R' {
-                    Change {
-                        path: lossy(new),
-                        kind: ChangeKind::Renamed { from: lossy(path) },
-                    }
-                } else {
-                    Change {
-                        path: lossy(new),
-                        kind: ChangeKind::Added,
-                    }
+                    push(path, ChangeKind::Deleted);
                 }
+                push(new, ChangeKind::Added);
             }
-            b'A' => Change {
-                path: lossy(path),
-                kind: ChangeKind::Added,
-            },
-            b'D' => Change {
-                path: lossy(path),
-                kind: ChangeKind::Deleted,
-            },
-            _ => Change {
-                path: lossy(path),
-                kind: ChangeKind::Modified,
-            },
-        };
-        changes.push(change);
+            b'A' => push(path, ChangeKind::Added),
+            b'D' => push(path, ChangeKind::Deleted),
+            _ => push(path, ChangeKind::Modified),
+        }
     }
     changes
 }
@@ -519,20 +530,27 @@ fn changes_from_status(root: &Path, state: &WorkState) -> Vec<Change> {
     let mut changes: Vec<Change> = state
         .entries
         .iter()
-        .map(|e| {
-            let kind = if e.code == "??" || e.code.starts_with('A') {
+        .flat_map(|e| {
+            let kind = if e.code == "??" || e.code.starts_with('A') || e.orig.is_some() {
                 ChangeKind::Added
-            } else if let Some(from) = &e.orig {
-                ChangeKind::Renamed { from: from.clone() }
             } else if e.code.contains('D') && !root.join(&e.path).exists() {
                 ChangeKind::Deleted
             } else {
                 ChangeKind::Modified
             };
-            Change {
+            // A rename git reported despite `--no-renames`: its source is a deletion.
+            let source = e
+                .orig
+                .as_ref()
+                .filter(|o| !root.join(o).exists())
+                .map(|o| Change {
+                    path: o.clone(),
+                    kind: ChangeKind::Deleted,
+                });
+            source.into_iter().chain([Change {
                 path: e.path.clone(),
                 kind,
-            }
+            }])
         })
         .collect();
     changes.sort_by(|a, b| a.path.cmp(&b.path));
@@ -545,17 +563,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn name_status_with_renames() {
+    fn name_status_reads_a_rename_as_a_deletion_and_an_addition() {
         let out = b"M\0a.rs\0R087\0old.test.js\0new.test.js\0D\0gone.py\0A\0new.go\0";
         let changes = parse_name_status_z(out);
-        assert_eq!(changes.len(), 4);
+        let got: Vec<(&str, &ChangeKind)> =
+            changes.iter().map(|c| (c.path.as_str(), &c.kind)).collect();
         assert_eq!(
-            changes[1].kind,
-            ChangeKind::Renamed {
-                from: "old.test.js".into()
-            }
+            got,
+            vec![
+                ("a.rs", &ChangeKind::Modified),
+                ("old.test.js", &ChangeKind::Deleted),
+                ("new.test.js", &ChangeKind::Added),
+                ("gone.py", &ChangeKind::Deleted),
+                ("new.go", &ChangeKind::Added),
+            ]
         );
-        assert_eq!(changes[2].kind, ChangeKind::Deleted);
     }
 
     #[test]
@@ -612,31 +634,5 @@ mod tests {
         assert_eq!(s.entries[2].code, "??");
         let initial = parse_status_v2(b"# branch.oid (initial)\0# branch.head (detached)\0");
         assert!(initial.head.is_none() && initial.branch.is_none());
-    }
-
-    #[test]
-    fn moved_files_pair_by_name() {
-        let changes = vec![
-            Change {
-                path: "a/t.test.js".into(),
-                kind: ChangeKind::Deleted,
-            },
-            Change {
-                path: "b/t.test.js".into(),
-                kind: ChangeKind::Added,
-            },
-            Change {
-                path: "c.js".into(),
-                kind: ChangeKind::Added,
-            },
-        ];
-        let out = pair_untracked_renames(changes);
-        assert_eq!(out.len(), 2);
-        assert_eq!(
-            out[0].kind,
-            ChangeKind::Renamed {
-                from: "a/t.test.js".into()
-            }
-        );
     }
 }

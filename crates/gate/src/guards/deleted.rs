@@ -87,10 +87,10 @@ fn count_drop(d: &FileDelta, new: Option<TestCounts>, tests: &TestPaths) -> Opti
         return Some(Finding {
             path: d.path.clone(),
             line: None,
-            snippet: format!("{}: {} tests, now unreadable", d.path, old.tests),
+            snippet: format!("{}: {} tests, now unreadable", d.shown_path(), old.tests),
             message: format!(
                 "`{}` had {} and can no longer be read as text (binary or too large), so its tests cannot be counted: restore it",
-                d.path,
+                d.shown_path(),
                 how_many(Some(old))
             ),
         });
@@ -99,10 +99,12 @@ fn count_drop(d: &FileDelta, new: Option<TestCounts>, tests: &TestPaths) -> Opti
     (now.tests < old.tests).then(|| Finding {
         path: d.path.clone(),
         line: None,
-        snippet: format!("{}: tests {} -> {}", d.path, old.tests, now.tests),
+        snippet: format!("{}: tests {} -> {}", d.shown_path(), old.tests, now.tests),
         message: format!(
             "tests in `{}` dropped from {} to {}: restore the removed or commented-out tests",
-            d.path, old.tests, now.tests
+            d.shown_path(),
+            old.tests,
+            now.tests
         ),
     })
 }

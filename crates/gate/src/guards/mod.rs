@@ -64,6 +64,16 @@ pub struct FileDelta {
     pub new_text: Option<String>,
 }
 
+impl FileDelta {
+    /// The path as findings show it: a renamed file says where it moved from.
+    pub fn shown_path(&self) -> String {
+        match &self.kind {
+            DeltaKind::Renamed { from } => format!("{} (was {from})", self.path),
+            _ => self.path.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     pub path: String,
@@ -246,10 +256,12 @@ fn skip_count_rise(d: &FileDelta, new: Option<TestCounts>, added_markers: u32) -
     (new.skips > old.skips.saturating_add(added_markers)).then(|| Finding {
         path: d.path.clone(),
         line: None,
-        snippet: format!("{}: skips {} -> {}", d.path, old.skips, new.skips),
+        snippet: format!("{}: skips {} -> {}", d.shown_path(), old.skips, new.skips),
         message: format!(
             "skip markers in `{}` rose from {} to {}: remove the new skips and make the tests pass",
-            d.path, old.skips, new.skips
+            d.shown_path(),
+            old.skips,
+            new.skips
         ),
     })
 }

@@ -4,7 +4,7 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{debug, lint, skips, todos, FileDelta, Finding, Line};
+use super::{debug, lint, skips, todos, DeltaKind, FileDelta, Finding, Line};
 
 /// Which marker guards are on.
 #[derive(Debug, Clone, Copy, Default)]
@@ -106,7 +106,12 @@ pub fn scan(
             path: d.path.clone(),
             line: Some(line.number),
             snippet: snippet(&line.text),
-            message: format!("{message} ({})", labels(found)),
+            message: match &d.kind {
+                DeltaKind::Renamed { .. } => {
+                    format!("{message} ({}) in {}", labels(found), d.shown_path())
+                }
+                _ => format!("{message} ({})", labels(found)),
+            },
         };
         if on.skips {
             let found = skips::find(&cx);
