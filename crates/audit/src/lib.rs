@@ -120,7 +120,10 @@ impl AuditLog {
     /// Append one line for `record`, chained to the last line written by anyone.
     pub fn append(&self, record: Record) -> io::Result<Entry> {
         state::ensure_dir(&self.dir)?;
-        let _lock = state::Lock::acquire(&self.dir.join(files::LOCK))?;
+        let _lock = state::Lock::acquire(
+            &self.dir.join(files::LOCK),
+            state::deadline::within(state::deadline::SHORT_WAIT),
+        )?;
         let mut file = open_current(&self.dir)?;
         let (last, torn) = last_link(&self.dir, &mut file)?;
         let mut entry = self.entry_for(record, last.as_ref());

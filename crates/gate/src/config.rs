@@ -288,10 +288,15 @@ impl Config {
     }
 }
 
+/// The largest `loopgate.toml` read; a real one is a few KiB.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
 /// Load `loopgate.toml` from `root`, or the embedded default built from `detected` checks.
 pub fn load(root: &Path, detected: impl FnOnce() -> Vec<CheckSpec>) -> Result<Loaded, ConfigError> {
     let path = root.join(FILE_NAME);
-    match std::fs::read(&path) {
+    // Bounded and non-blocking: a FIFO, a device (a symlink to /dev/zero) or a huge file in
+    // place of the config is an error, never a hang or an exhausted memory.
+    match state::read_bounded(&path, MAX_FILE_BYTES, state::Follow::Yes) {
         Ok(bytes) => {
             let text = String::from_utf8(bytes.clone()).map_err(|_| ConfigError::Invalid {
                 path: path.clone(),

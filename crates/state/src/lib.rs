@@ -3,12 +3,24 @@
 //! sees the old file or the new one, never half of either. The directory itself is not
 //! synced: after a power cut the rename may be lost, leaving the previous complete file.
 
-use std::fs::{self, File, OpenOptions};
+mod bounded;
+pub mod deadline;
+mod lock;
+
+pub use bounded::{open_regular, read_bounded, Follow};
+pub use lock::Lock;
+
+use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 pub const DIR_NAME: &str = ".loopgate";
+
+/// The largest state file [`read_json`] reads. loopgate's own files stay far below it (a
+/// baseline of a very large repository is a few MiB); anything bigger was not written by
+/// loopgate and is refused unread rather than allowed to eat a hook's memory and time.
+pub const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// `<repo_root>/.loopgate`, created with mode 0700 (and tightened if it exists looser).
 pub fn ensure_dir(dir: &Path) -> io::Result<()> {
@@ -69,40 +81,13 @@ impl std::fmt::Display for ReadError {
     }
 }
 
+/// Read and parse a state file: a regular file (never a symlink, FIFO or device) of at most
+/// [`MAX_STATE_BYTES`], opened without blocking.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReadError> {
-    match fs::read(path) {
+    match read_bounded(path, MAX_STATE_BYTES, Follow::No) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| ReadError::Corrupt(e.to_string())),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(ReadError::Missing),
         Err(e) => Err(ReadError::Io(e)),
-    }
-}
-
-/// An exclusive advisory lock held for the guard's lifetime (read-modify-write of a state
-/// file by concurrent hook processes goes through one of these).
-pub struct Lock {
-    file: File,
-}
-
-impl Lock {
-    pub fn acquire(path: &Path) -> io::Result<Lock> {
-        if let Some(dir) = path.parent() {
-            ensure_dir(dir)?;
-        }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .mode(0o600)
-            .open(path)?;
-        fs4::fs_std::FileExt::lock_exclusive(&file)?;
-        Ok(Lock { file })
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        let _ = fs4::fs_std::FileExt::unlock(&self.file);
     }
 }
 
