@@ -266,6 +266,38 @@ fn fifo_as_budget_cache() {
     );
 }
 
+/// Attack: the transcript path the agent sends names a FIFO (opening it for reading would
+/// wait for a writer forever). The budget cannot be measured: deny, naming it.
+#[test]
+fn fifo_as_transcript() {
+    let r = budget_repo();
+    std::fs::remove_file(r.file("transcript.jsonl")).unwrap();
+    mkfifo(&r.file("transcript.jsonl"));
+    let out = hook("claude", &r, &budget_payload(&r), &[SHORT]);
+    let (decision, reason) = claude_permission(&out);
+    assert_eq!(decision, "deny", "{}", out.explain());
+    assert!(
+        reason.contains("budget.unmeasurable") && reason.contains("FIFO"),
+        "{reason}"
+    );
+}
+
+/// Attack: a FIFO in place of the audit log `.loopgate/audit.ndjson`. The append fails
+/// at once, stderr says so, and the decision stands.
+#[test]
+fn fifo_as_audit_log() {
+    let r = repo();
+    mkfifo(&state(&r, "audit.ndjson"));
+    let out = hook("claude", &r, &bash(&r, "rm -rf /"), &[SHORT]);
+    let (decision, _) = claude_permission(&out);
+    assert_eq!(decision, "deny", "{}", out.explain());
+    assert!(
+        out.stderr.contains("cannot write the audit log") && out.stderr.contains("FIFO"),
+        "{}",
+        out.explain()
+    );
+}
+
 /// Attack: a FIFO as `loopgate.toml`. The tool call is denied (`config.invalid`) naming
 /// it, and `loopgate check` exits 2 with the same reason.
 #[test]

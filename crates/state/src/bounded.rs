@@ -47,7 +47,11 @@ pub fn open_regular(path: &Path, follow: Follow) -> io::Result<File> {
     if kind.is_file() {
         return Ok(file);
     }
-    let what = if kind.is_fifo() {
+    Err(not_regular(path, kind_name(kind)))
+}
+
+fn kind_name(kind: std::fs::FileType) -> &'static str {
+    if kind.is_fifo() {
         "FIFO (named pipe)"
     } else if kind.is_char_device() {
         "character device"
@@ -59,8 +63,25 @@ pub fn open_regular(path: &Path, follow: Follow) -> io::Result<File> {
         "directory"
     } else {
         "special file"
-    };
-    Err(not_regular(path, what))
+    }
+}
+
+/// Open (creating it 0600 if missing) the regular file `path` for reading and appending,
+/// never blocking on a FIFO and never through a symlink (an append-only log such as the
+/// audit log: an agent that plants a FIFO there must not stall the hook).
+pub fn open_append(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(path)?;
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        return Err(not_regular(path, kind_name(kind)));
+    }
+    Ok(file)
 }
 
 fn not_regular(path: &Path, what: &str) -> io::Error {
@@ -163,6 +184,10 @@ mod tests {
             "{err}"
         );
         assert_eq!(read_bounded(&file, 4096, Follow::No).unwrap().len(), 2048);
+        let fifo = tmp.path().join("audit.ndjson");
+        mkfifo(&fifo);
+        let err = open_append(&fifo).unwrap_err();
+        assert!(err.to_string().contains("FIFO"), "{err}");
         let missing = read_bounded(&tmp.path().join("none"), 1, Follow::No).unwrap_err();
         assert_eq!(missing.kind(), io::ErrorKind::NotFound);
     }

@@ -7,7 +7,7 @@ mod bounded;
 pub mod deadline;
 mod lock;
 
-pub use bounded::{open_regular, read_bounded, Follow};
+pub use bounded::{open_append, open_regular, read_bounded, Follow};
 pub use lock::Lock;
 
 use std::fs;
