@@ -32,17 +32,7 @@ pub fn open_regular(path: &Path, follow: Follow) -> io::Result<File> {
         .read(true)
         .custom_flags(flags)
         .open(path)
-        .map_err(|e| match e.raw_os_error() {
-            Some(libc::ELOOP) if follow == Follow::No => io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{} is a symbolic link; loopgate's state files never are, so it is not followed",
-                    path.display()
-                ),
-            ),
-            Some(libc::ENXIO) => not_regular(path, "socket or FIFO without a reader"),
-            _ => e,
-        })?;
+        .map_err(|e| refused_open(path, follow, e))?;
     let kind = file.metadata()?.file_type();
     if kind.is_file() {
         return Ok(file);
@@ -76,12 +66,28 @@ pub fn open_append(path: &Path) -> io::Result<File> {
         .read(true)
         .mode(0o600)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-        .open(path)?;
+        .open(path)
+        .map_err(|e| refused_open(path, Follow::No, e))?;
     let kind = file.metadata()?.file_type();
     if !kind.is_file() {
         return Err(not_regular(path, kind_name(kind)));
     }
     Ok(file)
+}
+
+/// A clearer error for the opens refused by the flags.
+fn refused_open(path: &Path, follow: Follow, e: io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(libc::ELOOP) if follow == Follow::No => io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} is a symbolic link; loopgate's state files never are, so it is not followed",
+                path.display()
+            ),
+        ),
+        Some(libc::ENXIO) => not_regular(path, "socket or FIFO without a reader"),
+        _ => e,
+    }
 }
 
 fn not_regular(path: &Path, what: &str) -> io::Error {
