@@ -451,6 +451,23 @@ fn stdin_held_open() {
     );
 }
 
+/// Attack: the agent sets `LOOPGATE_HOOK_DEADLINE_MS` huge to buy a hook that hangs past
+/// loopgate's deadline (into its own timeout, which fails open). The variable can only
+/// shorten: the 10 s tool-call deadline still fires.
+#[test]
+fn a_longer_deadline_from_the_environment_is_ignored() {
+    let r = repo();
+    let out = run_guarded(
+        "claude",
+        &r.path(),
+        &r.home(),
+        Stdin::HeldOpen,
+        &[("LOOPGATE_HOOK_DEADLINE_MS", "3600000")],
+        HANG,
+    );
+    assert_exit_2(&out, &["no decision within 10s (reading stdin): refusing"]);
+}
+
 /// Attack: a 6 MB Codex `apply_patch` naming ~190,000 files, the last one outside the
 /// write roots. Path de-duplication was quadratic (past a minute); the answer must be the
 /// right one (deny, `fs.escape`), reached inside the default 10 s deadline.
