@@ -17,10 +17,11 @@ use std::path::{Path, PathBuf};
 
 pub const DIR_NAME: &str = ".loopgate";
 
-/// The largest state file [`read_json`] reads. loopgate's own files stay far below it (a
-/// baseline of a very large repository is a few MiB); anything bigger was not written by
-/// loopgate and is refused unread rather than allowed to eat a hook's memory and time.
-pub const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
+/// The largest state file [`read_json`] reads. loopgate's own files stay far below it (the
+/// largest, a session baseline with its metadata snapshot of the write roots, is tens of
+/// MiB for a very large repository); anything bigger was not written by loopgate and is
+/// refused unread rather than allowed to eat a hook's memory and time.
+pub const MAX_STATE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// `<repo_root>/.loopgate`, created with mode 0700 (and tightened if it exists looser).
 pub fn ensure_dir(dir: &Path) -> io::Result<()> {
