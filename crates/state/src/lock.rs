@@ -131,15 +131,10 @@ mod tests {
             .expect("flock(1) runs");
         // Wait until the holder really has it.
         let probe_deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            match Lock::acquire(&path, Instant::now()) {
-                Ok(l) => {
-                    drop(l);
-                    assert!(Instant::now() < probe_deadline, "flock never took the lock");
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                Err(_) => break,
-            }
+        while let Ok(probe) = Lock::acquire(&path, Instant::now()) {
+            drop(probe);
+            assert!(Instant::now() < probe_deadline, "flock never took the lock");
+            std::thread::sleep(Duration::from_millis(20));
         }
         let err = Lock::acquire(&path, Instant::now() + Duration::from_millis(300))
             .err()
