@@ -336,6 +336,24 @@ fn dev_zero_as_config() {
     );
 }
 
+/// Attack: a 4 GiB `loopgate.toml` (sparse: it costs no disk, but reading it would take
+/// the hook's memory and time). Refused unread by its size.
+#[test]
+fn huge_config() {
+    let r = repo();
+    let file = std::fs::File::create(r.file("loopgate.toml")).unwrap();
+    file.set_len(4 * 1024 * 1024 * 1024).unwrap();
+    drop(file);
+    let out = hook("claude", &r, &read_tool(&r), &[SHORT]);
+    let (decision, reason) = claude_permission(&out);
+    assert_eq!(decision, "deny", "{}", out.explain());
+    assert!(
+        reason.contains("configuration does not load")
+            && reason.contains("4294967296 bytes, more than the 1048576"),
+        "{reason}"
+    );
+}
+
 /// Attack: a command of 2,500 nested `env` wrappers (`env env env ... rm x`). Each level
 /// was a stack frame of the analyser: the hook died of a stack overflow (exit 134). Now
 /// the depth is bounded and the answer is `parse.bounds` (ask in `standard`).
