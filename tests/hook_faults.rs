@@ -20,8 +20,12 @@ use support::repo::{TestRepo, LOOPGATE};
 
 /// Far past every deadline below: reaching it means the hook hung.
 const HANG: Duration = Duration::from_secs(40);
-/// The shortened deadline of the lock and FIFO attacks.
-const SHORT: (&str, &str) = ("LOOPGATE_HOOK_DEADLINE_MS", "3000");
+/// The shortened deadline of the lock and FIFO attacks on tool calls (room to spare on a
+/// loaded machine: the answer, not the watchdog, must come first).
+const SHORT: (&str, &str) = ("LOOPGATE_HOOK_DEADLINE_MS", "5000");
+
+/// The same for stops, which also run a failing `node --test`.
+const STOP_DEADLINE: (&str, &str) = ("LOOPGATE_HOOK_DEADLINE_MS", "15000");
 
 fn repo() -> TestRepo {
     TestRepo::with_files(&[("src/lib.rs", "pub fn one() -> u32 { 1 }\n")])
@@ -208,7 +212,7 @@ fn held_audit_lock() {
 fn held_ledger_lock() {
     let r = TestRepo::with_files(FAILING_TEST_REPO);
     let _holder = Holder::lock(&state(&r, "ledger.lock"));
-    let out = red_stop_is_refused(&r, &[("LOOPGATE_HOOK_DEADLINE_MS", "8000")]);
+    let out = red_stop_is_refused(&r, &[STOP_DEADLINE]);
     assert!(
         out.stderr.contains("the bounce ledger is unavailable")
             && out.stderr.contains("ledger.lock")
@@ -241,7 +245,7 @@ fn held_budget_lock() {
 fn fifo_as_ledger() {
     let r = TestRepo::with_files(FAILING_TEST_REPO);
     mkfifo(&state(&r, "ledger.json"));
-    let out = red_stop_is_refused(&r, &[("LOOPGATE_HOOK_DEADLINE_MS", "8000")]);
+    let out = red_stop_is_refused(&r, &[STOP_DEADLINE]);
     assert!(
         out.stderr.contains("the bounce ledger is unavailable")
             && out.stderr.contains("ledger.json")
