@@ -1,15 +1,21 @@
 //! `loopgate hook <agent>`: one agent hook call. Reads the agent's JSON on stdin, decides
 //! by event, answers in the agent's protocol on stdout (one JSON object or nothing),
 //! diagnostics on stderr. The answers for bad input are in docs/hooks-wiring.md.
+//!
+//! Fail closed inside our own deadline (DESIGN section 0): before anything is read, a
+//! watchdog is armed (`watchdog`) and every crash is turned into exit 2 (`crash`).
 
 mod budget_gate;
+mod crash;
 mod deadline;
 mod evidence;
+mod gate_files;
 mod reason;
 mod rules;
 mod session;
 mod stop;
 mod tool_gate;
+mod watchdog;
 pub(crate) mod workspace;
 
 use crate::cli::{Agent, HookArgs};
@@ -22,9 +28,24 @@ use std::path::Path;
 /// bound keeps a hostile or broken agent from making the hook read without end).
 pub const MAX_PAYLOAD: u64 = 16 * 1024 * 1024;
 
+/// Time allowed to a stop or session start beyond `[gate] hook_deadline` (the done gate
+/// itself ends inside it) for the ledger, the audit line and the answer. Well under the
+/// margin `loopgate install` adds to the agent's own timeout.
+const STOP_SLACK: std::time::Duration = std::time::Duration::from_secs(30);
+
 pub fn run(dir: &Path, args: &HookArgs) -> anyhow::Result<Exit> {
     let kind = agent_kind(args.agent);
-    let input = match read_stdin().and_then(|bytes| parse(kind, &bytes)) {
+    crash::install(kind.name());
+    // Until the event is known, the tool call's deadline: the shortest of them.
+    if let Err(e) = watchdog::arm(kind.name(), deadline::TOOL_CALL_CAP) {
+        eprintln!("loopgate: hook {}: {e}: refusing", kind.name());
+        return Ok(Exit::Usage);
+    }
+    watchdog::stage("reading stdin");
+    let input = match read_stdin().and_then(|bytes| {
+        watchdog::stage("parsing the payload");
+        parse(kind, &bytes)
+    }) {
         Ok(input) => input,
         // Without a parsed event we cannot tell a tool call from a stop, so the one answer
         // that fails closed for both in every supported protocol is exit 2 with the reason
@@ -34,7 +55,9 @@ pub fn run(dir: &Path, args: &HookArgs) -> anyhow::Result<Exit> {
             return Ok(Exit::Usage);
         }
     };
+    crash::test_fault();
     let response = dispatch(dir, &input);
+    watchdog::stage("writing the answer");
     if let Some(json) = agents::render(kind, &input.event_name, &response) {
         let mut out = std::io::stdout().lock();
         // A closed stdout means the agent is gone; nothing useful is left to do.
@@ -79,20 +102,37 @@ fn parse(kind: AgentKind, bytes: &[u8]) -> Result<HookInput, String> {
 /// Pick the seat by event. Every branch answers; none panics on odd input. The session's
 /// frame (root, config, write roots) is pinned once and shared by every seat.
 fn dispatch(dir: &Path, input: &HookInput) -> Response {
+    let judging = matches!(
+        input.event,
+        Event::Stop { .. } | Event::SubagentStop { .. } | Event::SessionStart
+    );
+    if judging {
+        watchdog::stage("loading the configuration");
+    }
     let pinned = workspace::Workspace::pinned(input, dir);
     let frame: workspace::Frame = match &pinned {
         Ok((ws, _)) => Ok(ws),
         Err(e) => Err(e),
     };
+    if judging {
+        watchdog::set_limit(stop_limit(frame));
+    }
     if let Ok((ws, true)) = &pinned {
         // A session that never sent SessionStart is baselined at its first call.
         if ws.in_repo && !matches!(input.event, Event::SessionStart) {
+            watchdog::stage("recording the session baseline");
             let session = evidence::session_of(input);
             if let Err(e) = workspace::record_baseline(ws, &session) {
                 eprintln!("loopgate: warning: cannot record the session baseline: {e:#}");
             }
         }
     }
+    watchdog::stage(match &input.event {
+        Event::PreTool { .. } => "deciding the tool call",
+        Event::Stop { .. } | Event::SubagentStop { .. } => "judging the stop",
+        Event::SessionStart => "recording the session baseline",
+        _ => "recording the event",
+    });
     match &input.event {
         Event::PreTool { call } => tool_gate::handle(frame, input, call),
         Event::Stop { active, completed } => {
@@ -121,4 +161,15 @@ fn dispatch(dir: &Path, input: &HookInput) -> Response {
             Response::Nothing
         }
     }
+}
+
+/// The process deadline of a stop or session start: `[gate] hook_deadline` of the config
+/// the stop gate will load (the default when it does not load, as the stop gate then uses
+/// too), plus [`STOP_SLACK`]. Read under the tool-call deadline: a config that blocks is
+/// refused by then.
+fn stop_limit(frame: workspace::Frame) -> std::time::Duration {
+    let hook_deadline = frame
+        .map(|ws| ws.config.gate.hook_deadline)
+        .unwrap_or_else(|_| gate::config::GateConfig::default().hook_deadline);
+    hook_deadline.saturating_add(STOP_SLACK)
 }

@@ -102,7 +102,7 @@ struct LintFinding {
 
 fn lint(dir: &Path, args: &PolicyLintArgs) -> anyhow::Result<Exit> {
     let path = dir.join(&args.file);
-    let bytes = std::fs::read(&path)
+    let bytes = state::read_bounded(&path, gate::config::MAX_FILE_BYTES, state::Follow::Yes)
         .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{}: the file is not UTF-8 text", path.display()))?;

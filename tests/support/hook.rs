@@ -76,3 +76,82 @@ pub fn claude_payload(event: &str, cwd: &Path, session: &str, extra: Value) -> V
     }
     serde_json::to_vec(&v).unwrap()
 }
+
+/// What the hook gets on stdin.
+pub enum Stdin<'a> {
+    /// These bytes, then end of input.
+    Payload(&'a [u8]),
+    /// A pipe that is never written to and never closed while the hook runs.
+    HeldOpen,
+}
+
+/// Like [`run`], with extra environment and a hang guard: a hook still running after
+/// `guard` is killed and reported as exit -1 (an agent's own hook timeout would have let
+/// the action through). The guard only catches hangs; it is never a speed assertion.
+pub fn run_guarded(
+    agent: &str,
+    dir: &Path,
+    home: &Path,
+    stdin: Stdin,
+    env: &[(&str, &str)],
+    guard: Duration,
+) -> HookRun {
+    use std::io::Read;
+    let started = Instant::now();
+    let mut child = Command::new(LOOPGATE)
+        .args(["hook", agent])
+        .current_dir(dir)
+        .env("HOME", home)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("loopgate starts");
+    let pipe = child.stdin.take().unwrap();
+    let held = match stdin {
+        Stdin::Payload(bytes) => {
+            let bytes = bytes.to_vec();
+            let mut pipe = pipe;
+            std::thread::spawn(move || {
+                let _ = pipe.write_all(&bytes);
+            });
+            None
+        }
+        Stdin::HeldOpen => Some(pipe),
+    };
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let mut code = loop {
+        if let Some(status) = child.try_wait().expect("wait works") {
+            break status.code().unwrap_or(-1);
+        }
+        if started.elapsed() > guard {
+            let _ = child.kill();
+            let _ = child.wait();
+            break -1;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let elapsed = started.elapsed();
+    drop(held);
+    let stdout = stdout.join().unwrap_or_default();
+    let mut stderr = stderr.join().unwrap_or_default();
+    if elapsed > guard {
+        code = -1;
+        stderr.push_str("\n[hung: killed by the test's hang guard]");
+    }
+    HookRun {
+        code,
+        stdout,
+        stderr,
+        elapsed,
+    }
+}

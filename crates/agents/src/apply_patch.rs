@@ -2,6 +2,7 @@
 //! `tool_input.command`; its own parser accepts surrounding whitespace on marker lines, so
 //! this reader trims the same way: a path Codex would write must never be missed here.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 
 const MARKERS: [&str; 4] = [
@@ -13,14 +14,17 @@ const MARKERS: [&str; 4] = [
 
 /// Every path named by an add, update, delete or move marker, in order, without duplicates.
 /// Paths are returned as written (relative ones are relative to the session's cwd).
+/// Linear in the patch: a multi-megabyte patch naming a hundred thousand files must be read
+/// well inside the hook's deadline (a search through the list per path was quadratic).
 pub fn patch_paths(patch: &str) -> Vec<PathBuf> {
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut paths: Vec<PathBuf> = Vec::new();
     for line in patch.lines() {
         let line = line.trim();
         for marker in MARKERS {
             if let Some(rest) = line.strip_prefix(marker) {
                 let path = rest.trim();
-                if !path.is_empty() && !paths.iter().any(|p| p.as_os_str() == path) {
+                if !path.is_empty() && seen.insert(path) {
                     paths.push(PathBuf::from(path));
                 }
             }

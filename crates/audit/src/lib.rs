@@ -21,9 +21,9 @@ pub use stats::{SessionStats, Stats};
 pub use truncate::{truncate_str, truncate_value};
 
 use serde::Serialize;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// How big the log may grow and how much of an agent's input it keeps.
@@ -120,7 +120,10 @@ impl AuditLog {
     /// Append one line for `record`, chained to the last line written by anyone.
     pub fn append(&self, record: Record) -> io::Result<Entry> {
         state::ensure_dir(&self.dir)?;
-        let _lock = state::Lock::acquire(&self.dir.join(files::LOCK))?;
+        let _lock = state::Lock::acquire(
+            &self.dir.join(files::LOCK),
+            state::deadline::within(state::deadline::SHORT_WAIT),
+        )?;
         let mut file = open_current(&self.dir)?;
         let (last, torn) = last_link(&self.dir, &mut file)?;
         let mut entry = self.entry_for(record, last.as_ref());
@@ -275,12 +278,8 @@ impl AuditLog {
 }
 
 fn open_current(dir: &Path) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .mode(0o600)
-        .open(dir.join(files::CURRENT))?;
+    // Non-blocking, regular files only: a FIFO planted here must not stall a hook.
+    let file = state::open_append(&dir.join(files::CURRENT))?;
     // A file created looser by someone else is tightened, as the state directory is.
     if file.metadata()?.permissions().mode() & 0o077 != 0 {
         file.set_permissions(fs::Permissions::from_mode(0o600))?;

@@ -331,8 +331,9 @@ fn a_read_only_directory_is_an_error_not_a_panic() {
 }
 
 #[test]
-fn a_full_disk_is_an_error() {
-    // /dev/full fails every write with ENOSPC; point the log at it through a symlink.
+fn a_log_symlinked_to_a_device_is_an_error() {
+    // The log is opened without following symlinks and only as a regular file, so a link
+    // to /dev/full (every write ENOSPC) or /dev/null (every line lost) is refused up front.
     if !Path::new("/dev/full").exists() {
         return;
     }
@@ -340,7 +341,7 @@ fn a_full_disk_is_an_error() {
     std::os::unix::fs::symlink("/dev/full", tmp.path().join("audit.ndjson")).unwrap();
     let log = AuditLog::new(tmp.path(), AuditSettings::default());
     let err = log.append(record("s", "Bash", "allow", None)).unwrap_err();
-    assert_eq!(err.raw_os_error(), Some(28), "{err}");
+    assert!(err.to_string().contains("symbolic link"), "{err}");
 }
 
 #[test]

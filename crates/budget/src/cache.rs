@@ -64,12 +64,20 @@ fn state_err(path: &Path) -> impl FnOnce(io::Error) -> BudgetError + '_ {
     }
 }
 
-fn load(path: &Path) -> Cache {
-    // A missing or unreadable cache only costs a rescan.
-    state::read_json::<Cache>(path)
-        .ok()
-        .filter(|c| c.version == VERSION)
-        .unwrap_or_default()
+/// A missing, corrupt or outdated cache only costs a rescan. One that cannot be read at all
+/// (a FIFO, a device, a symlink or a huge file planted in its place) is an error: rescanning
+/// would then try to rewrite it, and the budget cannot be trusted while it is there.
+fn load(path: &Path) -> Result<Cache, BudgetError> {
+    match state::read_json::<Cache>(path) {
+        Ok(c) if c.version == VERSION => Ok(c),
+        Ok(_) | Err(state::ReadError::Missing) | Err(state::ReadError::Corrupt(_)) => {
+            Ok(Cache::default())
+        }
+        Err(state::ReadError::Io(source)) => Err(BudgetError::State {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 /// Rewritten in place, under the session lock that every reader and writer takes. Not a
@@ -85,7 +93,15 @@ fn store(path: &Path, cache: &Cache) -> Result<(), BudgetError> {
             .truncate(false)
             .write(true)
             .mode(0o600)
+            // Never wait on a FIFO planted here, never write through a symlink.
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
             .open(path)?;
+        if !file.metadata()?.is_file() {
+            return Err(io::Error::other(format!(
+                "{} is not a regular file",
+                path.display()
+            )));
+        }
         file.write_all(&bytes)?;
         file.set_len(bytes.len() as u64)?;
         Ok(())
@@ -112,17 +128,17 @@ pub fn account(transcript: &Path, state_dir: &Path, session: &str) -> Result<Usa
         path: transcript.to_path_buf(),
         source,
     };
-    let mut file = File::open(transcript).map_err(read_err)?;
-    if !file.metadata().map_err(read_err)?.is_file() {
-        return Err(read_err(io::Error::other("not a regular file")));
-    }
+    // Opened without blocking and refused unless a regular file: a FIFO or a device named
+    // as the transcript must not stall the hook. Read incrementally below, so no size bound.
+    let mut file = state::open_regular(transcript, state::Follow::Yes).map_err(read_err)?;
     let parent = path.parent().unwrap_or(state_dir);
     state::ensure_dir(parent).map_err(state_err(parent))?;
-    let _lock = state::Lock::acquire(&lock_path(&path)).map_err(state_err(&path))?;
+    let _lock = state::Lock::acquire(&lock_path(&path), state::deadline::for_lock())
+        .map_err(state_err(&path))?;
     // Measured under the lock: a caller that got the lock first may have read further than
     // the length seen before waiting, which must not look like a shrunk transcript.
     let meta = file.metadata().map_err(read_err)?;
-    let mut cache = load(&path);
+    let mut cache = load(&path)?;
     let len = meta.len();
     let same_file = cache.transcript == transcript
         && cache.dev == meta.dev()

@@ -237,6 +237,34 @@ fn a_missing_transcript_is_an_error_naming_it() {
     assert!(err.to_string().contains("not a regular file"), "{err}");
 }
 
+/// FIFOs in place of the transcript or the cache: never a blocked read, an error naming the
+/// file, so the tool gate denies (a budget that cannot be read is never assumed unspent).
+#[test]
+fn fifos_are_errors_not_hangs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mkfifo = |p: &Path| {
+        assert!(std::process::Command::new("mkfifo")
+            .arg(p)
+            .status()
+            .unwrap()
+            .success())
+    };
+    let fifo = tmp.path().join("fifo.jsonl");
+    mkfifo(&fifo);
+    let err = account(&fifo, tmp.path(), "s").unwrap_err();
+    assert!(
+        err.to_string().contains("fifo.jsonl") && err.to_string().contains("FIFO"),
+        "{err}"
+    );
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &assistant("m1", 1, 1, 1));
+    let cache = cache_path(tmp.path(), "s");
+    fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    mkfifo(&cache);
+    let err = account(&t, tmp.path(), "s").unwrap_err();
+    assert!(err.to_string().contains("FIFO"), "{err}");
+}
+
 #[test]
 fn concurrent_callers_agree() {
     let tmp = tempfile::tempdir().unwrap();

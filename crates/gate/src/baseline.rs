@@ -101,18 +101,18 @@ pub fn is_state_path(path: &str) -> bool {
     path == state::DIR_NAME || path.starts_with(".loopgate/")
 }
 
+/// The hash of a regular file; `None` for anything else (a FIFO or a device planted in a
+/// gate file's place must not block the hook, and has no content to compare).
 pub fn hash_file(path: &Path) -> Option<String> {
-    let bytes = std::fs::read(path).ok()?;
-    Some(blake3::hash(&bytes).to_hex().to_string())
+    let file = state::open_regular(path, state::Follow::Yes).ok()?;
+    let mut hasher = blake3::Hasher::new();
+    hasher.update_reader(file).ok()?;
+    Some(hasher.finalize().to_hex().to_string())
 }
 
 /// Read a file as text when it is UTF-8 and not too large.
 pub fn read_text(path: &Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_TEXT_BYTES {
-        return None;
-    }
-    String::from_utf8(std::fs::read(path).ok()?).ok()
+    String::from_utf8(state::read_bounded(path, MAX_TEXT_BYTES, state::Follow::Yes).ok()?).ok()
 }
 
 /// The gate files that exist (or not) now: the fixed list plus `loopgate.toml`.

@@ -367,16 +367,14 @@ pub fn load(root: &Path, detected: impl FnOnce() -> Vec<CheckSpec>) -> Result<Lo
 /// regular file (a FIFO, a device, a directory) or is larger than [`MAX_FILE_BYTES`] is an
 /// error, read without blocking.
 pub fn read_file(path: &Path) -> Result<Option<Vec<u8>>, ConfigError> {
-    match state::read_bounded(path, MAX_FILE_BYTES) {
+    // Bounded and non-blocking: a FIFO, a device (a symlink to /dev/zero) or a huge file in
+    // place of the config is an error, never a hang or an exhausted memory.
+    match state::read_bounded(path, MAX_FILE_BYTES, state::Follow::Yes) {
         Ok(bytes) => Ok(Some(bytes)),
-        Err(state::ReadError::Missing) => Ok(None),
-        Err(state::ReadError::Io(source)) => Err(ConfigError::Read {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(ConfigError::Read {
             path: path.to_path_buf(),
             source,
-        }),
-        Err(state::ReadError::Corrupt(message)) => Err(ConfigError::Invalid {
-            path: path.to_path_buf(),
-            message,
         }),
     }
 }

@@ -183,7 +183,7 @@ pub fn record_stop(
     active: bool,
 ) -> io::Result<Recorded> {
     let dir = state::state_dir(repo_root);
-    let _lock = state::Lock::acquire(&dir.join(LOCK_NAME))?;
+    let _lock = state::Lock::acquire(&dir.join(LOCK_NAME), state::deadline::for_lock())?;
     let file = dir.join(FILE_NAME);
     let (mut ledger, warning) = load(&file)?;
     let (decision, entry) = on_stop(

@@ -90,7 +90,10 @@ impl std::error::Error for ParseFailure {}
 /// parser behind this boundary, so a parser bug becomes a fail-closed decision and never
 /// kills the hook process: a crashed hook fails open in the agents.
 pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+    CONTAINED.with(|c| c.set(c.get() + 1));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    CONTAINED.with(|c| c.set(c.get().saturating_sub(1)));
+    outcome.map_err(|payload| {
         let detail = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
@@ -98,6 +101,17 @@ pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             .unwrap_or_else(|| "unknown panic".into());
         format!("the shell parser failed on this input ({detail})")
     })
+}
+
+thread_local! {
+    /// How many [`contain`] calls are running on this thread.
+    static CONTAINED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether a panic on this thread now would be caught by [`contain`]. The hook's panic
+/// hook (which otherwise ends the process with a refusal) lets these through.
+pub fn containing() -> bool {
+    CONTAINED.with(|c| c.get() > 0)
 }
 
 /// The parser options both modes use: bash, not POSIX sh, with extglob on, so that

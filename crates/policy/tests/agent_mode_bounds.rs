@@ -130,6 +130,44 @@ fn deep_bash_c_and_eval_nesting_is_bounded() {
     );
 }
 
+/// 2,500 nested `env` (and other wrappers): every level was one more frame of the analyser,
+/// and the hook died of a stack overflow (exit 134, which the agents read as "proceed").
+#[test]
+fn thousands_of_nested_wrappers_are_out_of_bounds() {
+    bounded(format!("{}rm x", "env ".repeat(2500)), "parse.bounds");
+    bounded(
+        format!("{}rm x", "sudo nice timeout 5 command ".repeat(700)),
+        "parse.bounds",
+    );
+    bounded(
+        format!("echo x | {}rm", "xargs ".repeat(2500)),
+        "parse.bounds",
+    );
+    bounded(
+        format!("{}rm x", "find . -exec ".repeat(2500)),
+        "parse.bounds",
+    );
+    // Inside the bound the innermost program is still judged.
+    assert_eq!(
+        decide(
+            &format!("{}rm -rf /", "env ".repeat(30)),
+            &ctx(Profile::Standard)
+        )
+        .rule,
+        "fs.destructive"
+    );
+}
+
+/// `find a b -exec find a b -exec ...`: each start directory is analysed on its own, so 40
+/// levels were 2^40 analyses (past the deadline); the number of programs is bounded.
+#[test]
+fn multiplying_find_roots_are_bounded() {
+    bounded(
+        format!("{}true", "find a b -exec ".repeat(40)),
+        "parse.bounds",
+    );
+}
+
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }

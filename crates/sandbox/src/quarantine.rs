@@ -65,7 +65,8 @@ fn write(state_dir: &Path, file: &File) -> Result<(), QuarantineError> {
 
 fn lock(state_dir: &Path) -> Result<state::Lock, QuarantineError> {
     let p = state_dir.join(LOCK_NAME);
-    state::Lock::acquire(&p).map_err(|source| QuarantineError::Io { path: p, source })
+    state::Lock::acquire(&p, state::deadline::for_lock())
+        .map_err(|source| QuarantineError::Io { path: p, source })
 }
 
 /// Record a write escape of `paths` by `session`.

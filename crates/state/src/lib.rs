@@ -3,12 +3,25 @@
 //! sees the old file or the new one, never half of either. The directory itself is not
 //! synced: after a power cut the rename may be lost, leaving the previous complete file.
 
-use std::fs::{self, File, OpenOptions};
+mod bounded;
+pub mod deadline;
+mod lock;
+
+pub use bounded::{open_append, open_regular, read_bounded, Follow};
+pub use lock::Lock;
+
+use std::fs;
 use std::io::{self, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 pub const DIR_NAME: &str = ".loopgate";
+
+/// The largest state file [`read_json`] reads. loopgate's own files stay far below it (the
+/// largest, a session baseline with its metadata snapshot of the write roots, is tens of
+/// MiB for a very large repository); anything bigger was not written by loopgate and is
+/// refused unread rather than allowed to eat a hook's memory and time.
+pub const MAX_STATE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// `<repo_root>/.loopgate`, created with mode 0700 (and tightened if it exists looser).
 pub fn ensure_dir(dir: &Path) -> io::Result<()> {
@@ -85,67 +98,13 @@ impl std::fmt::Display for ReadError {
     }
 }
 
-/// State files larger than this are refused unread.
-pub const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
-
+/// Read and parse a state file: a regular file (never a symlink, FIFO or device) of at most
+/// [`MAX_STATE_BYTES`], opened without blocking.
 pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReadError> {
-    let bytes = read_bounded(path, MAX_STATE_BYTES)?;
-    serde_json::from_slice(&bytes).map_err(|e| ReadError::Corrupt(e.to_string()))
-}
-
-/// Read a whole regular file of at most `max` bytes. Opened without blocking, so a FIFO,
-/// a device or a socket planted in its place is refused instead of hanging the reader.
-pub fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
-    use std::io::Read;
-    let file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadError::Missing),
-        Err(e) => return Err(ReadError::Io(e)),
-    };
-    let meta = file.metadata().map_err(ReadError::Io)?;
-    if !meta.file_type().is_file() {
-        return Err(ReadError::Corrupt(format!(
-            "{} is not a regular file ({})",
-            path.display(),
-            kind_of(&meta.file_type())
-        )));
-    }
-    if meta.len() > max {
-        return Err(ReadError::Corrupt(format!(
-            "{} is {} bytes, over the {max}-byte limit",
-            path.display(),
-            meta.len()
-        )));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ReadError::Io)?;
-    if bytes.len() as u64 > max {
-        return Err(ReadError::Corrupt(format!(
-            "{} grew past the {max}-byte limit while being read",
-            path.display()
-        )));
-    }
-    Ok(bytes)
-}
-
-fn kind_of(t: &fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_char_device() || t.is_block_device() {
-        "a device"
-    } else {
-        "not a file"
+    match read_bounded(path, MAX_STATE_BYTES, Follow::No) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| ReadError::Corrupt(e.to_string())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(ReadError::Missing),
+        Err(e) => Err(ReadError::Io(e)),
     }
 }
 
@@ -165,35 +124,6 @@ pub fn user_state_dir() -> Option<PathBuf> {
         return Some(dir.join("loopgate"));
     }
     var("HOME").map(|h| h.join(".local/state/loopgate"))
-}
-
-/// An exclusive advisory lock held for the guard's lifetime (read-modify-write of a state
-/// file by concurrent hook processes goes through one of these).
-pub struct Lock {
-    file: File,
-}
-
-impl Lock {
-    pub fn acquire(path: &Path) -> io::Result<Lock> {
-        if let Some(dir) = path.parent() {
-            ensure_dir(dir)?;
-        }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .mode(0o600)
-            .open(path)?;
-        fs4::fs_std::FileExt::lock_exclusive(&file)?;
-        Ok(Lock { file })
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        let _ = fs4::fs_std::FileExt::unlock(&self.file);
-    }
 }
 
 #[cfg(test)]

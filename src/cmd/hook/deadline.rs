@@ -4,6 +4,10 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
+/// The worker's stack. The analysers bound their own depth; this is room to spare on top
+/// (it is only address space until used).
+const WORKER_STACK: usize = 64 * 1024 * 1024;
+
 /// Run `work` on a worker thread; `None` when it has not answered after `limit`. The worker
 /// is left behind (the process exits right after the answer is printed).
 pub fn within<T, F>(limit: Duration, work: F) -> Option<T>
@@ -14,6 +18,7 @@ where
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("loopgate-hook".into())
+        .stack_size(WORKER_STACK)
         .spawn(move || {
             let _ = tx.send(work());
         });
@@ -27,8 +32,15 @@ where
 /// (that one is sized for stops that run test suites).
 pub const TOOL_CALL_CAP: Duration = Duration::from_secs(10);
 
+/// The worker's deadline for a tool call: also inside the process watchdog's, with a margin
+/// to audit and answer, so a slow decision is a `hook.deadline` deny naming the cause rather
+/// than the watchdog's bare exit 2.
 pub fn for_tool_call(hook_deadline: Duration) -> Duration {
-    hook_deadline.min(TOOL_CALL_CAP)
+    let limit = hook_deadline.min(TOOL_CALL_CAP);
+    match super::watchdog::remaining() {
+        Some(left) => limit.min(left.saturating_sub((left / 4).min(Duration::from_secs(2)))),
+        None => limit,
+    }
 }
 
 pub fn describe(d: Duration) -> String {

@@ -182,6 +182,8 @@ pub fn check_writes(
             "cannot tell which files this edit writes, so it is refused".to_string(),
         );
     }
+    // Compiled once for all paths: a patch may name a hundred thousand files.
+    let gate_files = super::gate_files::GateFiles::new(protect);
     for path in paths {
         if !sandbox::is_inside(path, roots) {
             let listed: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
@@ -198,7 +200,7 @@ pub fn check_writes(
             );
         }
         if let Some(rel) = path.strip_prefix(root).ok().and_then(|r| r.to_str()) {
-            if let Some(pattern) = gate_file_pattern(rel, protect) {
+            if let Some(pattern) = gate_files.first_match(rel) {
                 return with_commands(
                     deny(
                         "gate.tamper",
@@ -221,21 +223,9 @@ pub fn check_writes(
 /// The gate-file or `[guards] protect` pattern `rel` (repo-relative) matches, with the
 /// guards' own gitignore-style semantics (so the tool gate and `config_edits` /
 /// `protected_edits` agree on what is protected). Gate files are anchored at the root.
+#[cfg(test)]
 pub fn gate_file_pattern(rel: &str, protect: &[String]) -> Option<String> {
-    let rel = rel.trim_start_matches('/');
-    if rel.is_empty() {
-        return None;
-    }
-    let anchored: Vec<String> = gate::guards::GATE_FILES
-        .iter()
-        .map(|g| format!("/{g}"))
-        .collect();
-    if let Some(p) = gate::guards::PathSet::new(&anchored).first_match(rel) {
-        return Some(p.text.trim_start_matches('/').to_string());
-    }
-    gate::guards::PathSet::new(protect)
-        .first_match(rel)
-        .map(|p| p.text.clone())
+    super::gate_files::GateFiles::new(protect).first_match(rel)
 }
 
 pub fn deny(rule: &str, reason: String) -> Decision {

@@ -169,6 +169,21 @@ impl Analyzer<'_> {
         st: &mut ShellState,
         depth: usize,
     ) -> bool {
+        if !self.enter_wrapper() {
+            return false;
+        }
+        let downloads = self.invoke_program(inv, start, st, depth);
+        self.leave_wrapper();
+        downloads
+    }
+
+    fn invoke_program(
+        &mut self,
+        inv: &Invocation,
+        start: usize,
+        st: &mut ShellState,
+        depth: usize,
+    ) -> bool {
         let argv = &inv.argv[start.min(inv.argv.len())..];
         let Some(first) = argv.first() else {
             return false;

@@ -11,6 +11,14 @@ use std::path::PathBuf;
 pub(crate) const MAX_DEPTH: usize = 12;
 /// Simple commands analysed at most per decision.
 const MAX_COMMANDS: usize = 4096;
+/// Programs run by programs (`env env ... rm`, `sudo nice timeout ...`, `xargs`,
+/// `find -exec`) analysed at most this deep in one command. Each level is a stack frame of
+/// the analyser, so without the bound `env` repeated a few thousand times overflows the
+/// stack and the hook dies (an agent reads a crashed hook as "proceed").
+pub(crate) const MAX_WRAPPERS: usize = 64;
+/// Programs analysed at most per decision, wrappers included (`find a b -exec find a b
+/// -exec ...` multiplies them: each start directory is analysed on its own).
+const MAX_PROGRAMS: usize = 16 * MAX_COMMANDS;
 
 /// What a shell knows while it runs a string: where it is, and which files this very
 /// command downloaded (running one of them is running remote code).
@@ -27,6 +35,9 @@ pub(crate) struct Analyzer<'a> {
     findings: Vec<Finding>,
     commands: Vec<String>,
     steps: usize,
+    /// Current depth of programs run through wrappers (see [`MAX_WRAPPERS`]).
+    wrappers: usize,
+    programs: usize,
     out_of_bounds: bool,
 }
 
@@ -57,6 +68,8 @@ impl<'a> Analyzer<'a> {
             findings: Vec::new(),
             commands: Vec::new(),
             steps: 0,
+            wrappers: 0,
+            programs: 0,
             out_of_bounds: false,
         }
     }
@@ -87,6 +100,33 @@ impl<'a> Analyzer<'a> {
         {
             self.findings.push(finding);
         }
+    }
+
+    /// Enter one more level of a program run by a program; false (and a `parse.bounds`
+    /// finding) past [`MAX_WRAPPERS`]. Every `true` is paired with [`Self::leave_wrapper`].
+    pub(crate) fn enter_wrapper(&mut self) -> bool {
+        if self.out_of_bounds {
+            return false;
+        }
+        if self.wrappers >= MAX_WRAPPERS {
+            self.bounds(format!(
+                "the command runs programs through more than {MAX_WRAPPERS} wrappers (env, sudo, xargs, find -exec, ...)"
+            ));
+            return false;
+        }
+        self.programs += 1;
+        if self.programs > MAX_PROGRAMS {
+            self.bounds(format!(
+                "the command string runs more than {MAX_PROGRAMS} programs"
+            ));
+            return false;
+        }
+        self.wrappers += 1;
+        true
+    }
+
+    pub(crate) fn leave_wrapper(&mut self) {
+        self.wrappers = self.wrappers.saturating_sub(1);
     }
 
     fn bounds(&mut self, why: String) {
