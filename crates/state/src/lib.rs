@@ -8,6 +8,9 @@ use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+pub mod cleanup;
+pub mod crash;
+
 pub const DIR_NAME: &str = ".loopgate";
 
 /// `<repo_root>/.loopgate`, created with mode 0700 (and tightened if it exists looser).
@@ -35,7 +38,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .unwrap_or(Path::new("."));
     ensure_dir(dir)?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-")
+        .prefix(&cleanup::temp_prefix())
         .permissions(fs::Permissions::from_mode(0o600))
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
