@@ -73,6 +73,9 @@ pub fn run_with_progress(
         anyhow::bail!("{} is not a directory", dir.display());
     }
     let (repo, root) = find_root(dir);
+    state::cleanup::remove_stale_temps(&state::state_dir(&root));
+    // A release killed after its commit is finished before any baseline is read.
+    crate::escape::settle(&root)?;
     let loaded = config::load(&root, || crate::detect::detected_checks(&root))?;
     let cfg = &loaded.config;
     for name in &req.only {
@@ -208,6 +211,7 @@ pub fn run_with_progress(
         guards,
         confinement,
         quarantine,
+        audit: crate::evidence::audit_point(&root),
         environment: environment(),
         body_hash: String::new(),
     }

@@ -27,6 +27,7 @@ pub fn handle(cwd: &Path, input: &HookInput) -> Response {
             ),
         };
     }
+    state::cleanup::remove_stale_temps(&state::state_dir(&ws.root));
     let baseline = match gate::baseline::record(&ws.root, &session, true) {
         Ok(outcome) => {
             let what = if outcome.created { "recorded" } else { "kept" };
