@@ -312,7 +312,11 @@ mod tests {
     #[test]
     fn a_log_that_reaches_its_anchor_passes() {
         let dir = Path::new("/s");
-        let (_t, s) = snap(dir, Found::Valid(anchor(5, 4, 1, 1)), &["audit.1.ndjson", "audit.ndjson"]);
+        let (_t, s) = snap(
+            dir,
+            Found::Valid(anchor(5, 4, 1, 1)),
+            &["audit.1.ndjson", "audit.ndjson"],
+        );
         let w = walked(5, vec![Some(1), Some(4)], &[(5, "h")]);
         assert_eq!(check(dir, &s, &w, &[]), None);
     }
@@ -324,14 +328,29 @@ mod tests {
         let b = check(dir, &s, &walked(3, vec![Some(1)], &[]), &[]).unwrap();
         assert_eq!(b.kind, BreakKind::Deleted);
         assert_eq!(b.line, 3);
-        assert!(b.detail.contains("ends at seq 3") && b.detail.contains("2 line(s) missing from its end"), "{}", b.detail);
+        assert!(
+            b.detail.contains("ends at seq 3")
+                && b.detail.contains("2 line(s) missing from its end"),
+            "{}",
+            b.detail
+        );
     }
 
     #[test]
     fn a_missing_generation_is_named() {
         let dir = Path::new("/s");
-        let (_t, s) = snap(dir, Found::Valid(anchor(9, 7, 2, 1)), &["audit.2.ndjson", "audit.ndjson"]);
-        let b = check(dir, &s, &walked(9, vec![Some(1), Some(7)], &[(9, "h")]), &[]).unwrap();
+        let (_t, s) = snap(
+            dir,
+            Found::Valid(anchor(9, 7, 2, 1)),
+            &["audit.2.ndjson", "audit.ndjson"],
+        );
+        let b = check(
+            dir,
+            &s,
+            &walked(9, vec![Some(1), Some(7)], &[(9, "h")]),
+            &[],
+        )
+        .unwrap();
         assert_eq!(b.file, dir.join("audit.1.ndjson"));
         assert!(b.detail.contains("2 rotated generation(s)"), "{}", b.detail);
     }
@@ -359,13 +378,20 @@ mod tests {
             source: "receipt r".into(),
         };
         let b = check(dir, &s, &w, &[ahead]).unwrap();
-        assert!(b.detail.contains("receipt r saw the log reach seq 6"), "{}", b.detail);
+        assert!(
+            b.detail.contains("receipt r saw the log reach seq 6"),
+            "{}",
+            b.detail
+        );
         let replaced = Witness {
             seq: 2,
             hash: "bad".into(),
             source: "receipt r".into(),
         };
-        assert_eq!(check(dir, &s, &w, &[replaced]).unwrap().kind, BreakKind::Edited);
+        assert_eq!(
+            check(dir, &s, &w, &[replaced]).unwrap().kind,
+            BreakKind::Edited
+        );
         let fine = Witness {
             seq: 2,
             hash: "good".into(),

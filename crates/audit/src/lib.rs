@@ -17,7 +17,9 @@ mod line;
 mod stats;
 mod truncate;
 
-pub use anchor::{Anchor, Found as AnchorFound, DAMAGED_NAME as ANCHOR_DAMAGED_NAME, FILE_NAME as ANCHOR_NAME};
+pub use anchor::{
+    Anchor, Found as AnchorFound, DAMAGED_NAME as ANCHOR_DAMAGED_NAME, FILE_NAME as ANCHOR_NAME,
+};
 pub use chain::{BreakKind, Link};
 pub use ends::Witness;
 pub use line::{Entry, Record, GENESIS};
@@ -448,8 +450,10 @@ impl AuditLog {
                     Err((mut kind, mut detail)) => {
                         if kind == BreakKind::Deleted {
                             let missing = last.as_ref().map(|l| l.seq + 1).unwrap_or(1);
-                            let later: Vec<PathBuf> =
-                                snap.files[fi + 1..].iter().map(|(p, _)| p.clone()).collect();
+                            let later: Vec<PathBuf> = snap.files[fi + 1..]
+                                .iter()
+                                .map(|(p, _)| p.clone())
+                                .collect();
                             if appears_later(&bytes, li, &later, missing)? {
                                 kind = BreakKind::Reordered;
                                 detail = format!("{detail}, but seq {missing} appears later");

@@ -56,7 +56,11 @@ fn a_removed_last_line_is_missing_and_its_number_is_never_reused() {
     let log = log_with(tmp.path(), 3, AuditSettings::default());
     cut_last_line(&log.path());
     let broken = log.verify().unwrap().broken.unwrap();
-    assert_eq!((broken.kind, broken.line), (BreakKind::Deleted, 3), "{broken}");
+    assert_eq!(
+        (broken.kind, broken.line),
+        (BreakKind::Deleted, 3),
+        "{broken}"
+    );
     assert!(
         broken
             .detail
@@ -77,16 +81,22 @@ fn an_emptied_file_stays_visible_after_the_next_append() {
     let broken = log.verify().unwrap().broken.unwrap();
     assert_eq!(broken.kind, BreakKind::Deleted, "{broken}");
     assert!(
-        broken.detail.contains("the log holds no line, but the anchor records seq 3"),
+        broken
+            .detail
+            .contains("the log holds no line, but the anchor records seq 3"),
         "{broken}"
     );
     assert_eq!(log.append(record(9)).unwrap().seq, 4);
     let broken = log.verify().unwrap().broken.unwrap();
-    assert_eq!((broken.kind, broken.line), (BreakKind::Deleted, 1), "{broken}");
+    assert_eq!(
+        (broken.kind, broken.line),
+        (BreakKind::Deleted, 1),
+        "{broken}"
+    );
     assert!(
-        broken
-            .detail
-            .contains("starts at seq 4, but the anchor records that it starts at seq 1: 3 line(s) missing"),
+        broken.detail.contains(
+            "starts at seq 4, but the anchor records that it starts at seq 1: 3 line(s) missing"
+        ),
         "{broken}"
     );
 }
@@ -116,7 +126,10 @@ fn a_torn_last_line_is_cut_by_the_next_append_and_recorded() {
 #[test]
 fn each_deleted_generation_is_named() {
     for (victim, expect) in [
-        ("audit.3.ndjson", "this generation is missing: the anchor records 3 rotated"),
+        (
+            "audit.3.ndjson",
+            "this generation is missing: the anchor records 3 rotated",
+        ),
         ("audit.1.ndjson", "seq jumps"),
         ("audit.ndjson", "missing from its end"),
     ] {
@@ -140,7 +153,10 @@ fn lines_removed_from_the_start_of_the_oldest_generation_are_found() {
     fs::write(&oldest, rest).unwrap();
     let broken = log.verify().unwrap().broken.unwrap();
     assert_eq!(broken.file, oldest);
-    assert!(broken.detail.contains("lines were removed from its start"), "{broken}");
+    assert!(
+        broken.detail.contains("lines were removed from its start"),
+        "{broken}"
+    );
 }
 
 #[test]
@@ -218,7 +234,10 @@ fn a_witness_beyond_the_log_or_with_another_hash_is_reported() {
         hash: second,
         source: "receipt a".into(),
     };
-    assert!(log.verify_with(std::slice::from_ref(&good)).unwrap().intact());
+    assert!(log
+        .verify_with(std::slice::from_ref(&good))
+        .unwrap()
+        .intact());
     let ahead = Witness {
         seq: 7,
         hash: "00".repeat(32),
@@ -226,7 +245,9 @@ fn a_witness_beyond_the_log_or_with_another_hash_is_reported() {
     };
     let broken = log.verify_with(&[good, ahead]).unwrap().broken.unwrap();
     assert!(
-        broken.detail.contains("receipt b saw the log reach seq 7, but it ends at seq 3"),
+        broken
+            .detail
+            .contains("receipt b saw the log reach seq 7, but it ends at seq 3"),
         "{broken}"
     );
 }

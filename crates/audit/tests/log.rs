@@ -250,7 +250,11 @@ fn writing_after_damage_keeps_lines_whole_and_the_damage_visible() {
     assert_eq!(repair["event"], "audit_repair");
     assert_eq!(repair["seq"], 4);
     let broken = log.verify().unwrap().broken.unwrap();
-    assert_eq!((broken.kind, broken.line), (BreakKind::Deleted, 3), "{broken}");
+    assert_eq!(
+        (broken.kind, broken.line),
+        (BreakKind::Deleted, 3),
+        "{broken}"
+    );
     assert!(broken.detail.contains("seq jumps from 2 to 4"), "{broken}");
 }
 

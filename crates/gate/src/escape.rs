@@ -164,10 +164,8 @@ pub fn release(root: &Path, id: Option<&str>) -> anyhow::Result<Released> {
         };
         let name = format!(
             "acknowledged-{}.json",
-            &blake3::hash(
-                format!("{}-{}", std::process::id(), jiff::Timestamp::now()).as_bytes()
-            )
-            .to_hex()[..16]
+            &blake3::hash(format!("{}-{}", std::process::id(), jiff::Timestamp::now()).as_bytes())
+                .to_hex()[..16]
         );
         let path = state_dir.join(&name);
         state::write_json(&path, &snapshot)

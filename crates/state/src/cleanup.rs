@@ -131,7 +131,10 @@ mod tests {
             "too young to judge"
         );
         assert!(is_stale(".tmp-7-abc", MAX_AGE, alive), "pid reused");
-        assert!(!is_stale(".tmp-legacy", OLD, dead), "no pid: age alone decides");
+        assert!(
+            !is_stale(".tmp-legacy", OLD, dead),
+            "no pid: age alone decides"
+        );
         assert!(is_stale(".tmp-legacy", MAX_AGE, dead));
         assert!(!is_stale("audit.ndjson", MAX_AGE, dead), "not ours");
     }
