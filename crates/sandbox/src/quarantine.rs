@@ -372,4 +372,54 @@ mod tests {
         );
         assert_eq!(list(&s).unwrap().len(), 1);
     }
+
+    #[test]
+    fn a_committed_release_is_pending_until_settled_once() {
+        let (_t, s) = dir();
+        let a = record(&s, "s", &[PathBuf::from("/x")]).unwrap();
+        let released = release_with(&s, None, |records| {
+            assert_eq!(records, std::slice::from_ref(&a));
+            std::fs::write(s.join("acknowledged-1.json"), b"{}").unwrap();
+            Ok(Some("acknowledged-1.json".into()))
+        })
+        .unwrap();
+        assert_eq!(released, vec![a.clone()]);
+        assert_eq!(is_quarantined(&s), None, "released as soon as committed");
+        let pending = pending(&s).unwrap().unwrap();
+        assert_eq!(pending.released, vec![a]);
+        let mut runs = 0;
+        let done = settle(&s, |p| {
+            runs += 1;
+            assert_eq!(p.snapshot.as_deref(), Some("acknowledged-1.json"));
+            Ok(())
+        })
+        .unwrap();
+        assert!(done.is_some());
+        assert!(!s.join("acknowledged-1.json").exists());
+        assert_eq!(super::pending(&s).unwrap(), None);
+        assert!(settle(&s, |_| panic!("nothing left to do"))
+            .unwrap()
+            .is_none());
+        assert_eq!(runs, 1);
+    }
+
+    #[test]
+    fn a_failed_acknowledgement_releases_nothing() {
+        let (_t, s) = dir();
+        record(&s, "s", &[PathBuf::from("/x")]).unwrap();
+        let err = release_with(&s, None, |_| Err(QuarantineError::UnknownId("boom".into())));
+        assert!(err.is_err());
+        assert_eq!(list(&s).unwrap().len(), 1);
+        assert_eq!(pending(&s).unwrap(), None);
+    }
+
+    #[test]
+    fn a_failed_settlement_stays_pending() {
+        let (_t, s) = dir();
+        record(&s, "s", &[PathBuf::from("/x")]).unwrap();
+        release_with(&s, None, |_| Ok(None)).unwrap();
+        assert!(settle(&s, |_| Err(QuarantineError::UnknownId("io".into()))).is_err());
+        assert!(pending(&s).unwrap().is_some(), "carried out next time");
+        assert!(settle(&s, |_| Ok(())).unwrap().is_some());
+    }
 }
