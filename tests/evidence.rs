@@ -425,6 +425,12 @@ fn a_release_killed_at_any_step_is_all_or_nothing() {
             "{step}: the release is audited"
         );
         assert_eq!(verify(&r).0, Some(0), "{step}");
+        let leftovers: Vec<String> = fs::read_dir(r.file(".loopgate"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .filter(|n| n.starts_with("acknowledged-") || n.starts_with(".tmp-"))
+            .collect();
+        assert!(leftovers.is_empty(), "{step}: {leftovers:?}");
         // A later escape is still caught.
         fs::write(outside.path().join("rc"), "a later change\n").unwrap();
         assert_eq!(

@@ -207,6 +207,8 @@ pub fn release_with(
     if released.is_empty() && !cleared_corrupt {
         return Ok(released);
     }
+    let keep = file.pending.as_ref().and_then(|p| p.snapshot.clone());
+    remove_orphan_snapshots(state_dir, keep.as_deref());
     let snapshot = acknowledge(&released)?;
     state::crash::crash_point("release:snapshot-written");
     // An earlier release not yet settled is folded in: the newer snapshot supersedes its.
@@ -261,6 +263,20 @@ pub fn settle(
     write(state_dir, &file)?;
     remove_snapshot(state_dir, pending.snapshot.as_deref());
     Ok(Some(pending))
+}
+
+/// Snapshots written by a release killed before its commit: nothing names them.
+fn remove_orphan_snapshots(state_dir: &Path, keep: Option<&str>) {
+    let Ok(entries) = std::fs::read_dir(state_dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if is_snapshot_name(name) && Some(name) != keep {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 fn remove_snapshot(state_dir: &Path, name: Option<&str>) {
