@@ -247,6 +247,27 @@ impl AuditLog {
         }
         let (from_log, _) = last_link(&self.dir, file)?;
         let anchor = match found {
+            // A rotation whose line was never written (a full disk, a kill): the anchored
+            // line now ends the newest rotated generation and the current file is new.
+            Found::Valid(a)
+                if len == 0
+                    && a.len > 0
+                    && from_log
+                        .as_ref()
+                        .is_some_and(|l| l.seq == a.seq && l.hash == a.hash) =>
+            {
+                let rotated = files::rotated(&self.dir)?;
+                Anchor {
+                    len: 0,
+                    first_seq: 0,
+                    rotated: rotated.len() as u32,
+                    oldest_seq: match rotated.first() {
+                        Some((_, oldest)) => files::first_seq(oldest)?.unwrap_or(0),
+                        None => 0,
+                    },
+                    ..a
+                }
+            }
             Found::Valid(a) => a,
             Found::Missing if from_log.is_none() && files::rotated(&self.dir)?.is_empty() => {
                 Anchor::empty()

@@ -263,3 +263,16 @@ fn rotation_moves_the_anchor_and_the_chain_verifies() {
     let oldest = lines(&tmp.path().join("audit.2.ndjson"));
     assert_eq!(anchor.oldest_seq, oldest[0]["seq"].as_u64().unwrap());
 }
+
+#[test]
+fn a_rotation_whose_line_was_never_written_is_no_damage() {
+    // Rotation renamed the current file, then the new line failed (a full disk) or the
+    // writer was killed: the anchor still describes the file before the rotation.
+    let tmp = tempfile::tempdir().unwrap();
+    let log = log_with(tmp.path(), 3, small(1_000_000, 2));
+    fs::rename(log.path(), tmp.path().join("audit.1.ndjson")).unwrap();
+    assert_eq!(log.append(record(4)).unwrap().seq, 4);
+    let report = log.verify().unwrap();
+    assert!(report.intact(), "{report:?}");
+    assert_eq!(report.anchor.unwrap().rotated, 1);
+}
