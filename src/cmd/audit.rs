@@ -28,7 +28,8 @@ pub fn run(dir: &Path, cmd: &AuditCommand) -> anyhow::Result<Exit> {
     match cmd {
         AuditCommand::Verify(args) => {
             let exists = log.exists().with_context(unreadable)?;
-            let report = log.verify().with_context(unreadable)?;
+            let witnesses = gate::store::audit_witnesses(&root);
+            let report = log.verify_with(&witnesses).with_context(unreadable)?;
             print_verify(&report, exists, args.json)?;
             Ok(if report.intact() {
                 Exit::Pass
@@ -70,14 +71,15 @@ fn print_verify(report: &VerifyReport, exists: bool, json: bool) -> anyhow::Resu
     match &report.broken {
         None if !exists => println!("no audit log yet: nothing to verify"),
         None => anstream::println!(
-            "{} {} line(s) in {} file(s), last seq {}",
+            "{} {} line(s) in {} file(s), last seq {}{}",
             "audit log intact:".green().bold(),
             report.lines,
             report.files.len(),
             report
                 .last_seq
                 .map(|s| s.to_string())
-                .unwrap_or_else(|| "-".into())
+                .unwrap_or_else(|| "-".into()),
+            anchor_note(report)
         ),
         Some(broken) => anstream::println!(
             "{} {broken}\n  {} line(s) verified before it",
@@ -86,6 +88,27 @@ fn print_verify(report: &VerifyReport, exists: bool, json: bool) -> anyhow::Resu
         ),
     }
     Ok(())
+}
+
+/// What the anchor and the receipts vouched for, after an intact verdict.
+fn anchor_note(report: &VerifyReport) -> String {
+    let Some(anchor) = &report.anchor else {
+        return String::new();
+    };
+    let mut note = format!("; the anchor vouches for its end (seq {})", anchor.seq);
+    if anchor.since > 0 {
+        note.push_str(&format!(
+            ", since seq {} (the anchor was created then; earlier lines rest on their chain alone)",
+            anchor.since
+        ));
+    }
+    if report.witnesses > 0 {
+        note.push_str(&format!(
+            "; {} receipt(s) agree with the log",
+            report.witnesses
+        ));
+    }
+    note
 }
 
 fn tail_line(e: &Entry) -> String {

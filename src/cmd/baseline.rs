@@ -7,6 +7,9 @@ pub fn run(dir: &Path, args: &BaselineArgs) -> anyhow::Result<Exit> {
     if session.trim().is_empty() {
         anyhow::bail!("--session needs a non-empty id");
     }
+    if let Some(root) = gate::git::root_of(dir) {
+        state::cleanup::remove_stale_temps(&state::state_dir(&root));
+    }
     let outcome = gate::baseline::record(dir, session, args.if_missing)?;
     if args.json {
         println!(

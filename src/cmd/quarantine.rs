@@ -1,6 +1,6 @@
 use crate::cli::QuarantineCommand;
 use crate::exit::Exit;
-use sandbox::quarantine::{self, QuarantineError, Record};
+use sandbox::quarantine::{self, Record};
 use std::path::Path;
 
 /// `loopgate quarantine list [--json]` and `loopgate quarantine release [ID]`.
@@ -25,48 +25,26 @@ pub fn run(dir: &Path, cmd: &QuarantineCommand) -> anyhow::Result<Exit> {
             Ok(Exit::Pass)
         }
         QuarantineCommand::Release(args) => {
-            let corrupt = matches!(
-                quarantine::list(&state_dir),
-                Err(QuarantineError::Corrupt { .. })
-            );
-            let released = quarantine::release(&state_dir, args.id.as_deref())?;
-            if corrupt {
+            let released = gate::escape::release(&root, args.id.as_deref())?;
+            if released.cleared_corrupt {
                 println!(
                     "removed the corrupt {}",
                     quarantine::path(&state_dir).display()
                 );
-            } else if released.is_empty() {
+            } else if released.records.is_empty() {
                 println!("nothing to release");
             }
-            for r in &released {
+            for r in &released.records {
                 println!("released {}", r.id);
                 for p in &r.paths {
                     println!("  {}", p.display());
                 }
             }
-            if !released.is_empty() || corrupt {
-                let config = gate::config::load(&root, Vec::new).ok().map(|l| l.config);
-                let mut extra = serde_json::Map::new();
-                extra.insert(
-                    "released".into(),
-                    serde_json::json!(released.iter().map(|r| &r.id).collect::<Vec<_>>()),
+            if released.refreshed > 0 {
+                println!(
+                    "the watch roots as they are now are the new reference of {} baseline(s)",
+                    released.refreshed
                 );
-                gate::evidence::append(
-                    &root,
-                    config.as_ref(),
-                    audit::Record {
-                        session: "human".into(),
-                        agent: "cli".into(),
-                        event: "quarantine_release".into(),
-                        decision: Some("release".into()),
-                        extra,
-                        ..audit::Record::default()
-                    },
-                );
-                let refreshed = gate::escape::acknowledge(&root)?;
-                if refreshed > 0 {
-                    println!("the watch roots as they are now are the new reference of {refreshed} baseline(s)");
-                }
             }
             Ok(Exit::Pass)
         }

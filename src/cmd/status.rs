@@ -4,6 +4,7 @@ use std::path::Path;
 
 pub fn run(dir: &Path, args: &StatusArgs) -> anyhow::Result<Exit> {
     let (repo, root) = gate::done::find_root(dir);
+    state::cleanup::remove_stale_temps(&state::state_dir(&root));
     let loaded = gate::config::load(&root, || gate::detect::detected_checks(&root))?;
     let newest = gate::baseline::newest(&root)?;
     let latest = gate::store::latest(&root)?;

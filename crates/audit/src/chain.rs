@@ -18,6 +18,8 @@ pub enum BreakKind {
     Truncated,
     /// Not a log line at all.
     Malformed,
+    /// The anchor (`audit.anchor.json`) is missing, damaged or was found damaged.
+    Anchor,
 }
 
 /// The link a line leaves for the next one.

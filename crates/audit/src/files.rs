@@ -88,3 +88,42 @@ pub fn read_tail(file: &mut File, want: usize) -> io::Result<Tail> {
         window = window.saturating_mul(4);
     }
 }
+
+/// The length of `file` up to and including its last `\n` (0 when it has none): what is
+/// left once a torn last line is cut off. Reads backwards from the end.
+pub fn complete_len(file: &File) -> io::Result<u64> {
+    use std::os::unix::fs::FileExt;
+    let len = file.metadata()?.len();
+    let mut end = len;
+    let mut buf = vec![0u8; 4096];
+    while end > 0 {
+        let start = end.saturating_sub(buf.len() as u64);
+        let chunk = &mut buf[..(end - start) as usize];
+        file.read_exact_at(chunk, start)?;
+        if let Some(i) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// The `seq` the first line of `path` claims, if it has a complete first line that parses.
+/// Reads at most [`MAX_HEAD`] bytes.
+pub fn first_seq(path: &Path) -> io::Result<Option<u64>> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut head = Vec::new();
+    file.take(MAX_HEAD).read_to_end(&mut head)?;
+    Ok(head
+        .iter()
+        .position(|&b| b == b'\n')
+        .and_then(|end| crate::chain::claimed_seq(&head[..end])))
+}
+
+/// A first line longer than this is not looked for (a line is bounded by `max_field_bytes`
+/// times a small factor; this is far above any real one).
+pub const MAX_HEAD: u64 = 4 * 1024 * 1024;

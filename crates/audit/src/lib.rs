@@ -9,21 +9,30 @@
 //! must answer fast). A line therefore survives the writer crashing, not the machine
 //! losing power; rotation fsyncs the rotated file before renaming it.
 
+mod anchor;
 mod chain;
+mod ends;
 mod files;
 mod line;
 mod stats;
 mod truncate;
 
+pub use anchor::{
+    Anchor, Found as AnchorFound, DAMAGED_NAME as ANCHOR_DAMAGED_NAME, FILE_NAME as ANCHOR_NAME,
+};
 pub use chain::{BreakKind, Link};
+pub use ends::Witness;
 pub use line::{Entry, Record, GENESIS};
 pub use stats::{SessionStats, Stats};
 pub use truncate::{truncate_str, truncate_value};
 
+use anchor::Found;
+use ends::{Snapshot, Walked};
 use serde::Serialize;
-use std::fs::{self, File};
-use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// How big the log may grow and how much of an agent's input it keeps.
@@ -64,6 +73,10 @@ pub struct VerifyReport {
     /// Sequence number of the last good line.
     pub last_seq: Option<u64>,
     pub broken: Option<Break>,
+    /// The anchor the log was checked against, when it has a valid one.
+    pub anchor: Option<Anchor>,
+    /// Receipts whose recorded anchor was checked against the log.
+    pub witnesses: u64,
 }
 
 impl VerifyReport {
@@ -112,34 +125,245 @@ impl AuditLog {
         self.dir.join(files::CURRENT)
     }
 
-    /// Whether any generation of the log exists.
+    /// Whether any generation of the log, or its anchor, exists.
     pub fn exists(&self) -> io::Result<bool> {
-        Ok(!files::all_oldest_first(&self.dir)?.is_empty())
+        Ok(!files::all_oldest_first(&self.dir)?.is_empty()
+            || anchor::path(&self.dir).exists()
+            || anchor::damaged_path(&self.dir).exists())
     }
 
-    /// Append one line for `record`, chained to the last line written by anyone.
+    /// Append one line for `record`, chained to the last line written by anyone, and move
+    /// the anchor to it. A torn last line (a crash or a full disk mid-write) is cut off
+    /// first, and a missing or damaged anchor is replaced, each recorded as a line of its
+    /// own before `record`'s.
     pub fn append(&self, record: Record) -> io::Result<Entry> {
         state::ensure_dir(&self.dir)?;
         let _lock = state::Lock::acquire(
             &self.dir.join(files::LOCK),
             state::deadline::within(state::deadline::SHORT_WAIT),
         )?;
+        let anchor_file = open_anchor(&self.dir)?;
+        let found = match &anchor_file {
+            Some(f) => anchor::read_from(f)?,
+            None => Found::Missing,
+        };
         let mut file = open_current(&self.dir)?;
-        let (last, torn) = last_link(&self.dir, &mut file)?;
-        let mut entry = self.entry_for(record, last.as_ref());
-        let (mut bytes, hash) = line::encode(&entry);
-        entry.hash = hash;
         let len = file.metadata()?.len();
+        let start = match found {
+            // The usual case: the file ends exactly where the anchor says, so its last line
+            // is the anchored one and nothing needs reading.
+            Found::Valid(a) if a.len == len && a.seq > 0 => Start {
+                last: Some(Link {
+                    seq: a.seq,
+                    hash: a.hash.clone(),
+                }),
+                anchor: a,
+                notes: Vec::new(),
+                len,
+                anchor_file,
+            },
+            found => self.recover(&mut file, len, found, anchor_file)?,
+        };
+
+        let mut entries = Vec::with_capacity(start.notes.len() + 1);
+        let mut bytes = Vec::new();
+        let mut last = start.last;
+        for r in start.notes.into_iter().chain(std::iter::once(record)) {
+            let mut entry = self.entry_for(r, last.as_ref());
+            let (line, hash) = line::encode(&entry);
+            entry.hash = hash;
+            bytes.extend_from_slice(&line);
+            last = Some(Link {
+                seq: entry.seq,
+                hash: entry.hash.clone(),
+            });
+            entries.push(entry);
+        }
+        let mut anchor = start.anchor;
+        let mut len = start.len;
         if len > 0 && len + bytes.len() as u64 > self.settings.max_bytes {
             drop(file);
             self.rotate()?;
             file = open_current(&self.dir)?;
-        } else if torn {
-            // Finish the torn line so ours stands whole; verify still reports the damage.
-            bytes.insert(0, b'\n');
+            len = 0;
+            let rotated = files::rotated(&self.dir)?;
+            anchor.rotated = rotated.len() as u32;
+            anchor.oldest_seq = match rotated.first() {
+                Some((_, oldest)) => files::first_seq(oldest)?.unwrap_or(0),
+                None => 0,
+            };
+            anchor.first_seq = 0;
+        }
+        if anchor.first_seq == 0 {
+            anchor.first_seq = entries[0].seq;
+        }
+        if anchor.rotated == 0 {
+            anchor.oldest_seq = anchor.first_seq;
         }
         file.write_all(&bytes)?;
-        Ok(entry)
+        let written = entries.pop().expect("the caller's entry is always there");
+        anchor.seq = written.seq;
+        anchor.hash = written.hash.clone();
+        anchor.len = len + bytes.len() as u64;
+        match &start.anchor_file {
+            Some(f) => anchor::write_to(f, &anchor),
+            None => anchor::create(&self.dir, &anchor),
+        }
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("the line was written but the anchor could not be moved to it: {e}"),
+            )
+        })?;
+        Ok(written)
+    }
+
+    /// The slow start of an append, when the file does not end where the anchor says:
+    /// cut a torn last line, decide which line to chain to (never a number already used:
+    /// the anchor's, unless whole lines were written after it), and replace a missing or
+    /// damaged anchor.
+    fn recover(
+        &self,
+        file: &mut File,
+        len: u64,
+        found: Found,
+        mut anchor_file: Option<File>,
+    ) -> io::Result<Start> {
+        let mut notes = Vec::new();
+        let mut len = len;
+        let complete = files::complete_len(file)?;
+        if complete < len {
+            file.set_len(complete)?;
+            let mut extra = serde_json::Map::new();
+            extra.insert("file".into(), files::CURRENT.into());
+            extra.insert("offset".into(), complete.into());
+            extra.insert("cut_bytes".into(), (len - complete).into());
+            notes.push(note(
+                "audit_repair",
+                format!(
+                    "cut a torn last line: {} byte(s) after offset {complete} were never a whole line (a crash or a full disk while writing)",
+                    len - complete
+                ),
+                extra,
+            ));
+            len = complete;
+        }
+        let (from_log, _) = last_link(&self.dir, file)?;
+        let anchor = match found {
+            // A rotation whose line was never written (a full disk, a kill): the anchored
+            // line now ends the newest rotated generation and the current file is new.
+            Found::Valid(a)
+                if len == 0
+                    && a.len > 0
+                    && from_log
+                        .as_ref()
+                        .is_some_and(|l| l.seq == a.seq && l.hash == a.hash) =>
+            {
+                let rotated = files::rotated(&self.dir)?;
+                Anchor {
+                    len: 0,
+                    first_seq: 0,
+                    rotated: rotated.len() as u32,
+                    oldest_seq: match rotated.first() {
+                        Some((_, oldest)) => files::first_seq(oldest)?.unwrap_or(0),
+                        None => 0,
+                    },
+                    ..a
+                }
+            }
+            Found::Valid(a) => a,
+            Found::Missing if from_log.is_none() && files::rotated(&self.dir)?.is_empty() => {
+                Anchor::empty()
+            }
+            Found::Missing => {
+                let adopted = self.adopt(from_log.as_ref(), len)?;
+                notes.push(note(
+                    "audit_anchor_created",
+                    format!(
+                        "the log had no anchor; anchored from seq {} as found",
+                        adopted.seq
+                    ),
+                    serde_json::Map::new(),
+                ));
+                adopted
+            }
+            Found::Damaged(why) => {
+                anchor_file = None;
+                fs::rename(anchor::path(&self.dir), anchor::damaged_path(&self.dir))?;
+                let adopted = self.adopt(from_log.as_ref(), len)?;
+                let mut extra = serde_json::Map::new();
+                extra.insert("damage".into(), why.clone().into());
+                notes.push(note(
+                    "audit_anchor_damaged",
+                    format!(
+                        "the anchor was damaged ({why}); kept aside as {} and a new one started at seq {}",
+                        anchor::DAMAGED_NAME,
+                        adopted.seq
+                    ),
+                    extra,
+                ));
+                adopted
+            }
+        };
+        let anchored = (anchor.seq > 0).then(|| Link {
+            seq: anchor.seq,
+            hash: anchor.hash.clone(),
+        });
+        let last = match (anchored, from_log) {
+            (Some(a), Some(l)) if l.seq > a.seq => Some(l),
+            (Some(a), _) => Some(a),
+            (None, l) => l,
+        };
+        Ok(Start {
+            last,
+            anchor,
+            notes,
+            len,
+            anchor_file,
+        })
+    }
+
+    /// An anchor for the log as it is, for when there is none to trust.
+    fn adopt(&self, last: Option<&Link>, len: u64) -> io::Result<Anchor> {
+        let rotated = files::rotated(&self.dir)?;
+        let first_seq = files::first_seq(&self.path())?.unwrap_or(0);
+        let oldest_seq = match rotated.first() {
+            Some((_, oldest)) => files::first_seq(oldest)?.unwrap_or(0),
+            None => first_seq,
+        };
+        let seq = last.map(|l| l.seq).unwrap_or(0);
+        Ok(Anchor {
+            seq,
+            hash: last
+                .map(|l| l.hash.clone())
+                .unwrap_or_else(|| GENESIS.to_string()),
+            len,
+            first_seq,
+            rotated: rotated.len() as u32,
+            oldest_seq,
+            since: seq,
+            ..Anchor::empty()
+        })
+    }
+
+    /// The anchor as it stands (seq and hash of the last line it vouches for), read under
+    /// the lock: what a receipt records. `None` when there is no valid anchor; never creates
+    /// anything.
+    pub fn anchored(&self) -> io::Result<Option<Link>> {
+        if !self.dir.is_dir() {
+            return Ok(None);
+        }
+        let _lock = state::Lock::acquire(
+            &self.dir.join(files::LOCK),
+            state::deadline::within(state::deadline::SHORT_WAIT),
+        )?;
+        Ok(match anchor::read(&self.dir)? {
+            Found::Valid(a) if a.seq > 0 => Some(Link {
+                seq: a.seq,
+                hash: a.hash,
+            }),
+            _ => None,
+        })
     }
 
     fn entry_for(&self, record: Record, last: Option<&Link>) -> Entry {
@@ -195,30 +419,69 @@ impl AuditLog {
         Ok(())
     }
 
-    /// Walk every kept generation, oldest first, and report the first broken line.
+    /// Walk every kept generation, oldest first, and report the first broken line; then
+    /// check the log against its anchor.
     pub fn verify(&self) -> io::Result<VerifyReport> {
-        let files = files::all_oldest_first(&self.dir)?;
+        self.verify_with(&[])
+    }
+
+    /// [`AuditLog::verify`], and also check that every witness (a receipt that recorded
+    /// the anchor when it was sealed) names a line the log still holds.
+    pub fn verify_with(&self, witnesses: &[Witness]) -> io::Result<VerifyReport> {
+        let snap = self.open_for_verify()?;
         let mut report = VerifyReport {
-            files: files.clone(),
+            files: snap.files.iter().map(|(p, _)| p.clone()).collect(),
             lines: 0,
             last_seq: None,
             broken: None,
+            anchor: match &snap.anchor {
+                Found::Valid(a) => Some(a.clone()),
+                _ => None,
+            },
+            witnesses: witnesses.len() as u64,
         };
+        let mut wanted: BTreeMap<u64, Option<String>> =
+            witnesses.iter().map(|w| (w.seq, None)).collect();
+        if let Found::Valid(a) = &snap.anchor {
+            wanted.insert(a.seq, None);
+        }
+        let mut firsts: Vec<Option<u64>> = Vec::new();
+        let mut current_lines = 0u64;
+        let mut current_len = None;
         // One generation in memory at a time.
         let mut last: Option<Link> = None;
-        for (fi, path) in files.iter().enumerate() {
-            let bytes = fs::read(path)?;
+        for (fi, (path, file)) in snap.files.iter().enumerate() {
+            let mut bytes = Vec::new();
+            (&*file).read_to_end(&mut bytes)?;
+            let is_current = path.file_name().is_some_and(|n| n == files::CURRENT);
+            if is_current {
+                current_len = Some(bytes.len() as u64);
+            }
+            firsts.push(None);
             for (li, (raw, complete)) in split_lines(&bytes).into_iter().enumerate() {
                 match chain::step(last.as_ref(), raw, complete) {
                     Ok(link) => {
                         report.lines += 1;
                         report.last_seq = Some(link.seq);
+                        if li == 0 {
+                            firsts[fi] = Some(link.seq);
+                        }
+                        if is_current {
+                            current_lines += 1;
+                        }
+                        if let Some(slot) = wanted.get_mut(&link.seq) {
+                            *slot = Some(link.hash.clone());
+                        }
                         last = Some(link);
                     }
                     Err((mut kind, mut detail)) => {
                         if kind == BreakKind::Deleted {
                             let missing = last.as_ref().map(|l| l.seq + 1).unwrap_or(1);
-                            if appears_later(&bytes, li, &files[fi + 1..], missing)? {
+                            let later: Vec<PathBuf> = snap.files[fi + 1..]
+                                .iter()
+                                .map(|(p, _)| p.clone())
+                                .collect();
+                            if appears_later(&bytes, li, &later, missing)? {
                                 kind = BreakKind::Reordered;
                                 detail = format!("{detail}, but seq {missing} appears later");
                             }
@@ -234,7 +497,41 @@ impl AuditLog {
                 }
             }
         }
+        let walked = Walked {
+            last_seq: report.last_seq,
+            lines: report.lines,
+            firsts,
+            current_lines,
+            current_len,
+            hashes: wanted,
+        };
+        report.broken = ends::check(&self.dir, &snap, &walked, witnesses);
         Ok(report)
+    }
+
+    /// Under the lock: the anchor, and every generation opened, so the walk sees the files
+    /// as one consistent state even if writers rotate meanwhile. Creates nothing.
+    fn open_for_verify(&self) -> io::Result<Snapshot> {
+        let _lock = if self.dir.is_dir() {
+            state::Lock::acquire(&self.dir.join(files::LOCK), state::deadline::for_lock()).ok()
+        } else {
+            None
+        };
+        let anchor = anchor::read(&self.dir)?;
+        let damaged_aside = anchor::damaged_path(&self.dir).exists();
+        let mut opened = Vec::new();
+        for path in files::all_oldest_first(&self.dir)? {
+            match File::open(&path) {
+                Ok(f) => opened.push((path, f)),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Snapshot {
+            anchor,
+            damaged_aside,
+            files: opened,
+        })
     }
 
     /// The last `n` lines that parse, oldest first, across generations.
@@ -275,6 +572,58 @@ impl AuditLog {
         }
         Ok(stats)
     }
+}
+
+/// Where an append starts from.
+struct Start {
+    /// The link to chain to.
+    last: Option<Link>,
+    /// The anchor to move forward.
+    anchor: Anchor,
+    /// Repair events to write before the caller's line.
+    notes: Vec<Record>,
+    /// Bytes of the current file before this append.
+    len: u64,
+    /// The anchor file to rewrite in place; `None` to create one.
+    anchor_file: Option<File>,
+}
+
+/// A line the log writes about itself.
+fn note(event: &str, reason: String, extra: serde_json::Map<String, serde_json::Value>) -> Record {
+    Record {
+        session: "loopgate".into(),
+        agent: "loopgate".into(),
+        event: event.into(),
+        tool: None,
+        input: serde_json::Value::Null,
+        decision: Some("repair".into()),
+        rule: Some("audit.integrity".into()),
+        reason: Some(reason),
+        extra,
+    }
+}
+
+fn open_anchor(dir: &Path) -> io::Result<Option<File>> {
+    // Non-blocking and never through a link: a FIFO or a symlink planted in the anchor's
+    // place must not stall a hook or redirect its writes.
+    let path = anchor::path(dir);
+    let file = match OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(&path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    Ok(Some(file))
 }
 
 fn open_current(dir: &Path) -> io::Result<File> {

@@ -241,12 +241,21 @@ fn writing_after_damage_keeps_lines_whole_and_the_damage_visible() {
     let text = fs::read_to_string(log.path()).unwrap();
     fs::write(log.path(), &text[..text.len() - 30]).unwrap();
     let e = log.append(record("s", "Bash", "allow", None)).unwrap();
-    assert_eq!(e.seq, 3, "chains to the last whole line");
+    // The torn third line is cut (and the cut recorded as seq 4); the anchor remembers
+    // seq 3, so no number is used twice and the lost line stays visible as a gap.
+    assert_eq!(e.seq, 5);
     let after = lines(&log.path());
     assert_eq!(after.len(), 4);
-    assert!(serde_json::from_str::<serde_json::Value>(&after[3]).is_ok());
+    let repair: serde_json::Value = serde_json::from_str(&after[2]).unwrap();
+    assert_eq!(repair["event"], "audit_repair");
+    assert_eq!(repair["seq"], 4);
     let broken = log.verify().unwrap().broken.unwrap();
-    assert_eq!((broken.kind, broken.line), (BreakKind::Malformed, 3));
+    assert_eq!(
+        (broken.kind, broken.line),
+        (BreakKind::Deleted, 3),
+        "{broken}"
+    );
+    assert!(broken.detail.contains("seq jumps from 2 to 4"), "{broken}");
 }
 
 #[test]

@@ -73,6 +73,9 @@ pub fn run_with_progress(
         anyhow::bail!("{} is not a directory", dir.display());
     }
     let (repo, root) = find_root(dir);
+    state::cleanup::remove_stale_temps(&state::state_dir(&root));
+    // A release killed after its commit is finished before any baseline is read.
+    crate::escape::settle(&root)?;
     // The comparison point is chosen before anything runs: a bad ref fails fast. The blob
     // reader starts before the status walk so the two git processes overlap.
     let blobs = repo
@@ -214,6 +217,7 @@ pub fn run_with_progress(
         guards,
         confinement,
         quarantine,
+        audit: crate::evidence::audit_point(&root),
         environment: environment(),
         body_hash: String::new(),
     }

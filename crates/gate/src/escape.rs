@@ -117,28 +117,146 @@ pub fn check_confinement(
     Ok((Some(hook), Some(note)))
 }
 
-/// After a human released a quarantine, the watch roots as they are now become the
-/// reference of every stored baseline: the released changes are acknowledged, later ones
-/// are still caught. Returns how many baselines were refreshed.
-pub fn acknowledge(root: &Path) -> anyhow::Result<usize> {
-    let Some(repo) = Repo::discover(root) else {
+/// What `quarantine release` did.
+pub struct Released {
+    pub records: Vec<sandbox::quarantine::Record>,
+    /// The quarantine file was corrupt and was cleared.
+    pub cleared_corrupt: bool,
+    /// Baselines whose watch-root snapshot became the acknowledged one.
+    pub refreshed: usize,
+}
+
+/// A human's release of one quarantine (by id) or all, as one committed step: the watch
+/// roots as they are now are snapshotted to a file first, then one rename of the
+/// quarantine file commits the release, then [`settle`] makes that snapshot the reference
+/// of every older baseline (the released changes are acknowledged, later ones are still
+/// caught) and audits it. Killed before the rename, nothing changed; after it, the next
+/// `check` (or release) finishes the job.
+pub fn release(root: &Path, id: Option<&str>) -> anyhow::Result<Released> {
+    let state_dir = state::state_dir(root);
+    settle(root)?;
+    let cleared_corrupt = matches!(
+        sandbox::quarantine::list(&state_dir),
+        Err(sandbox::quarantine::QuarantineError::Corrupt { .. })
+    );
+    let repo = Repo::discover(root);
+    let config = match &repo {
+        Some(repo) => Some(crate::config::load(&repo.root, Vec::new)?.config),
+        None => None,
+    };
+    let records = sandbox::quarantine::release_with(&state_dir, id, |_| {
+        let (Some(repo), Some(config)) = (&repo, &config) else {
+            return Ok(None);
+        };
+        let Some(snapshot) = snapshot_for_baseline(repo, config) else {
+            return Ok(None);
+        };
+        let name = format!(
+            "acknowledged-{}.json",
+            &blake3::hash(format!("{}-{}", std::process::id(), jiff::Timestamp::now()).as_bytes())
+                .to_hex()[..16]
+        );
+        let path = state_dir.join(&name);
+        state::write_json(&path, &snapshot)
+            .map_err(|source| sandbox::quarantine::QuarantineError::Io { path, source })?;
+        Ok(Some(name))
+    })?;
+    let refreshed = settle(root)?;
+    Ok(Released {
+        records,
+        cleared_corrupt,
+        refreshed,
+    })
+}
+
+/// Carry out a committed release that was not finished (its process was killed): the
+/// acknowledged snapshot becomes the reference of every baseline older than the release,
+/// and the release is audited. Idempotent; a no-op (one `stat`) when nothing is pending.
+/// Returns how many baselines were refreshed.
+pub fn settle(root: &Path) -> anyhow::Result<usize> {
+    let state_dir = state::state_dir(root);
+    let mut refreshed = 0;
+    sandbox::quarantine::settle(&state_dir, |pending| {
+        refreshed = acknowledge(root, pending)?;
+        let mut extra = serde_json::Map::new();
+        extra.insert(
+            "released".into(),
+            serde_json::json!(pending.released.iter().map(|r| &r.id).collect::<Vec<_>>()),
+        );
+        extra.insert("baselines_refreshed".into(), refreshed.into());
+        if pending.cleared_corrupt {
+            extra.insert("cleared_corrupt".into(), true.into());
+        }
+        let config = crate::config::load(root, Vec::new).ok().map(|l| l.config);
+        crate::evidence::append(
+            root,
+            config.as_ref(),
+            audit::Record {
+                session: "human".into(),
+                agent: "cli".into(),
+                event: "quarantine_release".into(),
+                decision: Some("release".into()),
+                extra,
+                ..audit::Record::default()
+            },
+        );
+        state::crash::crash_point("release:audited");
+        Ok(())
+    })?;
+    Ok(refreshed)
+}
+
+/// Make the pending release's snapshot the reference of every baseline created before it.
+/// A snapshot that cannot be read acknowledges nothing: the next `check` finds the escape
+/// again and quarantines anew (fail closed), and the warning says why. A baseline that
+/// cannot be written is an error: the release stays pending and is carried out next time.
+fn acknowledge(
+    root: &Path,
+    pending: &sandbox::quarantine::Pending,
+) -> Result<usize, sandbox::quarantine::QuarantineError> {
+    let Some(name) = pending
+        .snapshot
+        .as_deref()
+        .filter(|n| sandbox::quarantine::is_snapshot_name(n))
+    else {
         return Ok(0);
     };
-    let loaded = crate::config::load(&repo.root, Vec::new)?;
-    let dir = crate::baseline::baselines_dir(&repo.root);
+    let path = state::state_dir(root).join(name);
+    let fresh: serde_json::Value = match state::read_json(&path) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!(
+                "loopgate: warning: the released quarantine's snapshot {} cannot be read ({e}); nothing was acknowledged",
+                path.display()
+            );
+            return Ok(0);
+        }
+    };
+    let released_at = pending.time.parse::<jiff::Timestamp>().ok();
+    let dir = crate::baseline::baselines_dir(root);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return Ok(0);
     };
-    let fresh = snapshot_for_baseline(&repo, &loaded.config);
     let mut refreshed = 0;
     for path in entries.flatten().map(|e| e.path()) {
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
         let Ok(mut baseline) = state::read_json::<Baseline>(&path) else {
             continue;
         };
-        if baseline.snapshot.is_some() {
-            baseline.snapshot = fresh.clone();
-            state::write_json(&path, &baseline)?;
+        let created = baseline.created_at.parse::<jiff::Timestamp>().ok();
+        // A baseline taken after the release has a newer snapshot of its own.
+        let older = match (created, released_at) {
+            (Some(c), Some(r)) => c < r,
+            _ => true,
+        };
+        if baseline.snapshot.is_some() && older && baseline.snapshot.as_ref() != Some(&fresh) {
+            baseline.snapshot = Some(fresh.clone());
+            state::write_json(&path, &baseline)
+                .map_err(|source| sandbox::quarantine::QuarantineError::Io { path, source })?;
             refreshed += 1;
+            state::crash::crash_point("release:baseline-written");
         }
     }
     Ok(refreshed)

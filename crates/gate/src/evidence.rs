@@ -25,3 +25,21 @@ pub fn append(root: &Path, config: Option<&Config>, record: audit::Record) {
         );
     }
 }
+
+/// Where the repository's audit anchor stands now, for a receipt to record.
+pub fn audit_point(root: &Path) -> Option<crate::receipt::AuditPoint> {
+    let log = audit::AuditLog::new(&state::state_dir(root), Default::default());
+    match log.anchored() {
+        Ok(link) => link.map(|l| crate::receipt::AuditPoint {
+            seq: l.seq,
+            hash: l.hash,
+        }),
+        Err(e) => {
+            eprintln!(
+                "loopgate: warning: cannot read the audit anchor in {}: {e}",
+                state::state_dir(root).display()
+            );
+            None
+        }
+    }
+}

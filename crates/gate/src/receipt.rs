@@ -94,6 +94,13 @@ pub struct Environment {
     pub host_hash: String,
 }
 
+/// One line of the audit log, by sequence number and hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditPoint {
+    pub seq: u64,
+    pub hash: String,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -135,6 +142,11 @@ pub struct Receipt {
     /// Set while a quarantine is open: every check exits 3 until a human releases it.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub quarantine: Option<String>,
+    /// Where the audit log's anchor stood when this receipt was sealed: the log must still
+    /// reach that line (`loopgate audit verify` checks it). Absent in older receipts and
+    /// where no log exists yet.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub audit: Option<AuditPoint>,
     pub environment: Environment,
     /// BLAKE3 of the canonical JSON of every other field.
     pub body_hash: String,

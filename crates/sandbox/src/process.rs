@@ -41,6 +41,19 @@ pub fn run_foreground(cmd: &mut Command) -> std::io::Result<Finished> {
     })
 }
 
+/// Make a write past `RLIMIT_FSIZE` fail with `EFBIG` instead of killing the process, as
+/// SIGXFSZ does by default: a hook killed mid-decision is an answer the agent treats as
+/// "proceed", while a failed state or audit write is reported and the decision stands.
+/// A do-nothing handler rather than SIG_IGN, so every child (checks, agents) starts with
+/// the default disposition again at exec.
+pub fn survive_file_size_limit() {
+    extern "C" fn ignore(_: libc::c_int) {}
+    // SAFETY: the handler does nothing, so it is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, ignore as *const () as libc::sighandler_t);
+    }
+}
+
 struct IgnoreTerminalSignals {
     old_int: libc::sighandler_t,
     old_quit: libc::sighandler_t,

@@ -15,6 +15,9 @@ use std::io::{self, Write};
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+pub mod cleanup;
+pub mod crash;
+
 pub const DIR_NAME: &str = ".loopgate";
 
 /// The largest state file [`read_json`] reads. loopgate's own files stay far below it (the
@@ -56,7 +59,7 @@ fn synced_temp_beside(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTe
         .unwrap_or(Path::new("."));
     ensure_dir(dir)?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-")
+        .prefix(&cleanup::temp_prefix())
         .permissions(fs::Permissions::from_mode(0o600))
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;

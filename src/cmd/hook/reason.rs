@@ -150,6 +150,7 @@ mod tests {
             guards,
             confinement: vec![],
             quarantine: None,
+            audit: None,
             environment: Environment {
                 os: String::new(),
                 arch: String::new(),

@@ -26,6 +26,7 @@ pub fn handle(frame: super::workspace::Frame, input: &HookInput) -> Response {
             ),
         };
     }
+    state::cleanup::remove_stale_temps(&state::state_dir(&ws.root));
     let baseline = match super::workspace::record_baseline(ws, &session) {
         Ok(outcome) => {
             let what = if outcome.created { "recorded" } else { "kept" };
