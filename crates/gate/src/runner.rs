@@ -1,7 +1,9 @@
 //! Runs one check: each `&&` step as argv without a shell (or `sh -c` for an explicit
-//! `shell = true` check), in its own process group so a timeout kills every descendant.
+//! `shell = true` check), in its own process group, owning its whole process tree (see
+//! `sandbox::tree`): nothing a step starts outlives it, by exit, timeout or loopgate's death.
 
 use crate::receipt::{CheckResult, CheckStatus};
+use sandbox::tree::{self, Containment};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -17,6 +19,11 @@ pub const TAIL_LINES: usize = 40;
 pub const TAIL_BYTES: usize = 4096;
 /// Between SIGTERM and SIGKILL on a timeout.
 const KILL_GRACE: Duration = Duration::from_secs(2);
+/// How long a keeper may take past its grace before loopgate kills its group itself.
+const KEEPER_SLACK: Duration = Duration::from_secs(2);
+/// How long the output is drained after a step ended and its tree was killed. Only a
+/// process that escaped containment (`process-group` mode) can hold a pipe this long.
+const DRAIN_BOUND: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -56,6 +63,7 @@ pub fn run_check(name: &str, run: &str, plan: &Plan, opts: &RunOptions) -> Check
         duration_ms: 0,
         output_tail: String::new(),
         reason: None,
+        containment: None,
     };
     let steps: Vec<Step> = match plan {
         Plan::Refused(reason) => {
@@ -76,9 +84,18 @@ pub fn run_check(name: &str, run: &str, plan: &Plan, opts: &RunOptions) -> Check
         Some(d) if d < check_deadline => d,
         _ => check_deadline,
     };
+    let containment = tree::best();
+    result.containment = Some(containment);
     for step in &steps {
         result.argv.push(step.argv.clone());
-        let outcome = run_step(step, &opts.root, deadline, opts.pre_spawn, &output);
+        let outcome = run_step(
+            step,
+            &opts.root,
+            deadline,
+            opts.pre_spawn,
+            containment,
+            &output,
+        );
         match outcome {
             StepOutcome::Exited(0) => continue,
             StepOutcome::Exited(code) => {
@@ -119,6 +136,7 @@ fn run_step(
     root: &Path,
     deadline: Instant,
     pre_spawn: Option<PreSpawn>,
+    containment: Containment,
     output: &Arc<Mutex<Tail>>,
 ) -> StepOutcome {
     let Some((program, args)) = step.argv.split_first() else {
@@ -133,6 +151,8 @@ fn run_step(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    // Before the confinement hook: hooks added later run only in the command itself.
+    tree::own(&mut cmd, containment, KILL_GRACE);
     if let Some(hook) = pre_spawn {
         if let Err(e) = hook(&mut cmd) {
             return StepOutcome::SpawnError(format!("cannot prepare `{program}`: {e}"));
@@ -148,7 +168,8 @@ fn run_step(
         Err(e) => return StepOutcome::SpawnError(format!("cannot start `{program}`: {e}")),
     };
     let pgid = child.id() as i32;
-    let readers: Vec<_> = [
+    let (done_tx, done_rx) = mpsc::channel();
+    let readers = [
         child
             .stdout
             .take()
@@ -162,6 +183,7 @@ fn run_step(
     .flatten()
     .map(|mut pipe| {
         let output = Arc::clone(output);
+        let done = done_tx.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = pipe.read(&mut buf) {
@@ -172,9 +194,10 @@ fn run_step(
                     tail.push(&buf[..n]);
                 }
             }
-        })
+            let _ = done.send(());
+        });
     })
-    .collect();
+    .count();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(child.wait());
@@ -188,20 +211,49 @@ fn run_step(
         ),
         Ok(Err(e)) => StepOutcome::SpawnError(format!("lost `{program}`: {e}")),
         Err(_) => {
-            kill_group(pgid, libc::SIGTERM);
-            if rx.recv_timeout(KILL_GRACE).is_err() {
-                kill_group(pgid, libc::SIGKILL);
-                let _ = rx.recv_timeout(KILL_GRACE);
-            }
+            stop(pgid, containment, &rx);
             StepOutcome::TimedOut
         }
     };
-    // Descendants left behind would hold the pipes open and outlive the check.
-    kill_group(pgid, libc::SIGKILL);
-    for reader in readers {
-        let _ = reader.join();
+    if containment == Containment::ProcessGroup {
+        // Without a keeper, descendants left in the group would hold the pipes open.
+        kill_group(pgid, libc::SIGKILL);
+    }
+    // The tree is dead, so the pipes are at EOF; the bound only matters for a process
+    // that escaped a process group. An abandoned reader ends with the process.
+    let drain_end = Instant::now() + DRAIN_BOUND;
+    for _ in 0..readers {
+        let left = drain_end.saturating_duration_since(Instant::now());
+        if done_rx.recv_timeout(left).is_err() {
+            if let Ok(mut tail) = output.lock() {
+                tail.push(b"\n[loopgate: output cut: a process that escaped the check still holds its pipe]\n");
+            }
+            break;
+        }
     }
     outcome
+}
+
+/// Stop a step that ran out of time: SIGTERM, then SIGKILL after [`KILL_GRACE`]. With a
+/// keeper (`pgid` is its pid) the keeper runs that sequence over the whole tree; loopgate
+/// kills the group itself only if the keeper does not finish.
+fn stop<T>(pgid: i32, containment: Containment, exited: &mpsc::Receiver<T>) {
+    if containment == Containment::ProcessGroup {
+        kill_group(pgid, libc::SIGTERM);
+        if exited.recv_timeout(KILL_GRACE).is_err() {
+            kill_group(pgid, libc::SIGKILL);
+            let _ = exited.recv_timeout(KILL_GRACE);
+        }
+        return;
+    }
+    // SAFETY: kill has no memory-safety preconditions; ESRCH (already gone) is expected.
+    unsafe {
+        libc::kill(pgid, libc::SIGTERM);
+    }
+    if exited.recv_timeout(KILL_GRACE + KEEPER_SLACK).is_err() {
+        kill_group(pgid, libc::SIGKILL);
+        let _ = exited.recv_timeout(KILL_GRACE);
+    }
 }
 
 fn kill_group(pgid: i32, signal: i32) {
