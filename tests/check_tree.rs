@@ -56,7 +56,7 @@ fn project() -> Repo {
             "loopgate.toml",
             "version = 1\n\
              [[check]]\nname = \"daemon\"\nrun = \"python3 tree.py exit\"\ntimeout = \"20s\"\n\
-             [[check]]\nname = \"stubborn\"\nrun = \"python3 tree.py hold\"\ntimeout = \"1s\"\n\
+             [[check]]\nname = \"stubborn\"\nrun = \"python3 tree.py hold\"\ntimeout = \"5s\"\n\
              [[check]]\nname = \"held\"\nrun = \"python3 tree.py hold\"\ntimeout = \"5m\"\n\
              [[check]]\nname = \"quick\"\nrun = \"python3 --version\"\n",
         ),
@@ -236,6 +236,7 @@ fn a_setsid_daemon_neither_holds_the_check_nor_survives_it() {
         let repo = project();
         let r = check_json(&repo, &mark, *mode, "daemon");
         let left = survivors_after(&mark, Duration::from_secs(3));
+        let shown = describe(&left);
         cleanup(&mark);
         let check = &r["checks"][0];
         assert_eq!(check["status"], "pass", "{mode:?}: {r}");
@@ -244,11 +245,7 @@ fn a_setsid_daemon_neither_holds_the_check_nor_survives_it() {
             "{check}"
         );
         assert!(repo.join("out/daemon").exists(), "the daemon never started");
-        assert!(
-            left.is_empty(),
-            "{mode:?}: survived the check: {}",
-            describe(&left)
-        );
+        assert!(left.is_empty(), "{mode:?}: survived the check: {}", shown);
         assert_containment(check, *mode);
     }
 }
@@ -260,21 +257,18 @@ fn a_timeout_kills_term_ignoring_children_and_setsid_grandchildren() {
         let repo = project();
         let r = check_json(&repo, &mark, *mode, "stubborn");
         let left = survivors_after(&mark, Duration::from_secs(3));
+        let shown = describe(&left);
         cleanup(&mark);
         let check = &r["checks"][0];
         assert_eq!(check["status"], "timeout", "{mode:?}: {r}");
         assert!(
-            check["reason"].as_str().unwrap().contains("timeout of 1s"),
+            check["reason"].as_str().unwrap().contains("timeout of 5s"),
             "{check}"
         );
         for tag in ["daemon", "grandchild", "stubborn", "ready"] {
             assert!(repo.join("out").join(tag).exists(), "{tag} never started");
         }
-        assert!(
-            left.is_empty(),
-            "{mode:?}: survived the timeout: {}",
-            describe(&left)
-        );
+        assert!(left.is_empty(), "{mode:?}: survived the timeout: {}", shown);
         assert_containment(check, *mode);
     }
 }
@@ -298,6 +292,7 @@ fn killed_loopgate_leaves_nothing(signal: i32) {
         }
         let status = child.wait().unwrap();
         let left = survivors_after(&mark, Duration::from_secs(5));
+        let shown = describe(&left);
         cleanup(&mark);
         assert!(
             before.len() >= 4,
@@ -308,7 +303,7 @@ fn killed_loopgate_leaves_nothing(signal: i32) {
         assert!(
             left.is_empty(),
             "{mode:?} ({containment}): survived loopgate's signal {signal}: {}",
-            describe(&left)
+            shown
         );
         assert!(
             matches!(containment.as_str(), "pid-namespace" | "subreaper"),
@@ -329,4 +324,64 @@ fn sigterm_to_loopgate_kills_the_whole_check_tree() {
 #[test]
 fn sigkill_to_loopgate_kills_the_whole_check_tree() {
     killed_loopgate_leaves_nothing(libc::SIGKILL);
+}
+
+#[test]
+fn exec_owns_its_tree_too() {
+    for mode in MODES {
+        let mark = marker("exec");
+        let repo = project();
+        let started = Instant::now();
+        let out = loopgate(&repo, &mark, *mode)
+            .args(["exec", "--json", "--", "python3", "tree.py", "exit"])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let waited = started.elapsed();
+        let left = survivors_after(&mark, Duration::from_secs(3));
+        let shown = describe(&left);
+        cleanup(&mark);
+        // A hang guard: the daemon holds exec's stdout for 60 s if it survives.
+        assert!(waited < Duration::from_secs(30), "exec waited {waited:?}");
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(repo.join("out/daemon").exists(), "the daemon never started");
+        assert!(left.is_empty(), "{mode:?}: survived exec: {}", shown);
+        let report: serde_json::Value = stdout(&out)
+            .lines()
+            .rev()
+            .find_map(|l| serde_json::from_str(l).ok())
+            .unwrap_or_else(|| panic!("no JSON report: {}", stdout(&out)));
+        let want = expected_containment(*mode);
+        if !want.is_empty() {
+            assert_eq!(report["containment"], want, "{report}");
+        }
+    }
+}
+
+#[test]
+fn a_killed_loopgate_run_takes_the_agent_tree_with_it() {
+    for mode in MODES {
+        let mark = marker("run");
+        let repo = project();
+        let mut child = spawn_loopgate(
+            &repo,
+            &mark,
+            *mode,
+            &["run", "--", "python3", "tree.py", "hold"],
+        );
+        wait_ready(&repo, &mut child);
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGKILL);
+        }
+        child.wait().unwrap();
+        let left = survivors_after(&mark, Duration::from_secs(5));
+        let shown = describe(&left);
+        cleanup(&mark);
+        assert!(
+            left.is_empty(),
+            "{mode:?}: the agent's tree survived loopgate: {}",
+            shown
+        );
+    }
 }
