@@ -21,15 +21,14 @@ pub fn exec(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     let program = &args.argv[0];
     let mut cmd = Command::new(program);
     cmd.args(&args.argv[1..]).current_dir(dir);
-    // Before the confinement: its hook must run in the command, not in the keepers.
-    let containment = sandbox::tree::best();
-    sandbox::tree::own(&mut cmd, containment, STOP_GRACE);
+    // Before the confinement: its hook must run in the command, not in its keeper.
+    let ownership = sandbox::tree::own(&mut cmd, sandbox::tree::wanted(), STOP_GRACE)?;
     let prepared = if args.confine {
         Some(confine(dir, &mut cmd)?)
     } else {
         None
     };
-    let finished = sandbox::process::run_foreground(&mut cmd)
+    let (finished, containment) = sandbox::process::run_owned(cmd, ownership)
         .map_err(|e| spawn_error(program, &e, prepared.is_some()))?;
     if args.json {
         let report = serde_json::json!({

@@ -93,7 +93,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
         .env("LOOPGATE_SESSION", &session);
     // The agent's whole tree dies with it and with loopgate. Before the jail's hook, which
     // must run in the agent, not in its keepers.
-    sandbox::tree::own(&mut cmd, sandbox::tree::best(), STOP_GRACE);
+    let ownership = sandbox::tree::own(&mut cmd, sandbox::tree::wanted(), STOP_GRACE)?;
     let want_jail = args.confine || cfg.sandbox.confine == Confine::Required;
     let mut prepared = None;
     let mut confined = false;
@@ -131,7 +131,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
             }
         }
     }
-    let finished = sandbox::process::run_foreground(&mut cmd)
+    let (finished, _) = sandbox::process::run_owned(cmd, ownership)
         .map_err(|e| anyhow::anyhow!("cannot start `{program}`: {e}"))?;
     drop(prepared);
     eprintln!(

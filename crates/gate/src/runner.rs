@@ -19,8 +19,6 @@ pub const TAIL_LINES: usize = 40;
 pub const TAIL_BYTES: usize = 4096;
 /// Between SIGTERM and SIGKILL on a timeout.
 const KILL_GRACE: Duration = Duration::from_secs(2);
-/// How long a keeper may take past its grace before loopgate kills its group itself.
-const KEEPER_SLACK: Duration = Duration::from_secs(2);
 /// How long the output is drained after a step ended and its tree was killed. Only a
 /// process that escaped containment (`process-group` mode) can hold a pipe this long.
 const DRAIN_BOUND: Duration = Duration::from_secs(2);
@@ -84,18 +82,15 @@ pub fn run_check(name: &str, run: &str, plan: &Plan, opts: &RunOptions) -> Check
         Some(d) if d < check_deadline => d,
         _ => check_deadline,
     };
-    let containment = tree::best();
-    result.containment = Some(containment);
+    let wanted = tree::wanted();
     for step in &steps {
         result.argv.push(step.argv.clone());
-        let outcome = run_step(
-            step,
-            &opts.root,
-            deadline,
-            opts.pre_spawn,
-            containment,
-            &output,
-        );
+        let (outcome, held) = run_step(step, &opts.root, deadline, opts.pre_spawn, wanted, &output);
+        // The weakest containment any step got is the check's.
+        result.containment = match (result.containment, held) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         match outcome {
             StepOutcome::Exited(0) => continue,
             StepOutcome::Exited(code) => {
@@ -136,11 +131,11 @@ fn run_step(
     root: &Path,
     deadline: Instant,
     pre_spawn: Option<PreSpawn>,
-    containment: Containment,
+    wanted: Containment,
     output: &Arc<Mutex<Tail>>,
-) -> StepOutcome {
+) -> (StepOutcome, Option<Containment>) {
     let Some((program, args)) = step.argv.split_first() else {
-        return StepOutcome::SpawnError("empty command".into());
+        return (StepOutcome::SpawnError("empty command".into()), None);
     };
     let mut cmd = Command::new(program);
     cmd.args(args)
@@ -152,21 +147,31 @@ fn run_step(
         .stderr(Stdio::piped())
         .process_group(0);
     // Before the confinement hook: hooks added later run only in the command itself.
-    tree::own(&mut cmd, containment, KILL_GRACE);
+    let ownership = match tree::own(&mut cmd, wanted, KILL_GRACE) {
+        Ok(o) => o,
+        Err(e) => {
+            let why = format!("cannot prepare `{program}`: {e}");
+            return (StepOutcome::SpawnError(why), None);
+        }
+    };
     if let Some(hook) = pre_spawn {
         if let Err(e) = hook(&mut cmd) {
-            return StepOutcome::SpawnError(format!("cannot prepare `{program}`: {e}"));
+            let why = format!("cannot prepare `{program}`: {e}");
+            return (StepOutcome::SpawnError(why), None);
         }
     }
-    let mut child = match cmd.spawn() {
+    let mut child = match tree::spawn(cmd, ownership) {
         Ok(child) => child,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return StepOutcome::SpawnError(format!(
-                "`{program}` was not found: install it or fix the check's `run`"
-            ))
+            let why = format!("`{program}` was not found: install it or fix the check's `run`");
+            return (StepOutcome::SpawnError(why), None);
         }
-        Err(e) => return StepOutcome::SpawnError(format!("cannot start `{program}`: {e}")),
+        Err(e) => {
+            let why = format!("cannot start `{program}`: {e}");
+            return (StepOutcome::SpawnError(why), None);
+        }
     };
+    let containment = child.containment();
     let pgid = child.id() as i32;
     let (done_tx, done_rx) = mpsc::channel();
     let readers = [
@@ -198,20 +203,17 @@ fn run_step(
         });
     })
     .count();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
-    });
     let remaining = deadline.saturating_duration_since(Instant::now());
-    let outcome = match rx.recv_timeout(remaining) {
-        Ok(Ok(status)) => StepOutcome::Exited(
+    let outcome = match child.wait_timeout(remaining) {
+        Some(Ok(status)) => StepOutcome::Exited(
             status
                 .code()
                 .unwrap_or_else(|| 128 + status.signal().unwrap_or(0)),
         ),
-        Ok(Err(e)) => StepOutcome::SpawnError(format!("lost `{program}`: {e}")),
-        Err(_) => {
-            stop(pgid, containment, &rx);
+        Some(Err(e)) => StepOutcome::SpawnError(format!("lost `{program}`: {e}")),
+        None => {
+            // SIGTERM, then SIGKILL after the grace, over the whole tree.
+            child.stop();
             StepOutcome::TimedOut
         }
     };
@@ -231,29 +233,7 @@ fn run_step(
             break;
         }
     }
-    outcome
-}
-
-/// Stop a step that ran out of time: SIGTERM, then SIGKILL after [`KILL_GRACE`]. With a
-/// keeper (`pgid` is its pid) the keeper runs that sequence over the whole tree; loopgate
-/// kills the group itself only if the keeper does not finish.
-fn stop<T>(pgid: i32, containment: Containment, exited: &mpsc::Receiver<T>) {
-    if containment == Containment::ProcessGroup {
-        kill_group(pgid, libc::SIGTERM);
-        if exited.recv_timeout(KILL_GRACE).is_err() {
-            kill_group(pgid, libc::SIGKILL);
-            let _ = exited.recv_timeout(KILL_GRACE);
-        }
-        return;
-    }
-    // SAFETY: kill has no memory-safety preconditions; ESRCH (already gone) is expected.
-    unsafe {
-        libc::kill(pgid, libc::SIGTERM);
-    }
-    if exited.recv_timeout(KILL_GRACE + KEEPER_SLACK).is_err() {
-        kill_group(pgid, libc::SIGKILL);
-        let _ = exited.recv_timeout(KILL_GRACE);
-    }
+    (outcome, Some(containment))
 }
 
 fn kill_group(pgid: i32, signal: i32) {

@@ -4,8 +4,8 @@
 //! exec: only raw syscalls on stack memory. No allocation, no locks, no panics, no std I/O.
 //!
 //! ```text
-//! pid-namespace:  loopgate ─ relay (outer ns) ─ init keeper (pid 1) ─ command (pid 2) ─ ...
-//! subreaper:      loopgate ─ keeper (subreaper) ─ command ─ ...
+//! pid-namespace:  loopgate spawner thread ─ init keeper (pid 1) ─ command (pid 2) ─ ...
+//! subreaper:      loopgate spawner thread ─ keeper (subreaper) ─ command ─ ...
 //! ```
 
 use libc::{c_int, pid_t};
@@ -35,76 +35,34 @@ enum Role {
     Subreaper,
 }
 
-/// Whether this process may create a PID and a mount namespace (probed in a throwaway child).
-pub fn pid_namespace_works() -> bool {
-    // SAFETY: the child makes one syscall and exits; the parent waits for that pid only.
-    unsafe {
-        let pid = libc::fork();
-        if pid < 0 {
-            return false;
-        }
-        if pid == 0 {
-            let ok = libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWNS) == 0;
-            libc::_exit(if ok { 0 } else { 1 });
-        }
-        let mut status = 0;
-        loop {
-            let r = libc::waitpid(pid, &mut status, 0);
-            if r == pid {
-                break;
-            }
-            if r < 0 && io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                return false;
-            }
-        }
-        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
-    }
-}
-
-/// In the forked child: become the relay, fork the namespace's init keeper, and return
-/// (so exec proceeds) only in the command, pid 2 of a new PID namespace.
-pub fn enter_pid_namespace(parent: pid_t, grace_ms: i64) -> io::Result<()> {
+/// In std's child, pid 1 of the PID namespace the spawner thread entered: set up a
+/// private `/proc`, fork the command, and return (so exec proceeds) only in the command.
+/// `life` is the read end of a pipe loopgate holds open; `status` receives the command's
+/// wait status (init cannot re-raise a signal at itself).
+pub fn enter_as_init(life: c_int, status: c_int, grace_ms: i64) -> io::Result<()> {
     // SAFETY: raw syscalls on stack memory (module comment).
     unsafe {
-        die_with_parent(parent, libc::SIGTERM);
-        if libc::unshare(libc::CLONE_NEWPID | libc::CLONE_NEWNS) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let status = pipe()?;
-        let life = pipe()?;
-        block_taken();
-        let init = libc::fork();
-        if init < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        if init > 0 {
-            libc::close(status[1]);
-            libc::close(life[0]);
-            close_all_except(&[status[0], life[1]]);
-            relay(init, status[0]);
-        }
-        // pid 1. Its parent, the relay, holds the write end of `life` until it exits.
-        libc::close(status[0]);
-        libc::close(life[1]);
+        // Killing init tears the namespace down: with this, loopgate's death does.
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
-        if peer_gone(life[0]) {
+        if peer_gone(life) {
             libc::_exit(128 + libc::SIGKILL);
         }
-        libc::close(life[0]);
-        mount_own_proc();
+        if libc::unshare(libc::CLONE_NEWNS) == 0 {
+            mount_own_proc();
+        }
+        block_taken();
         let command = libc::fork();
         if command < 0 {
             return Err(io::Error::last_os_error());
         }
         if command == 0 {
-            libc::close(status[1]);
             unblock_all();
             return Ok(());
         }
-        close_all_except(&[status[1]]);
+        close_all_except(&[status]);
         let st = keep(command, Role::Init, grace_ms);
         let bytes = st.to_ne_bytes();
-        libc::write(status[1], bytes.as_ptr().cast(), bytes.len());
+        libc::write(status, bytes.as_ptr().cast(), bytes.len());
         // Exiting as init makes the kernel kill whatever is left in the namespace.
         libc::_exit(0);
     }
@@ -118,6 +76,7 @@ pub fn enter_subreaper(parent: pid_t, grace_ms: i64) -> io::Result<()> {
         if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong) != 0 {
             return Err(io::Error::last_os_error());
         }
+        // loopgate's death (its spawner thread's, in fact) is a stop request.
         die_with_parent(parent, libc::SIGTERM);
         block_taken();
         let command = libc::fork();
@@ -192,29 +151,6 @@ unsafe fn keep(command: pid_t, role: Role, grace_ms: i64) -> c_int {
             if sig == libc::SIGTERM && kill_at.is_none() {
                 kill_at = Some(now_ms() + grace_ms);
             }
-        }
-    }
-}
-
-/// The relay, in loopgate's namespace: passes stop requests to init and exits as the
-/// command did.
-unsafe fn relay(init: pid_t, status: c_int) -> ! {
-    let set = taken_set();
-    loop {
-        let sig = libc::sigtimedwait(&set, null_mut(), std::ptr::null());
-        if sig == libc::SIGCHLD {
-            let mut st = 0;
-            if libc::waitpid(init, &mut st, libc::WNOHANG) == init {
-                let mut raw = [0u8; 4];
-                let n = libc::read(status, raw.as_mut_ptr().cast(), raw.len());
-                exit_like(if n == 4 {
-                    c_int::from_ne_bytes(raw)
-                } else {
-                    st
-                });
-            }
-        } else if sig == libc::SIGTERM || sig == libc::SIGHUP {
-            libc::kill(init, sig);
         }
     }
 }
@@ -407,12 +343,20 @@ unsafe fn unblock_all() {
     libc::sigprocmask(libc::SIG_SETMASK, &empty, null_mut());
 }
 
-unsafe fn pipe() -> io::Result<[c_int; 2]> {
+/// A close-on-exec pipe: `[read, write]`.
+pub(crate) fn pipe() -> io::Result<[std::os::fd::OwnedFd; 2]> {
+    use std::os::fd::FromRawFd;
     let mut fds = [0; 2];
-    if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
-        return Err(io::Error::last_os_error());
+    // SAFETY: pipe2 writes two descriptors into the array; we own them from here on.
+    unsafe {
+        if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok([
+            std::os::fd::OwnedFd::from_raw_fd(fds[0]),
+            std::os::fd::OwnedFd::from_raw_fd(fds[1]),
+        ])
     }
-    Ok(fds)
 }
 
 /// Whether every write end of the pipe `fd` reads from is closed.
