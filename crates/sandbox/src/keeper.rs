@@ -412,5 +412,5 @@ fn now_ms() -> i64 {
     unsafe {
         libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts);
     }
-    ts.tv_sec as i64 * 1000 + ts.tv_nsec as i64 / 1_000_000
+    ts.tv_sec * 1000 + ts.tv_nsec / 1_000_000
 }
