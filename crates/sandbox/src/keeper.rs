@@ -37,14 +37,16 @@ enum Role {
 
 /// In std's child, pid 1 of the PID namespace the spawner thread entered: set up a
 /// private `/proc`, fork the command, and return (so exec proceeds) only in the command.
-/// `life` is the read end of a pipe loopgate holds open; `status` receives the command's
-/// wait status (init cannot re-raise a signal at itself).
-pub fn enter_as_init(life: c_int, status: c_int, grace_ms: i64) -> io::Result<()> {
+/// `life` is a pipe whose write end loopgate holds open while the command runs; `status`
+/// receives the command's wait status (init cannot re-raise a signal at itself).
+pub fn enter_as_init(life: [c_int; 2], status: c_int, grace_ms: i64) -> io::Result<()> {
     // SAFETY: raw syscalls on stack memory (module comment).
     unsafe {
         // Killing init tears the namespace down: with this, loopgate's death does.
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
-        if peer_gone(life) {
+        // Our inherited copy of the write end would hide loopgate's.
+        libc::close(life[1]);
+        if peer_gone(life[0]) {
             libc::_exit(128 + libc::SIGKILL);
         }
         if libc::unshare(libc::CLONE_NEWNS) == 0 {

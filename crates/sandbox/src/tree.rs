@@ -109,11 +109,12 @@ pub fn own(cmd: &mut Command, wanted: Containment, grace: Duration) -> io::Resul
     if wanted == Containment::ProcessGroup {
         return Ok(ownership);
     }
-    let (mut life_fd, mut status_fd) = (-1, -1);
+    let (mut life_fd, mut status_fd) = ([-1, -1], -1);
     if wanted == Containment::PidNamespace {
         let life = crate::keeper::pipe()?;
         let status = crate::keeper::pipe()?;
-        (life_fd, status_fd) = (life[0].as_raw_fd(), status[1].as_raw_fd());
+        life_fd = [life[0].as_raw_fd(), life[1].as_raw_fd()];
+        status_fd = status[1].as_raw_fd();
         ownership.life = Some(life);
         ownership.status = Some(status);
     }
@@ -124,7 +125,7 @@ pub fn own(cmd: &mut Command, wanted: Containment, grace: Duration) -> io::Resul
     unsafe {
         cmd.pre_exec(move || {
             // pid 1 only when the spawner thread's namespace was created for this child.
-            if life_fd >= 0 && libc::getpid() == 1 {
+            if life_fd[0] >= 0 && libc::getpid() == 1 {
                 crate::keeper::enter_as_init(life_fd, status_fd, grace_ms)
             } else if subreaper {
                 crate::keeper::enter_subreaper(parent, grace_ms)
@@ -386,5 +387,25 @@ mod tests {
             // EOF: nothing holds the pipe any more.
             assert!(rx.recv_timeout(Duration::from_secs(10)).is_ok(), "{mode}");
         }
+    }
+
+    #[test]
+    fn init_runs_nothing_once_loopgate_is_gone() {
+        if !root() {
+            return; // no PID namespace without CAP_SYS_ADMIN: nothing to test here
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new("touch");
+        cmd.arg(dir.path().join("ran"));
+        let mut ownership =
+            own(&mut cmd, Containment::PidNamespace, Duration::from_secs(1)).unwrap();
+        // As if loopgate had died between the fork and init's parent-death signal.
+        let [read, write] = ownership.life.take().unwrap();
+        drop(write);
+        ownership.life = Some([read.try_clone().unwrap(), read]);
+        let owned = spawn(cmd, ownership).unwrap();
+        assert_eq!(owned.containment(), Containment::PidNamespace);
+        assert_eq!(owned.wait().unwrap().code(), Some(128 + libc::SIGKILL));
+        assert!(!dir.path().join("ran").exists());
     }
 }
