@@ -59,8 +59,8 @@ mkdir -p "$WORK/over-off" && git -C "$WORK/over-off" init -q
 printf 'version = 1\n[gate]\nprograms = ["true"]\n[[check]]\nname = "noop"\nrun = "true"\n[sandbox]\nconfine = "off"\n' > "$WORK/over-off/loopgate.toml"
 # The first row jails the check with Landlock (confine = "auto", the default); the second
 # runs it unconfined, which separates the jail's cost from the gate's. The last two hold
-# the check's process tree by a weaker means than this machine's best (sandbox::tree):
-# the difference to the second row is the cost of the containment.
+# the check's process tree by weaker means than this machine's best (sandbox::tree); their
+# difference to the unconfined row is what the stronger containment costs.
 (cd "$WORK" && $T "$RUNS" \
   "true (direct)=/bin/true" \
   "loopgate check, confined=$BIN -C over check --no-guards --quiet" \
