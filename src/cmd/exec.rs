@@ -5,9 +5,14 @@ use sandbox::confine::{ConfinePlan, ConfineReport, Enforcement, Prepared};
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
+
+/// Between the SIGTERM and the SIGKILL a keeper sends the tree when loopgate dies.
+const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// `loopgate exec [--confine] [--json] -- PROGRAM ARGS...`: one argv, no shell, run in
-/// `dir` with stdio inherited. The child's exit code is loopgate's (128+n for a signal), so
+/// `dir` with stdio inherited, owning its process tree (nothing it starts outlives it or
+/// loopgate; see `sandbox::tree`). The child's exit code is loopgate's (128+n for a signal), so
 /// this returns only on loopgate's own errors (exit 2) and otherwise exits the process.
 pub fn exec(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     if !dir.is_dir() {
@@ -16,12 +21,14 @@ pub fn exec(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     let program = &args.argv[0];
     let mut cmd = Command::new(program);
     cmd.args(&args.argv[1..]).current_dir(dir);
+    // Before the confinement: its hook must run in the command, not in its keeper.
+    let ownership = sandbox::tree::own(&mut cmd, sandbox::tree::wanted(), STOP_GRACE)?;
     let prepared = if args.confine {
         Some(confine(dir, &mut cmd)?)
     } else {
         None
     };
-    let finished = sandbox::process::run_foreground(&mut cmd)
+    let (finished, containment) = sandbox::process::run_owned(cmd, ownership)
         .map_err(|e| spawn_error(program, &e, prepared.is_some()))?;
     if args.json {
         let report = serde_json::json!({
@@ -30,6 +37,7 @@ pub fn exec(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
             "signal": finished.signal,
             "duration_ms": finished.duration.as_millis() as u64,
             "confinement": prepared.as_ref().map(Prepared::report),
+            "containment": containment,
         });
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{report}");

@@ -7,6 +7,10 @@ use gate::config::Confine;
 use gate::done::{self, DoneRequest};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
+
+/// Between the SIGTERM and the SIGKILL the keeper sends the agent's tree when loopgate dies.
+const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// Directories and files under `$HOME` an agent writes while it works (sessions,
 /// transcripts, caches), by the agent program's name. Its settings files are never here:
@@ -87,6 +91,9 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     cmd.args(rest)
         .current_dir(dir)
         .env("LOOPGATE_SESSION", &session);
+    // The agent's whole tree dies with it and with loopgate. Before the jail's hook, which
+    // must run in the agent, not in its keepers.
+    let ownership = sandbox::tree::own(&mut cmd, sandbox::tree::wanted(), STOP_GRACE)?;
     let want_jail = args.confine || cfg.sandbox.confine == Confine::Required;
     let mut prepared = None;
     let mut confined = false;
@@ -130,7 +137,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
             }
         }
     }
-    let finished = sandbox::process::run_foreground(&mut cmd)
+    let (finished, _) = sandbox::process::run_owned(cmd, ownership)
         .map_err(|e| anyhow::anyhow!("cannot start `{program}`: {e}"))?;
     drop(prepared);
     eprintln!(

@@ -31,6 +31,10 @@ pub struct CheckResult {
     /// Why the check was refused or could not run.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub reason: Option<String>,
+    /// How its process tree was held (`pid-namespace`, `subreaper`, `process-group`);
+    /// absent when it never ran and in receipts written before this field existed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub containment: Option<sandbox::Containment>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

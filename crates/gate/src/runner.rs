@@ -1,7 +1,9 @@
 //! Runs one check: each `&&` step as argv without a shell (or `sh -c` for an explicit
-//! `shell = true` check), in its own process group so a timeout kills every descendant.
+//! `shell = true` check), in its own process group, owning its whole process tree (see
+//! `sandbox::tree`): nothing a step starts outlives it, by exit, timeout or loopgate's death.
 
 use crate::receipt::{CheckResult, CheckStatus};
+use sandbox::tree::{self, Containment};
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
@@ -17,6 +19,9 @@ pub const TAIL_LINES: usize = 40;
 pub const TAIL_BYTES: usize = 4096;
 /// Between SIGTERM and SIGKILL on a timeout.
 const KILL_GRACE: Duration = Duration::from_secs(2);
+/// How long the output is drained after a step ended and its tree was killed. Only a
+/// process that escaped containment (`process-group` mode) can hold a pipe this long.
+const DRAIN_BOUND: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -56,6 +61,7 @@ pub fn run_check(name: &str, run: &str, plan: &Plan, opts: &RunOptions) -> Check
         duration_ms: 0,
         output_tail: String::new(),
         reason: None,
+        containment: None,
     };
     let steps: Vec<Step> = match plan {
         Plan::Refused(reason) => {
@@ -76,9 +82,15 @@ pub fn run_check(name: &str, run: &str, plan: &Plan, opts: &RunOptions) -> Check
         Some(d) if d < check_deadline => d,
         _ => check_deadline,
     };
+    let wanted = tree::wanted();
     for step in &steps {
         result.argv.push(step.argv.clone());
-        let outcome = run_step(step, &opts.root, deadline, opts.pre_spawn, &output);
+        let (outcome, held) = run_step(step, &opts.root, deadline, opts.pre_spawn, wanted, &output);
+        // The weakest containment any step got is the check's.
+        result.containment = match (result.containment, held) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         match outcome {
             StepOutcome::Exited(0) => continue,
             StepOutcome::Exited(code) => {
@@ -119,10 +131,11 @@ fn run_step(
     root: &Path,
     deadline: Instant,
     pre_spawn: Option<PreSpawn>,
+    wanted: Containment,
     output: &Arc<Mutex<Tail>>,
-) -> StepOutcome {
+) -> (StepOutcome, Option<Containment>) {
     let Some((program, args)) = step.argv.split_first() else {
-        return StepOutcome::SpawnError("empty command".into());
+        return (StepOutcome::SpawnError("empty command".into()), None);
     };
     let mut cmd = Command::new(program);
     cmd.args(args)
@@ -133,22 +146,35 @@ fn run_step(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    // Before the confinement hook: hooks added later run only in the command itself.
+    let ownership = match tree::own(&mut cmd, wanted, KILL_GRACE) {
+        Ok(o) => o,
+        Err(e) => {
+            let why = format!("cannot prepare `{program}`: {e}");
+            return (StepOutcome::SpawnError(why), None);
+        }
+    };
     if let Some(hook) = pre_spawn {
         if let Err(e) = hook(&mut cmd) {
-            return StepOutcome::SpawnError(format!("cannot prepare `{program}`: {e}"));
+            let why = format!("cannot prepare `{program}`: {e}");
+            return (StepOutcome::SpawnError(why), None);
         }
     }
-    let mut child = match cmd.spawn() {
+    let mut child = match tree::spawn(cmd, ownership) {
         Ok(child) => child,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return StepOutcome::SpawnError(format!(
-                "`{program}` was not found: install it or fix the check's `run`"
-            ))
+            let why = format!("`{program}` was not found: install it or fix the check's `run`");
+            return (StepOutcome::SpawnError(why), None);
         }
-        Err(e) => return StepOutcome::SpawnError(format!("cannot start `{program}`: {e}")),
+        Err(e) => {
+            let why = format!("cannot start `{program}`: {e}");
+            return (StepOutcome::SpawnError(why), None);
+        }
     };
+    let containment = child.containment();
     let pgid = child.id() as i32;
-    let readers: Vec<_> = [
+    let (done_tx, done_rx) = mpsc::channel();
+    let readers = [
         child
             .stdout
             .take()
@@ -162,6 +188,7 @@ fn run_step(
     .flatten()
     .map(|mut pipe| {
         let output = Arc::clone(output);
+        let done = done_tx.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = pipe.read(&mut buf) {
@@ -172,36 +199,41 @@ fn run_step(
                     tail.push(&buf[..n]);
                 }
             }
-        })
+            let _ = done.send(());
+        });
     })
-    .collect();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait());
-    });
+    .count();
     let remaining = deadline.saturating_duration_since(Instant::now());
-    let outcome = match rx.recv_timeout(remaining) {
-        Ok(Ok(status)) => StepOutcome::Exited(
+    let outcome = match child.wait_timeout(remaining) {
+        Some(Ok(status)) => StepOutcome::Exited(
             status
                 .code()
                 .unwrap_or_else(|| 128 + status.signal().unwrap_or(0)),
         ),
-        Ok(Err(e)) => StepOutcome::SpawnError(format!("lost `{program}`: {e}")),
-        Err(_) => {
-            kill_group(pgid, libc::SIGTERM);
-            if rx.recv_timeout(KILL_GRACE).is_err() {
-                kill_group(pgid, libc::SIGKILL);
-                let _ = rx.recv_timeout(KILL_GRACE);
-            }
+        Some(Err(e)) => StepOutcome::SpawnError(format!("lost `{program}`: {e}")),
+        None => {
+            // SIGTERM, then SIGKILL after the grace, over the whole tree.
+            child.stop();
             StepOutcome::TimedOut
         }
     };
-    // Descendants left behind would hold the pipes open and outlive the check.
-    kill_group(pgid, libc::SIGKILL);
-    for reader in readers {
-        let _ = reader.join();
+    if containment == Containment::ProcessGroup {
+        // Without a keeper, descendants left in the group would hold the pipes open.
+        kill_group(pgid, libc::SIGKILL);
     }
-    outcome
+    // The tree is dead, so the pipes are at EOF; the bound only matters for a process
+    // that escaped a process group. An abandoned reader ends with the process.
+    let drain_end = Instant::now() + DRAIN_BOUND;
+    for _ in 0..readers {
+        let left = drain_end.saturating_duration_since(Instant::now());
+        if done_rx.recv_timeout(left).is_err() {
+            if let Ok(mut tail) = output.lock() {
+                tail.push(b"\n[loopgate: output cut: a process that escaped the check still holds its pipe]\n");
+            }
+            break;
+        }
+    }
+    (outcome, Some(containment))
 }
 
 fn kill_group(pgid: i32, signal: i32) {

@@ -2,12 +2,14 @@
 //! the quarantine record.
 
 pub mod confine;
+mod keeper;
 pub mod process;
 pub mod quarantine;
 pub mod roots;
 pub mod snapshot;
 mod snapshot_format;
 mod snapshot_parallel;
+pub mod tree;
 pub mod watch;
 
 pub use confine::{
@@ -16,4 +18,5 @@ pub use confine::{
 };
 pub use roots::{is_inside, normalize, resolve_roots, write_root_violations};
 pub use snapshot::{diff, ScanOptions, Snapshot};
+pub use tree::{Containment, CONTAINMENT_ENV};
 pub use watch::{default_excludes, default_watch_roots};

@@ -54,6 +54,27 @@ pub fn survive_file_size_limit() {
     }
 }
 
+/// [`run_foreground`] for a command prepared by [`crate::tree::own`]: the command owns its
+/// process tree. Returns how it ended and the containment that held it.
+pub fn run_owned(
+    cmd: Command,
+    ownership: crate::tree::Ownership,
+) -> std::io::Result<(Finished, crate::tree::Containment)> {
+    let start = Instant::now();
+    let owned = crate::tree::spawn(cmd, ownership)?;
+    let _ignore = IgnoreTerminalSignals::new();
+    let status = owned.wait()?;
+    let (code, signal) = shell_code(status);
+    Ok((
+        Finished {
+            code,
+            signal,
+            duration: start.elapsed(),
+        },
+        owned.containment(),
+    ))
+}
+
 struct IgnoreTerminalSignals {
     old_int: libc::sighandler_t,
     old_quit: libc::sighandler_t,

@@ -172,6 +172,7 @@ mod tests {
             duration_ms: 1,
             output_tail: tail.into(),
             reason: None,
+            containment: None,
         }
     }
 
