@@ -67,6 +67,7 @@ pub fn run(dir: &Path, args: &CheckArgs) -> anyhow::Result<Exit> {
         no_store: false,
         confined_run: false,
         history_only: false,
+        pinned: None,
     };
     let receipt = {
         let spinner = Spinner::new(!args.quiet && !args.json);

@@ -109,7 +109,9 @@ fn dispatch(dir: &Path, input: &HookInput) -> Response {
     if judging {
         watchdog::stage("loading the configuration");
     }
-    let pinned = workspace::Workspace::pinned(input, dir);
+    // Only the events that come before the agent acts may pin the session's frame.
+    let may_pin = matches!(input.event, Event::SessionStart | Event::PreTool { .. });
+    let pinned = workspace::Workspace::pinned(input, dir, may_pin);
     let frame: workspace::Frame = match &pinned {
         Ok((ws, _)) => Ok(ws),
         Err(e) => Err(e),

@@ -81,6 +81,14 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     );
     gate::baseline::record(&root, &session, false)?;
     eprintln!("loopgate run: baseline recorded for session `{session}`");
+    // The start is held here, outside the agent's reach: a jailed agent that rewrites the
+    // baseline in `.loopgate/` or `loopgate.toml` cannot move the bar it is judged by.
+    let working = gate::config::load(&root, Vec::new)?;
+    let pinned = gate::comparison::PinnedStart {
+        session: session.clone(),
+        config: gate::baseline::RecordedConfig::of(&working),
+        head: repo.as_ref().and_then(|r| r.resolve("HEAD").ok()),
+    };
 
     let (program, rest) = args.argv.split_first().expect("clap requires a program");
     let program_name = Path::new(program)
@@ -153,6 +161,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
             run_checks: true,
             run_guards: true,
             confined_run: confined,
+            pinned: Some(pinned),
             ..DoneRequest::default()
         },
     )?;

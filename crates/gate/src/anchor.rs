@@ -95,6 +95,37 @@ pub fn config_in_effect(
     }
 }
 
+/// `loopgate.toml` as committed at `commit` (the embedded default when it has none).
+pub fn committed_config(repo: &Repo, commit: &str, root: &Path) -> anyhow::Result<Loaded> {
+    let bytes = committed_bytes(repo, commit)?;
+    let short = &commit[..commit.len().min(12)];
+    config::from_bytes(
+        bytes.as_deref(),
+        Source::Commit {
+            commit: commit.to_string(),
+        },
+        &root.join(config::FILE_NAME),
+        Vec::new,
+    )
+    .map_err(|e| anchor_error(e, short))
+}
+
+/// The config pinned for a hook session: the bar of its whole life.
+pub fn pinned(
+    record: &RecordedConfig,
+    session: &str,
+    root: &Path,
+    detected: impl FnOnce() -> Vec<CheckSpec>,
+) -> anyhow::Result<Anchored> {
+    Ok(Anchored {
+        loaded: from_record(record, session, root, detected)?,
+        why: format!(
+            "the config pinned when session {session} started (nothing in the repository can change it during the session)"
+        ),
+        bootstrap: false,
+    })
+}
+
 fn has_record(b: &Baseline) -> bool {
     b.config.is_some()
 }

@@ -82,20 +82,36 @@ pub fn root_path(key: &str, root: &str, is_write_root: bool) -> Result<(), Strin
     if root.chars().any(char::is_control) {
         return Err(format!("{key} has an entry with a control character"));
     }
-    let lexical = std::path::Path::new(root);
-    let is_fs_root = lexical.is_absolute()
-        && lexical.components().all(|c| {
-            matches!(
-                c,
-                std::path::Component::RootDir | std::path::Component::CurDir
-            )
-        });
-    if is_write_root && is_fs_root {
+    if is_write_root && names_fs_root(root) {
         return Err(format!(
             "{key} names `{root}`, the whole file system: that disables confinement; set [sandbox] confine = \"off\" if that is really meant"
         ));
     }
     Ok(())
+}
+
+/// An absolute root that is the file-system root once `.` and `..` are folded, or once an
+/// existing path's links are resolved (`/proc/self/root`). A relative root that climbs past
+/// `/` depends on where the repository is; the resolved write roots drop it
+/// (`gate::roots::write_roots`).
+fn names_fs_root(root: &str) -> bool {
+    use std::path::{Component, Path, PathBuf};
+    let path = Path::new(root);
+    if !path.is_absolute() {
+        return false;
+    }
+    let mut folded = PathBuf::from("/");
+    for c in path.components() {
+        match c {
+            Component::ParentDir => {
+                folded.pop();
+            }
+            Component::Normal(n) => folded.push(n),
+            _ => {}
+        }
+    }
+    let real = std::fs::canonicalize(&folded).unwrap_or(folded);
+    real.parent().is_none()
 }
 
 fn human_duration(d: Duration) -> String {
@@ -146,7 +162,18 @@ mod tests {
 
     #[test]
     fn roots_must_be_real_paths() {
-        for bad in ["", "  ", " src", "a\nb", "/", "//", "/."] {
+        for bad in [
+            "",
+            "  ",
+            " src",
+            "a\nb",
+            "/",
+            "//",
+            "/.",
+            "/..",
+            "/tmp/..",
+            "/proc/self/root",
+        ] {
             assert!(
                 root_path("[sandbox] write_roots", bad, true).is_err(),
                 "{bad:?}"

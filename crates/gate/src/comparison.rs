@@ -42,6 +42,40 @@ impl Point {
     }
 }
 
+/// Where a pinned hook session started: the anchor its stops are judged against.
+#[derive(Debug, Clone)]
+pub struct PinnedStart {
+    pub session: String,
+    pub config: baseline::RecordedConfig,
+    pub head: Option<String>,
+}
+
+/// The comparison point of a pinned session: its baseline when that is the one recorded
+/// with the pin (same start commit, same config), else the pinned start commit itself. A
+/// baseline deleted or re-recorded in the repository cannot move the start.
+pub fn pinned_point(repo: Option<&Repo>, start: &PinnedStart) -> anyhow::Result<Point> {
+    let Some(repo) = repo else {
+        return Ok(Point::none());
+    };
+    let recorded = baseline::load(&repo.root, &start.session).ok().flatten();
+    let genuine = recorded.filter(|b| {
+        b.head == start.head && b.config.as_ref().map(|c| &c.text) == Some(&start.config.text)
+    });
+    let commit = start
+        .head
+        .clone()
+        .unwrap_or_else(|| crate::git::EMPTY_TREE.to_string());
+    Ok(Point {
+        info: BaselineInfo {
+            kind: BaselineKind::Session,
+            reference: start.head.clone(),
+            session: Some(start.session.clone()),
+        },
+        commit: Some(commit),
+        baseline: genuine,
+    })
+}
+
 /// Pick the comparison point: explicit ref, named session, newest session, HEAD (dirty
 /// tree), merge-base with the default branch (clean tree), or none.
 pub fn choose_point(

@@ -31,6 +31,9 @@ pub struct DoneRequest {
     pub history_only: bool,
     /// The agent whose work this is ran under Landlock (`loopgate run --confine`).
     pub confined_run: bool,
+    /// A hook session's pinned start: it, not the files in `.loopgate/`, sets the point and
+    /// the config in effect.
+    pub pinned: Option<comparison::PinnedStart>,
 }
 
 /// Called around each check so a terminal can show progress.
@@ -83,18 +86,26 @@ pub fn run_with_progress(
         .filter(|_| req.run_guards)
         .map(|r| r.blob_reader());
     let state = repo.as_ref().map(|r| r.work_state()).transpose()?;
-    let point = comparison::choose_point(
-        repo.as_ref().zip(state.as_ref()),
-        &PointRequest {
-            against: req.against.clone(),
-            session: req.session.clone(),
-            require_session: req.require_session,
-        },
-    )?;
-    // The bar comes from the comparison point, never from the tree being judged.
-    let anchored = crate::anchor::config_in_effect(repo.as_ref(), &root, &point, || {
-        crate::detect::detected_checks(&root)
-    })?;
+    let detected = || crate::detect::detected_checks(&root);
+    let (point, anchored) = match &req.pinned {
+        Some(start) => (
+            comparison::pinned_point(repo.as_ref(), start)?,
+            crate::anchor::pinned(&start.config, &start.session, &root, detected)?,
+        ),
+        None => {
+            let point = comparison::choose_point(
+                repo.as_ref().zip(state.as_ref()),
+                &PointRequest {
+                    against: req.against.clone(),
+                    session: req.session.clone(),
+                    require_session: req.require_session,
+                },
+            )?;
+            // The bar comes from the comparison point, never from the tree being judged.
+            let anchored = crate::anchor::config_in_effect(repo.as_ref(), &root, &point, detected)?;
+            (point, anchored)
+        }
+    };
     let loaded = &anchored.loaded;
     let cfg = &loaded.config;
     for name in &req.only {

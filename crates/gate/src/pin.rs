@@ -32,7 +32,21 @@ pub struct Pin {
     pub origin: String,
     pub config: RecordedConfig,
     pub write_roots: Vec<PathBuf>,
+    /// HEAD when the session was pinned: the start its stops are compared with, whatever
+    /// happens to the baseline file in the repository.
+    #[serde(default)]
+    pub head: Option<String>,
     pub pinned_at: String,
+}
+
+/// Which `loopgate.toml` a new frame takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigFrom {
+    /// The working tree's: a session that starts now, before the agent acted.
+    WorkingTree,
+    /// HEAD's: anything later (a stop first seen, a lost pin, a call without a session
+    /// id), when the working tree may already hold the agent's edits.
+    Committed,
 }
 
 impl Pin {
@@ -88,12 +102,25 @@ fn read(path: &Path) -> anyhow::Result<Option<Pin>> {
 
 /// The frame of a session starting in `start`: its repository root, its working tree's
 /// config and the write roots that config gives.
-pub fn frame(agent: &str, session: &str, start: &Path, origin: &str) -> anyhow::Result<Pin> {
+pub fn frame(
+    agent: &str,
+    session: &str,
+    start: &Path,
+    origin: &str,
+    from: ConfigFrom,
+) -> anyhow::Result<Pin> {
     let found = crate::git::root_of(start);
     let in_repo = found.is_some();
     let root = found.unwrap_or_else(|| start.to_path_buf());
     let root = std::fs::canonicalize(&root).unwrap_or(root);
-    let loaded = config::load(&root, Vec::new)?;
+    let repo = crate::git::Repo::discover(&root);
+    let head = repo.as_ref().and_then(|r| r.resolve("HEAD").ok());
+    let loaded = match (from, &repo, &head) {
+        (ConfigFrom::Committed, Some(repo), Some(head)) => {
+            crate::anchor::committed_config(repo, head, &root)?
+        }
+        _ => config::load(&root, Vec::new)?,
+    };
     let write_roots =
         crate::roots::write_roots(&loaded.config, &root, crate::roots::home().as_deref());
     Ok(Pin {
@@ -105,8 +132,18 @@ pub fn frame(agent: &str, session: &str, start: &Path, origin: &str) -> anyhow::
         origin: origin.to_string(),
         config: RecordedConfig::of(&loaded),
         write_roots,
+        head,
         pinned_at: jiff::Timestamp::now().to_string(),
     })
+}
+
+/// Why a pin is being written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lost {
+    /// There is none (a new session, or its pin file was removed).
+    NoPin,
+    /// There is one, but the repository it names is gone (moved or deleted).
+    RootGone,
 }
 
 /// The session's pin, writing `candidate()` as the pin when there is none yet. Returns the
@@ -115,7 +152,7 @@ pub fn frame(agent: &str, session: &str, start: &Path, origin: &str) -> anyhow::
 pub fn get_or_create(
     agent: &str,
     session: &str,
-    candidate: impl FnOnce() -> anyhow::Result<Pin>,
+    candidate: impl FnOnce(Lost) -> anyhow::Result<Pin>,
 ) -> anyhow::Result<(Pin, bool)> {
     let dir = dir().context("no HOME or LOOPGATE_STATE_HOME to keep session pins in")?;
     let path = file_in(&dir, agent, session);
@@ -125,14 +162,17 @@ pub fn get_or_create(
             return Ok((pin.clone(), false));
         }
     }
-    let pin = candidate()?;
+    let pin = candidate(if existing.is_some() {
+        Lost::RootGone
+    } else {
+        Lost::NoPin
+    })?;
     state::ensure_dir(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     prune(&dir);
     let bytes = serde_json::to_vec_pretty(&pin)?;
     if existing.is_some() {
-        state::atomic_write(&path, &bytes)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        return Ok((pin, true));
+        // Replace exactly the pin that was read; a racing writer that replaced it first wins.
+        let _ = std::fs::remove_file(&path);
     }
     match state::create_new(&path, &bytes) {
         Ok(()) => Ok((pin, true)),

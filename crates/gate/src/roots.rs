@@ -19,6 +19,9 @@ pub fn write_roots(config: &Config, root: &Path, home: Option<&Path>) -> Vec<Pat
     if config.sandbox.temp_writable {
         roots.extend(sandbox::system_temp_dirs());
     }
+    // A root that resolves to the file-system root (`/..`, `/proc/self/root`, `../` enough
+    // times) would make everything writable: it is dropped, so the set only narrows.
+    roots.retain(|r| r.parent().is_some());
     roots.sort();
     roots.dedup();
     roots

@@ -83,9 +83,15 @@ fn limit_text(limit: Option<u64>) -> String {
 pub fn spent(ws: &Workspace, input: &HookInput) -> Option<Halt> {
     let state_dir = state::state_dir(&ws.root);
     let session = evidence::session_of(input);
+    let limits = budget::Limits::new(
+        ws.config.budget.session_tokens,
+        ws.config.budget.turn_tokens,
+    );
     match assess(ws, input) {
         Budget::Over(halt) => Some(halt),
-        _ if budget::exhausted(&state_dir, &session) => Some(Halt {
+        // The marker counts only where a budget is in effect: without one, a file in
+        // `.loopgate/budget/` must not wave a red stop through.
+        _ if !limits.is_unlimited() && budget::exhausted(&state_dir, &session) => Some(Halt {
             reason: "loopgate: the token budget of this session was exceeded earlier".into(),
             extra: Map::new(),
         }),

@@ -3,7 +3,7 @@
 //! loudly; a stop the gate cannot judge (bad config, deadline) goes through the same
 //! ledger with the error as its reason, so it is refused a bounded number of times.
 
-use super::workspace::{Frame, FrameError};
+use super::workspace::{Frame, FrameError, Workspace};
 use super::{deadline, evidence, reason};
 use agents::{HookInput, Response};
 use gate::config::GateConfig;
@@ -69,14 +69,8 @@ pub fn handle(frame: Frame, input: &HookInput, seat: Seat, active: bool) -> Resp
         );
         return Response::Allow { reason: Some(text) };
     }
-    let judged: Result<Receipt, String> = run_done_gate(
-        &root,
-        input,
-        &seat,
-        &session,
-        gate_cfg.hook_deadline,
-        started,
-    );
+    let judged: Result<Receipt, String> =
+        run_done_gate(ws, input, &seat, &session, gate_cfg.hook_deadline, started);
     settle(&root, config, &gate_cfg, input, &seat, &key, judged, active)
 }
 
@@ -198,7 +192,7 @@ fn settle(
 }
 
 fn run_done_gate(
-    root: &Path,
+    ws: &Workspace,
     input: &HookInput,
     seat: &Seat,
     session: &str,
@@ -219,8 +213,9 @@ fn run_done_gate(
         no_store: false,
         confined_run: false,
         history_only: seat.is_subagent(),
+        pinned: ws.start.clone(),
     };
-    let dir: PathBuf = root.to_path_buf();
+    let dir: PathBuf = ws.root.clone();
     let remaining = hook_deadline.saturating_sub(started.elapsed());
     match deadline::within(remaining, move || gate::done::run(&dir, &request).map_err(|e| format!("{e:#}"))) {
         Some(result) => result,

@@ -184,7 +184,23 @@ pub fn check_writes(
     }
     // Compiled once for all paths: a patch may name a hundred thousand files.
     let gate_files = super::gate_files::GateFiles::new(protect);
+    // loopgate's per-user state (the session pins) is the referee's, wherever the write
+    // roots reach.
+    let referee_state = state::user_state_dir().map(|d| workspace::canonical(&d));
     for path in paths {
+        if let Some(dir) = referee_state.as_deref().filter(|d| path.starts_with(d)) {
+            return with_commands(
+                deny(
+                    "gate.tamper",
+                    format!(
+                        "{} is loopgate's own state ({}): the agent may not edit it",
+                        path.display(),
+                        dir.display()
+                    ),
+                ),
+                shown,
+            );
+        }
         if !sandbox::is_inside(path, roots) {
             let listed: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
             return with_commands(

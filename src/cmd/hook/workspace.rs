@@ -83,13 +83,22 @@ pub struct Workspace {
     /// The config as loaded (text and hash), for recording as the session's anchor.
     pub loaded: Loaded,
     pub write_roots: Vec<PathBuf>,
+    /// The pinned start a hook session's stops are judged against (`None` for a frame that
+    /// was not pinned).
+    pub start: Option<gate::comparison::PinnedStart>,
 }
 
 impl Workspace {
-    /// The pinned frame of this hook call's session, pinning it now when this is the
-    /// session's first call. Returns the workspace and whether the pin was created now.
-    pub fn pinned(input: &HookInput, dir: &Path) -> Result<(Workspace, bool), FrameError> {
-        Workspace::pin(input, dir).map_err(|e| {
+    /// The pinned frame of this hook call's session. Only the events that come before the
+    /// agent acts (SessionStart, a tool call) may pin: a session first seen at a stop, or a
+    /// call without a session id, is framed afresh with HEAD's committed config and nothing
+    /// is written. Returns the workspace and whether the pin was created now.
+    pub fn pinned(
+        input: &HookInput,
+        dir: &Path,
+        may_pin: bool,
+    ) -> Result<(Workspace, bool), FrameError> {
+        Workspace::pin(input, dir, may_pin).map_err(|e| {
             let (start, _) = start_of(input.agent, dir);
             FrameError {
                 root: gate::git::root_of(&start),
@@ -98,24 +107,50 @@ impl Workspace {
         })
     }
 
-    fn pin(input: &HookInput, dir: &Path) -> Result<(Workspace, bool), String> {
+    fn pin(input: &HookInput, dir: &Path, may_pin: bool) -> Result<(Workspace, bool), String> {
+        use gate::pin::{ConfigFrom, Lost};
         let agent = input.agent.name();
         let session = super::evidence::session_of(input);
-        let fresh = || {
-            let (start, origin) = start_of(input.agent, dir);
-            gate::pin::frame(agent, &session, &start, &origin)
-        };
+        let (start, origin) = start_of(input.agent, dir);
+        let fresh = |from: ConfigFrom| gate::pin::frame(agent, &session, &start, &origin, from);
         let has_id = input.session_id.as_deref().is_some_and(|s| !s.is_empty());
-        // Without a session id there is nothing to key a pin by: the frame is derived afresh
-        // from the same trusted start (never the payload) on every call.
-        let (pin, created) = if has_id {
-            gate::pin::get_or_create(agent, &session, fresh)
+        let existing = if has_id {
+            gate::pin::load(agent, &session).map_err(|e| format!("{e:#}"))?
         } else {
-            fresh().map(|pin| (pin, false))
+            None
+        };
+        let (pin, created, pinned) = match existing {
+            Some(pin) if pin.root.is_dir() => (pin, false, true),
+            _ if has_id && may_pin => {
+                let (pin, created) = gate::pin::get_or_create(agent, &session, |lost| {
+                    // A session that already left a baseline, or whose repository moved,
+                    // lost its pin mid-life: the working tree may hold the agent's edits.
+                    let known = lost == Lost::RootGone || has_baseline(&start, &session);
+                    fresh(if known {
+                        ConfigFrom::Committed
+                    } else {
+                        ConfigFrom::WorkingTree
+                    })
+                })
+                .map_err(|e| format!("{e:#}"))?;
+                (pin, created, true)
+            }
+            _ => (
+                fresh(ConfigFrom::Committed).map_err(|e| format!("{e:#}"))?,
+                false,
+                false,
+            ),
+        };
+        if pinned {
+            check_project(input.agent, &pin)?;
         }
-        .map_err(|e| format!("{e:#}"))?;
         let loaded = pin.loaded().map_err(|e| format!("{e:#}"))?;
         let cwd = cwd_of(input, &pin.root);
+        let start = pinned.then(|| gate::comparison::PinnedStart {
+            session: session.clone(),
+            config: pin.config.clone(),
+            head: pin.head.clone(),
+        });
         Ok((
             Workspace {
                 root: pin.root.clone(),
@@ -126,6 +161,7 @@ impl Workspace {
                 config: loaded.config.clone(),
                 loaded,
                 write_roots: pin.write_roots.clone(),
+                start,
             },
             created,
         ))
@@ -149,6 +185,7 @@ impl Workspace {
             config: loaded.config.clone(),
             loaded,
             write_roots,
+            start: None,
         })
     }
 }
@@ -179,6 +216,30 @@ pub fn resolve_target(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf {
             _ => return lexical,
         }
     }
+}
+
+/// The session already recorded a baseline in the repository around `start`.
+fn has_baseline(start: &Path, session: &str) -> bool {
+    gate::git::root_of(start).is_some_and(|root| gate::baseline::file_for(&root, session).exists())
+}
+
+/// When the agent names its project, the pin must be that project's: a session id reused
+/// in another repository is refused rather than judged in the first.
+fn check_project(kind: AgentKind, pin: &gate::pin::Pin) -> Result<(), String> {
+    let (start, origin) = start_of(kind, Path::new("."));
+    if !origin.starts_with('$') {
+        return Ok(());
+    }
+    let start = canonical(&start);
+    if start.starts_with(&pin.root) || pin.root.starts_with(&start) {
+        return Ok(());
+    }
+    Err(format!(
+        "session {} is pinned to {}, but {origin} names {}: a session id is never judged in another project; start a new session there",
+        pin.session,
+        pin.root.display(),
+        start.display()
+    ))
 }
 
 /// The session's baseline, recorded once, anchored to the pinned config.

@@ -92,6 +92,9 @@ pub fn command(root: &Path, filters: &[String]) -> Command {
     }
     cmd.envs(ENV.iter().copied());
     cmd.args(["--no-pager", "--no-optional-locks", "--no-replace-objects"]);
+    // The work tree is the one loopgate judges, never one a `core.worktree` in the
+    // repository's config points at (a pristine copy elsewhere would read as clean).
+    cmd.arg("--work-tree").arg(root);
     for o in OVERRIDES {
         cmd.arg("-c").arg(o);
     }
