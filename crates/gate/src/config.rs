@@ -276,7 +276,9 @@ impl Config {
             .chain(&self.guards.test_globs)
             .chain(&self.guards.exclude)
         {
-            globset::Glob::new(glob).map_err(|e| format!("[guards] bad glob `{glob}`: {e}"))?;
+            // The same dialect the guards and the tool gate match with (policy::globs).
+            policy::globs::Pattern::new(glob)
+                .map_err(|e| format!("[guards] bad glob `{glob}`: {e}"))?;
         }
         Ok(())
     }

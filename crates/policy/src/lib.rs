@@ -9,6 +9,8 @@
 pub mod agent;
 pub mod check_mode;
 pub mod decision;
+pub mod globs;
+pub mod programs;
 pub mod rules;
 pub mod shell;
 

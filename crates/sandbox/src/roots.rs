@@ -30,6 +30,47 @@ pub fn normalize(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf {
     out
 }
 
+/// Where a write to `path` (absolute, normalized) really lands, following symlinks the way
+/// the kernel will: the deepest existing ancestor is canonicalized and the rest appended.
+/// This one reads the file system (it is the edge both the tool gate's file-write check
+/// and agent-mode shell vetting call); everything else in this module is lexical.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Landing {
+    /// The real path (equal to `path` when no symlink is involved).
+    Real(PathBuf),
+    /// `path` or an ancestor is a symlink whose target does not exist: where the write
+    /// lands is decided by whoever creates the target first.
+    Dangling(PathBuf),
+}
+
+pub fn resolve_links(path: &Path) -> Landing {
+    let mut existing = path;
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    loop {
+        match std::fs::canonicalize(existing) {
+            Ok(real) => {
+                let mut out = real;
+                for part in rest.iter().rev() {
+                    out.push(part);
+                }
+                return Landing::Real(out);
+            }
+            Err(_) => {
+                if std::fs::symlink_metadata(existing).is_ok_and(|m| m.file_type().is_symlink()) {
+                    return Landing::Dangling(existing.to_path_buf());
+                }
+            }
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                existing = parent;
+            }
+            _ => return Landing::Real(path.to_path_buf()),
+        }
+    }
+}
+
 /// True when `path` (absolute, normalized) is one of `roots` or below one, compared by
 /// whole components so `/a/bc` is not inside `/a/b`.
 pub fn is_inside(path: &Path, roots: &[PathBuf]) -> bool {
@@ -75,6 +116,26 @@ mod tests {
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
+    }
+
+    #[test]
+    fn links_are_followed_and_dangling_ones_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::os::unix::fs::symlink("/etc", real.join("etc-link")).unwrap();
+        std::os::unix::fs::symlink(real.join("nowhere"), real.join("dangling")).unwrap();
+        assert_eq!(
+            resolve_links(&real.join("etc-link/passwd")),
+            Landing::Real(p("/etc/passwd"))
+        );
+        assert_eq!(
+            resolve_links(&real.join("new/file")),
+            Landing::Real(real.join("new/file"))
+        );
+        assert_eq!(
+            resolve_links(&real.join("dangling")),
+            Landing::Dangling(real.join("dangling"))
+        );
     }
 
     #[test]

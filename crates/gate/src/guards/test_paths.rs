@@ -5,7 +5,7 @@
 //! *paths*, but the test-count guard counts `#[test]` functions in every `.rs` file, so
 //! deleting inline tests is caught too (see `deleted`).
 
-use super::globs::PathSet;
+use super::PathSet;
 use super::languages::Lang;
 
 const JS_EXTS: &[&str] = &["js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"];

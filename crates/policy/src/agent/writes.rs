@@ -141,6 +141,7 @@ impl Analyzer<'_> {
             a
         };
         let mut writes: Vec<(Vec<Arg>, Op)> = Vec::new();
+        let mut new_links: Vec<std::path::PathBuf> = Vec::new();
         let cloned = |v: &[&Arg]| v.iter().map(|a| (*a).clone()).collect::<Vec<Arg>>();
         match name {
             "rm" | "unlink" | "rmdir" | "shred" => {
@@ -268,12 +269,38 @@ impl Analyzer<'_> {
                 }
                 if let Some(dest) = dest {
                     let op = if name == "rsync"
-                        && p.opts.iter().any(|(o, _)| o.starts_with("--delete"))
+                        && p.opts.iter().any(|(o, _)| o.starts_with("--del"))
                     {
                         Op::Delete { recursive: true }
                     } else {
                         Op::Write
                     };
+                    // Into a directory, each source lands under its own name (`cp f .claude/`
+                    // writes `.claude/f`); a directory copied in brings its whole tree
+                    // (`cp -r x/.claude .` writes `./.claude/**`).
+                    let recursive = name == "mv"
+                        || p.has("--recursive", Some('r'))
+                        || p.has("--recursive", Some('R'))
+                        || p.has("--archive", Some('a'));
+                    let inner: Vec<Arg> = sources
+                        .iter()
+                        .filter_map(|src| {
+                            let base = src.text()?.trim_end_matches('/').rsplit('/').next()?;
+                            let d = dest.text()?;
+                            (!base.is_empty() && base != "." && base != "..")
+                                .then(|| Arg::literal(&format!("{}/{base}", d.trim_end_matches('/'))))
+                        })
+                        .collect();
+                    if name == "ln" && p.has("--symbolic", Some('s')) {
+                        let home = self.ctx.home.clone();
+                        for link in std::iter::once(&dest).chain(inner.iter()) {
+                            if let Some(paths) = link.text().and_then(|t| st.cwd.resolve(t, home.as_deref())) {
+                                new_links.extend(paths);
+                            }
+                        }
+                    }
+                    let tree_op = if recursive && op == Op::Write { Op::WriteTree } else { op };
+                    writes.push((inner, tree_op));
                     writes.push((vec![dest], op));
                 }
                 let moves =
@@ -312,7 +339,7 @@ impl Analyzer<'_> {
                     let has_script = p
                         .opts
                         .iter()
-                        .any(|(o, _)| matches!(*o, "-e" | "-f" | "--expression" | "--file" | "-E"))
+                        .any(|(o, _)| matches!(o.as_str(), "-e" | "-f" | "--expression" | "--file" | "-E"))
                         || p.opts
                             .iter()
                             .any(|(o, _)| !o.starts_with("--") && o.ends_with('e'));
@@ -355,6 +382,7 @@ impl Analyzer<'_> {
         for (targets, op) in writes {
             self.check_writes(&targets, op, display, st);
         }
+        st.links.extend(new_links);
     }
 }
 

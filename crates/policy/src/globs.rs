@@ -1,4 +1,9 @@
-//! Gitignore-style globs over repository-relative paths, compiled once per run.
+//! The one glob dialect of loopgate: gitignore-style globs over repository-relative
+//! paths, compiled once per run, and the one list of gate files.
+//!
+//! Every seat uses these: the guards (`gate::guards` re-exports [`PathSet`] and
+//! [`GATE_FILES`]; `gate` depends on `policy`, never the reverse), config validation, the
+//! tool gate's file-write check, agent-mode shell vetting and user rules.
 //!
 //! - a pattern with no `/` (other than a trailing one) matches at any depth:
 //!   `Cargo.toml` is every `Cargo.toml`; write `/Cargo.toml` for the root one only;
@@ -74,6 +79,77 @@ fn expand(text: &str) -> Vec<String> {
     }
 }
 
+/// Paths the gate itself depends on, relative to the repository root (anchored there: a
+/// `loopgate.toml` in a subdirectory is not the one loopgate reads). Writing, moving or
+/// deleting one is `gate.tamper` in the tool gate and agent mode, and a `config_edits`
+/// finding in the guards.
+pub const GATE_FILES: &[&str] = &[
+    "loopgate.toml",
+    ".loopgate/**",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".cursor/hooks.json",
+    ".gemini/settings.json",
+    ".github/workflows/loopgate.yml",
+];
+
+/// Agent hook settings of a global install, relative to the home directory.
+pub const HOME_GATE_FILES: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".cursor/hooks.json",
+    ".gemini/settings.json",
+];
+
+/// [`GATE_FILES`] anchored at the repository root, compiled.
+pub fn gate_files() -> PathSet {
+    let anchored: Vec<String> = GATE_FILES.iter().map(|g| format!("/{g}")).collect();
+    PathSet::new(&anchored)
+}
+
+/// [`HOME_GATE_FILES`] anchored at the home directory, compiled.
+pub fn home_gate_files() -> PathSet {
+    let anchored: Vec<String> = HOME_GATE_FILES.iter().map(|g| format!("/{g}")).collect();
+    PathSet::new(&anchored)
+}
+
+/// The gate-file or protect pattern `rel` (repository-relative) matches, as written.
+pub fn gate_file_pattern(rel: &str, protect: &[String]) -> Option<String> {
+    let rel = rel.trim_start_matches('/');
+    if rel.is_empty() {
+        return None;
+    }
+    if let Some(p) = gate_files().first_match(rel) {
+        return Some(p.text.trim_start_matches('/').to_string());
+    }
+    PathSet::new(protect).first_match(rel).map(|p| p.text.clone())
+}
+
+/// The directory a pattern cannot reach above: the literal components before the first
+/// glob character (`ci/*.yml` -> `ci`, `/docs/**` -> `docs`); deleting it, or a parent of
+/// it, deletes whatever the pattern protects. `None` for a pattern that matches at any
+/// depth (`*.lock`), whose files may be anywhere.
+pub fn literal_prefix(pattern: &str) -> Option<String> {
+    let trimmed = pattern.trim_end_matches('/');
+    let anchored = trimmed.starts_with('/') || trimmed.contains('/');
+    let body = trimmed.trim_start_matches('/');
+    let mut parts = Vec::new();
+    for comp in body.split('/') {
+        if comp.contains(['*', '?', '[', '{', '\\']) {
+            break;
+        }
+        parts.push(comp);
+    }
+    if parts.is_empty() || (!anchored && parts.len() < body.split('/').count()) {
+        return None;
+    }
+    Some(parts.join("/"))
+}
+
 /// Several patterns; a path matches the set when any pattern matches it.
 #[derive(Debug, Clone, Default)]
 pub struct PathSet {
@@ -109,6 +185,21 @@ mod tests {
 
     fn m(pattern: &str, path: &str) -> bool {
         Pattern::new(pattern).unwrap().is_match(path)
+    }
+
+    #[test]
+    fn gate_files_are_anchored_and_the_workflow_is_one() {
+        assert!(gate_files().is_match(".github/workflows/loopgate.yml"));
+        assert!(gate_files().is_match(".loopgate/ledger.json"));
+        assert!(!gate_files().is_match("sub/loopgate.toml"));
+        assert_eq!(
+            gate_file_pattern("crates/a/Cargo.toml", &["Cargo.toml".into()]).as_deref(),
+            Some("Cargo.toml")
+        );
+        assert_eq!(literal_prefix("ci/*.yml").as_deref(), Some("ci"));
+        assert_eq!(literal_prefix("/docs/**").as_deref(), Some("docs"));
+        assert_eq!(literal_prefix("Cargo.toml").as_deref(), Some("Cargo.toml"));
+        assert_eq!(literal_prefix("*.lock"), None);
     }
 
     #[test]
