@@ -2,7 +2,7 @@
 //! globs), including new files that shadow a protected one.
 
 use super::{PathSet, Pattern};
-use super::{DeltaKind, FileDelta, Finding, GATE_FILES};
+use super::{DeltaKind, FileDelta, Finding};
 
 /// Extensions a tool may load a configuration from. A new sibling with one of these (or
 /// none) next to a protected file of the same stem can take its place: `jest.config.ts`
