@@ -70,6 +70,14 @@ impl Analyzer<'_> {
             match value {
                 Some(v) if HARMLESS_COMMANDS.contains(&v.trim()) => {}
                 Some(v) => {
+                    let first = v.split_whitespace().next().unwrap_or("");
+                    if crate::programs::lookup(first).is_none() {
+                        self.add(Finding::ask(
+                            rule::DYNAMIC,
+                            format!("`{display}` sets `{name}` to `{v}`, a program loopgate does not know, which git or the tool will run"),
+                            "leave the variable unset, or point it at a well-known program",
+                        ));
+                    }
                     let mut sub = st.clone();
                     self.script(v, &mut sub, depth + 1, false);
                 }

@@ -87,6 +87,12 @@ impl Protected {
         if self.anchors.iter().any(|a| a == path) {
             return true;
         }
+        // The repository's own hooks and git configuration run code at every git call
+        // (DESIGN 0: out of reach of confined processes).
+        let git = self.repo_root.join(".git");
+        if path.starts_with(git.join("hooks")) || path == git.join("config") {
+            return true;
+        }
         if let Some(rel) = path.strip_prefix(&self.repo_root).ok().and_then(|r| r.to_str()) {
             if !rel.is_empty() && (self.repo.is_match(rel) || self.protect.is_match(rel)) {
                 return true;

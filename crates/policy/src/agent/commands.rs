@@ -293,7 +293,42 @@ impl Analyzer<'_> {
                         .iter()
                         .position(|a| matches!(a.text(), Some(":::" | "::::" | ":::+" | "::::+")))
                         .map_or(rest.len(), |e| i + e);
-                    self.code_words(&rest[i..end], display, st, depth, false);
+                    let template = &rest[i..end];
+                    let inputs: Vec<&Arg> = rest[(end + 1).min(rest.len())..]
+                        .iter()
+                        .filter(|a| !matches!(a.text(), Some(":::" | "::::" | ":::+" | "::::+")))
+                        .collect();
+                    let from_file = rest.get(end).is_some_and(|a| a.is("::::"));
+                    if inputs.is_empty() || from_file {
+                        let mut words = template.to_vec();
+                        words.push(Arg {
+                            value: None,
+                            dynamic: Some("arguments parallel reads from its input".into()),
+                            ..Arg::literal("{}")
+                        });
+                        self.code_words(&words, display, st, depth, false);
+                    }
+                    for input in inputs {
+                        // Each input replaces `{}` in the template, or is appended to it.
+                        let mut words: Vec<Arg> = Vec::new();
+                        let mut placed = false;
+                        for w in template {
+                            match (w.text(), input.text()) {
+                                (Some(t), Some(v)) if t.contains("{}") => {
+                                    words.push(Arg::literal(&t.replace("{}", &shell_quote(v))));
+                                    placed = true;
+                                }
+                                _ => words.push(w.clone()),
+                            }
+                        }
+                        if !placed {
+                            words.push(match input.text() {
+                                Some(v) => Arg::literal(&shell_quote(v)),
+                                None => input.clone(),
+                            });
+                        }
+                        self.code_words(&words, display, st, depth, false);
+                    }
                 }
                 return false;
             }
@@ -453,10 +488,18 @@ impl Analyzer<'_> {
 
     fn cd(&mut self, rest: &[Arg], st: &mut ShellState) {
         let p = Parsed::new(rest, &[]);
+        let home = if st.home_changed { None } else { self.ctx.home.clone() };
         let dir = match p.operands.first() {
-            None => self.ctx.home.clone().map(|h| h.display().to_string()),
+            None => home.map(|h| h.display().to_string()),
             Some(a) if a.is("-") => None,
             Some(a) if a.pattern.is_some() => None,
+            // With a reassigned CDPATH, `cd name` may go to any directory of that path.
+            Some(a)
+                if st.cdpath_changed
+                    && a.text().is_some_and(|t| !t.starts_with(['/', '.', '~'])) =>
+            {
+                None
+            }
             Some(a) => a.value.clone(),
         };
         st.cwd = match dir.and_then(|d| st.cwd.resolve(&d, self.ctx.home.as_deref())) {
@@ -745,8 +788,12 @@ impl Analyzer<'_> {
         if let Some(module) = p.value("-m", Some("-m")) {
             if module.is("timeit") {
                 // `python -m timeit [-s SETUP] STMT...`: setup and statements are code.
+                let after = rest
+                    .iter()
+                    .position(|a| a.text().is_some_and(|t| t.starts_with('-') && !t.starts_with("--") && t.ends_with('m')))
+                    .map_or(used, |i| i + 2);
                 let q = Parsed::new(
-                    &rest[used.min(rest.len())..],
+                    &rest[after.min(rest.len())..],
                     &["-s", "--setup", "-n", "--number", "-r", "--repeat", "-u", "--unit"],
                 );
                 let mut code: Vec<Arg> = q.values(&["-s", "--setup"]);
@@ -961,6 +1008,25 @@ impl Analyzer<'_> {
                 )
             )
         });
+        // `-name .git`: every path the action gets is named that (a literal name only).
+        let literal_name = expr.windows(2).find_map(|w| {
+            let name = w[1].text()?;
+            (matches!(w[0].text(), Some("-name" | "-iname"))
+                && !name.contains(['*', '?', '[', '\\']))
+            .then(|| name.to_string())
+        });
+        let named = |this: &Self, root: &Arg| -> Vec<Arg> {
+            match (&literal_name, root.text()) {
+                (Some(name), Some(r)) => match st.cwd.resolve(r, this.ctx.home.as_deref()) {
+                    Some(dirs) => dirs
+                        .into_iter()
+                        .map(|d| Arg::literal(&format!("{}/{name}", d.display())))
+                        .collect(),
+                    None => this.below_roots(root, st),
+                },
+                _ => this.below_roots(root, st),
+            }
+        };
         let mut i = 0;
         while i < expr.len() {
             let t = expr[i].text().unwrap_or("");
@@ -968,7 +1034,7 @@ impl Analyzer<'_> {
             match t {
                 "-delete" => {
                     for root in &roots {
-                        let targets = self.below_roots(root, st);
+                        let targets = named(self, root);
                         let op = Op::Delete { recursive: true };
                         if filtered {
                             self.check_writes(&targets, op, display, st);
@@ -990,7 +1056,7 @@ impl Analyzer<'_> {
                         .map(|e| i + e)
                         .unwrap_or(expr.len());
                     for root in &roots {
-                        let below = self.below_roots(root, st).into_iter().next();
+                        let below = named(self, root).into_iter().next();
                         let argv: Vec<Arg> = expr[i..end]
                             .iter()
                             .map(|a| match (&below, a.text()) {
@@ -1044,6 +1110,11 @@ impl Analyzer<'_> {
 }
 
 /// Paths through which a program reads its standard input as a file.
+/// `v` as one shell word, for text that is joined and parsed again.
+fn shell_quote(v: &str) -> String {
+    format!("'{}'", v.replace('\'', "'\\''"))
+}
+
 pub(crate) fn reads_stdin_path(path: &str) -> bool {
     reads_stdin(path)
 }

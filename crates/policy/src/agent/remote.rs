@@ -68,15 +68,35 @@ pub(crate) fn destructive_sql(sql: &str) -> Option<&'static str> {
     None
 }
 
+/// Global options of the cloud and cluster CLIs that take a value (`--profile prod`,
+/// `--context prod`): their values are not subcommands.
+const GLOBAL_VALUES: &[&str] = &[
+    "--profile", "--region", "--output", "--endpoint-url", "--query", "--color",
+    "--project", "--account", "--configuration", "--subscription", "--context", "-n",
+    "--namespace", "--kubeconfig", "--cluster", "--user", "-l", "--selector", "-o", "-s",
+    "--server", "--token", "-g", "--resource-group", "--name", "-c", "--chdir", "-h",
+    "--host", "-U", "--username", "-p", "--port", "-d", "--dbname", "-u", "--app", "-a",
+    "--stack", "--repo", "-R", "--var", "--var-file", "-var", "-var-file", "-target",
+];
+
 fn positionals(args: &[Arg]) -> Vec<String> {
-    args.iter()
+    Parsed::new(args, GLOBAL_VALUES)
+        .operands
+        .iter()
         .filter_map(|a| a.text())
-        .filter(|t| !t.starts_with('-'))
         .map(str::to_string)
         .collect()
 }
 
 fn flag(args: &[Arg], names: &[&str]) -> bool {
+    // Single-dash long options (`-destroy`, `-auto-approve`) are matched whole first.
+    if args
+        .iter()
+        .filter_map(|a| a.text())
+        .any(|t| names.iter().any(|n| t == *n || t.strip_prefix(n).is_some_and(|r| r.starts_with('='))))
+    {
+        return true;
+    }
     let p = Parsed::new(args, &[]);
     names.iter().any(|n| {
         if n.starts_with("--") {

@@ -683,6 +683,41 @@ impl<'a> Analyzer<'a> {
     }
 }
 
+/// `printf FORMAT ARGS...` for formats made of text, `\n`, `\t` and `%s` (the format is
+/// reused while arguments remain, as printf does); anything else is unknown.
+fn printf_output(words: &[&str]) -> Option<String> {
+    let (format, args) = words.split_first()?;
+    let mut out = String::new();
+    let mut next = 0;
+    loop {
+        let mut chars = format.chars().peekable();
+        let mut used = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some('n') => out.push('\n'),
+                    Some('t') => out.push('\t'),
+                    Some('\\') => out.push('\\'),
+                    _ => return None,
+                },
+                '%' => match chars.next() {
+                    Some('s') => {
+                        out.push_str(args.get(next).copied().unwrap_or(""));
+                        next += 1;
+                        used = true;
+                    }
+                    Some('%') => out.push('%'),
+                    _ => return None,
+                },
+                c => out.push(c),
+            }
+        }
+        if !used || next >= args.len() {
+            return Some(out);
+        }
+    }
+}
+
 /// What one pipeline stage hands the next.
 #[derive(Debug, Clone)]
 pub(crate) enum PipeOut {
@@ -706,7 +741,7 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
                 .count();
             Some(PipeOut::Text(words[start..].join(" ")))
         }
-        "printf" => Some(PipeOut::Text(words.join(" "))),
+        "printf" => printf_output(&words).map(PipeOut::Text),
         "cat" if words.is_empty() => stdin.text.clone().map(PipeOut::Text),
         "cat" if words.iter().all(|w| !w.starts_with('-') && !super::commands::reads_stdin_path(w)) => {
             Some(PipeOut::Files)

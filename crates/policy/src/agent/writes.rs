@@ -300,8 +300,15 @@ impl Analyzer<'_> {
                         }
                     }
                     let tree_op = if recursive && op == Op::Write { Op::WriteTree } else { op };
+                    // `rsync -a src/ dest`, `cp -r src/. dest`: the contents land in dest itself.
+                    let contents = recursive
+                        && sources.iter().any(|s| {
+                            s.text().is_some_and(|t| {
+                                (name == "rsync" && t.ends_with('/')) || t.ends_with("/.")
+                            })
+                        });
                     writes.push((inner, tree_op));
-                    writes.push((vec![dest], op));
+                    writes.push((vec![dest], if contents { tree_op } else { op }));
                 }
                 let moves =
                     name == "mv" || (name == "rsync" && p.has("--remove-source-files", None));
@@ -377,6 +384,31 @@ impl Analyzer<'_> {
                     .unwrap_or_else(|| Arg::literal("."));
                 writes.push((vec![dir], Op::Write));
             }
+            _ => {}
+        }
+        if matches!(name, "tar" | "bsdtar" | "unzip") {
+            // Extracting into a named directory below the repository root writes its whole
+            // tree (`tar -xf cfg.tar -C .codex`); the root itself stays a plain write, or
+            // every archive unpacked there would count as touching the gate files.
+            let below_root: Vec<(Vec<Arg>, Op)> = writes
+                .iter()
+                .filter(|(_, op)| *op == Op::Write)
+                .map(|(targets, _)| {
+                    let inner: Vec<Arg> = targets
+                        .iter()
+                        .filter(|t| {
+                            t.text()
+                                .and_then(|v| st.cwd.resolve(v, self.ctx.home.as_deref()))
+                                .is_some_and(|ps| ps.iter().all(|p| p.starts_with(&self.ctx.repo_root) && p != &self.ctx.repo_root))
+                        })
+                        .cloned()
+                        .collect();
+                    (inner, Op::WriteTree)
+                })
+                .collect();
+            writes.extend(below_root);
+        }
+        match name {
             _ => {}
         }
         for (targets, op) in writes {
