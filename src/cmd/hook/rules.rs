@@ -62,7 +62,17 @@ impl UserRules {
             ToolCall::FileRead { path, .. } => {
                 vec![set.evaluate(tool, path_subject(path, cwd, root, home))]
             }
-            ToolCall::Other { .. } => vec![set.evaluate(tool, ToolSubject::None)],
+            ToolCall::Other { input, .. } => {
+                // `WebFetch(domain:host)` rules read the host of the URL being fetched.
+                let domain = input
+                    .get("url")
+                    .and_then(|u| u.as_str())
+                    .and_then(policy::rules::fetch_subject);
+                match domain {
+                    Some(d) => vec![set.evaluate(tool, ToolSubject::Text(&d))],
+                    None => vec![set.evaluate(tool, ToolSubject::None)],
+                }
+            }
         };
         strongest(verdicts).map(|(verdict, text)| {
             let (id, list) = match verdict {

@@ -226,20 +226,7 @@ pub fn check_writes(
 /// guards' own gitignore-style semantics (so the tool gate and `config_edits` /
 /// `protected_edits` agree on what is protected). Gate files are anchored at the root.
 pub fn gate_file_pattern(rel: &str, protect: &[String]) -> Option<String> {
-    let rel = rel.trim_start_matches('/');
-    if rel.is_empty() {
-        return None;
-    }
-    let anchored: Vec<String> = gate::guards::GATE_FILES
-        .iter()
-        .map(|g| format!("/{g}"))
-        .collect();
-    if let Some(p) = gate::guards::PathSet::new(&anchored).first_match(rel) {
-        return Some(p.text.trim_start_matches('/').to_string());
-    }
-    gate::guards::PathSet::new(protect)
-        .first_match(rel)
-        .map(|p| p.text.clone())
+    policy::globs::gate_file_pattern(rel, protect)
 }
 
 pub fn deny(rule: &str, reason: String) -> Decision {
