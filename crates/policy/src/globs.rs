@@ -126,7 +126,9 @@ pub fn gate_file_pattern(rel: &str, protect: &[String]) -> Option<String> {
     if let Some(p) = gate_files().first_match(rel) {
         return Some(p.text.trim_start_matches('/').to_string());
     }
-    PathSet::new(protect).first_match(rel).map(|p| p.text.clone())
+    PathSet::new(protect)
+        .first_match(rel)
+        .map(|p| p.text.clone())
 }
 
 /// The directory a pattern cannot reach above: the literal components before the first

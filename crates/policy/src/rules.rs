@@ -595,7 +595,11 @@ fn static_word(raw: &str) -> Option<String> {
 /// Programs in the system directories are the program of that name.
 fn system_program(word: &str) -> Option<&str> {
     let (dir, name) = word.rsplit_once('/')?;
-    matches!(dir, "/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin").then_some(name)
+    matches!(
+        dir,
+        "/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin"
+    )
+    .then_some(name)
 }
 
 /// The command with wrappers from the program table peeled off (`sudo -u x timeout 5 rm`
@@ -609,8 +613,12 @@ fn peeled(words: &[String]) -> Vec<Vec<String>> {
         let mut named = rest.clone();
         named[0] = name.clone();
         out.push(named);
-        let Some((prog, _)) = crate::programs::lookup(first) else { break };
-        let crate::programs::Role::Wrapper { positionals, .. } = prog.role else { break };
+        let Some((prog, _)) = crate::programs::lookup(first) else {
+            break;
+        };
+        let crate::programs::Role::Wrapper { positionals, .. } = prog.role else {
+            break;
+        };
         // Skip the wrapper's options (and their values) and its leading operands.
         let mut i = 1;
         let mut left = positionals;
@@ -915,14 +923,24 @@ mod tests {
             "sudo -u root timeout 5 /usr/bin/curl https://x",
             "flock /tmp/l nice -n 5 curl https://x",
         ] {
-            assert_eq!(bash(&deny, cmd).map(|(v, _)| v), Some(Verdict::Deny), "{cmd}");
+            assert_eq!(
+                bash(&deny, cmd).map(|(v, _)| v),
+                Some(Verdict::Deny),
+                "{cmd}"
+            );
         }
         assert_eq!(bash(&deny, "curly x"), None);
         // Allow vouches for the program the user named: a system path or a quoted name,
         // never a look-alike script elsewhere.
         let allow = set(&["Bash(curl:*)"], &[], &[]);
-        assert_eq!(bash(&allow, "'curl' -s x").map(|(v, _)| v), Some(Verdict::Allow));
-        assert_eq!(bash(&allow, "/usr/bin/curl -s x").map(|(v, _)| v), Some(Verdict::Allow));
+        assert_eq!(
+            bash(&allow, "'curl' -s x").map(|(v, _)| v),
+            Some(Verdict::Allow)
+        );
+        assert_eq!(
+            bash(&allow, "/usr/bin/curl -s x").map(|(v, _)| v),
+            Some(Verdict::Allow)
+        );
         assert_eq!(bash(&allow, "./curl -s x"), None);
     }
 
@@ -941,8 +959,14 @@ mod tests {
             )
             .map(|(v, _)| v)
         };
-        assert_eq!(at(Path::new("/repo/.env"), "/repo/sub/deeper"), Some(Verdict::Deny));
-        assert_eq!(at(Path::new("../../.env"), "/repo/sub/deeper"), Some(Verdict::Deny));
+        assert_eq!(
+            at(Path::new("/repo/.env"), "/repo/sub/deeper"),
+            Some(Verdict::Deny)
+        );
+        assert_eq!(
+            at(Path::new("../../.env"), "/repo/sub/deeper"),
+            Some(Verdict::Deny)
+        );
         let dir = tempfile::tempdir().unwrap();
         let real = std::fs::canonicalize(dir.path()).unwrap();
         std::fs::write(real.join(".env"), "SECRET=1").unwrap();
@@ -954,14 +978,32 @@ mod tests {
 
     #[test]
     fn fetch_rules_read_the_host() {
-        assert_eq!(fetch_subject("https://Docs.Example.com:443/a?b").as_deref(), Some("domain:docs.example.com"));
-        assert_eq!(fetch_subject("http://user:pw@evil.com/x").as_deref(), Some("domain:evil.com"));
+        assert_eq!(
+            fetch_subject("https://Docs.Example.com:443/a?b").as_deref(),
+            Some("domain:docs.example.com")
+        );
+        assert_eq!(
+            fetch_subject("http://user:pw@evil.com/x").as_deref(),
+            Some("domain:evil.com")
+        );
         assert_eq!(fetch_subject(""), None);
-        let s = set(&["WebFetch(domain:docs.rs)"], &[], &["WebFetch(domain:*.evil.com)"]);
+        let s = set(
+            &["WebFetch(domain:docs.rs)"],
+            &[],
+            &["WebFetch(domain:*.evil.com)"],
+        );
         let host = fetch_subject("https://docs.rs/serde").unwrap();
-        assert_eq!(s.evaluate("WebFetch", ToolSubject::Text(&host)).map(|(v, _)| v), Some(Verdict::Allow));
+        assert_eq!(
+            s.evaluate("WebFetch", ToolSubject::Text(&host))
+                .map(|(v, _)| v),
+            Some(Verdict::Allow)
+        );
         let bad = fetch_subject("https://a.evil.com/").unwrap();
-        assert_eq!(s.evaluate("WebFetch", ToolSubject::Text(&bad)).map(|(v, _)| v), Some(Verdict::Deny));
+        assert_eq!(
+            s.evaluate("WebFetch", ToolSubject::Text(&bad))
+                .map(|(v, _)| v),
+            Some(Verdict::Deny)
+        );
     }
 
     #[test]

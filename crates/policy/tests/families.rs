@@ -20,7 +20,9 @@ fn ctx() -> AgentContext {
 }
 
 fn load(name: &str) -> BTreeMap<String, Vec<String>> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
     let value: toml::Value = toml::from_str(&text).unwrap();
     let mut out = BTreeMap::new();
@@ -52,11 +54,17 @@ fn harmful_commands_are_refused_and_ordinary_ones_allowed() {
                 missed.push(format!("[{family}] {cmd:?}"));
             } else {
                 refused += 1;
-                assert!(!d.reason.is_empty() && d.suggestion.is_some(), "{cmd}: {d:?}");
+                assert!(
+                    !d.reason.is_empty() && d.suggestion.is_some(),
+                    "{cmd}: {d:?}"
+                );
             }
         }
         total += commands.len();
-        println!("harmful  {family:<24} {refused:>3}/{:<3} refused", commands.len());
+        println!(
+            "harmful  {family:<24} {refused:>3}/{:<3} refused",
+            commands.len()
+        );
     }
     let mut blocked = Vec::new();
     let mut allowed_total = 0;

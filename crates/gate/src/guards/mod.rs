@@ -20,8 +20,8 @@ use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-pub use policy::globs::{PathSet, Pattern, GATE_FILES};
 pub use languages::Lang;
+pub use policy::globs::{PathSet, Pattern, GATE_FILES};
 pub use scan::SNIPPET_MAX_CHARS;
 pub use test_paths::TestPaths;
 

@@ -1,8 +1,8 @@
 //! `config_edits` (the gate's own files) and `protected_edits` (the user's `protect`
 //! globs), including new files that shadow a protected one.
 
-use super::{PathSet, Pattern};
 use super::{DeltaKind, FileDelta, Finding};
+use super::{PathSet, Pattern};
 
 /// Extensions a tool may load a configuration from. A new sibling with one of these (or
 /// none) next to a protected file of the same stem can take its place: `jest.config.ts`

@@ -91,9 +91,17 @@ impl Analyzer<'_> {
             || name.starts_with("BASH_FUNC_")
             || (name == "NODE_OPTIONS"
                 && value.is_none_or(|v| {
-                    ["-r", "--require", "--import", "--loader", "--experimental-loader", "-e", "--eval"]
-                        .iter()
-                        .any(|f| v.contains(f))
+                    [
+                        "-r",
+                        "--require",
+                        "--import",
+                        "--loader",
+                        "--experimental-loader",
+                        "-e",
+                        "--eval",
+                    ]
+                    .iter()
+                    .any(|f| v.contains(f))
                 }));
         if loads_code {
             self.add(Finding::ask(
@@ -169,8 +177,17 @@ impl Analyzer<'_> {
         // from a quoted string: `let 'a[$(cmd)]'`, `declare -p 'a[$(cmd)]'`, `test -v`.
         let evaluates = matches!(
             name,
-            "let" | "declare" | "typeset" | "local" | "export" | "readonly" | "printf" | "read"
-                | "unset" | "test" | "["
+            "let"
+                | "declare"
+                | "typeset"
+                | "local"
+                | "export"
+                | "readonly"
+                | "printf"
+                | "read"
+                | "unset"
+                | "test"
+                | "["
         );
         if evaluates {
             for a in rest {
@@ -187,7 +204,9 @@ impl Analyzer<'_> {
                             let mut from = 0;
                             while let Some(at) = text[from..].find(open) {
                                 let body_start = from + at + open.len();
-                                let Some(end) = text[body_start..].rfind(close) else { break };
+                                let Some(end) = text[body_start..].rfind(close) else {
+                                    break;
+                                };
                                 subs.push(text[body_start..body_start + end].to_string());
                                 from = body_start + end + 1;
                                 if from >= text.len() {

@@ -3,7 +3,9 @@
 use super::args::{is_sink, targets_of, Arg, Target};
 use super::walk::{Analyzer, ShellState};
 use super::{rule, AgentContext, Finding};
-use crate::globs::{gate_files, home_gate_files, literal_prefix, PathSet, GATE_FILES, HOME_GATE_FILES};
+use crate::globs::{
+    gate_files, home_gate_files, literal_prefix, PathSet, GATE_FILES, HOME_GATE_FILES,
+};
 use globset::{Glob, GlobBuilder};
 use sandbox::roots::{is_inside, Landing};
 use std::path::{Path, PathBuf};
@@ -54,7 +56,10 @@ pub(crate) struct Protected {
 impl Protected {
     pub fn new(ctx: &AgentContext) -> Protected {
         let mut anchors: Vec<PathBuf> = Vec::new();
-        let rooted = GATE_FILES.iter().copied().chain(ctx.protected.iter().map(String::as_str));
+        let rooted = GATE_FILES
+            .iter()
+            .copied()
+            .chain(ctx.protected.iter().map(String::as_str));
         for p in rooted {
             if let Some(prefix) = literal_prefix(p.trim_start_matches("./")) {
                 anchors.push(ctx.repo_root.join(prefix));
@@ -93,7 +98,11 @@ impl Protected {
         if path.starts_with(git.join("hooks")) || path == git.join("config") {
             return true;
         }
-        if let Some(rel) = path.strip_prefix(&self.repo_root).ok().and_then(|r| r.to_str()) {
+        if let Some(rel) = path
+            .strip_prefix(&self.repo_root)
+            .ok()
+            .and_then(|r| r.to_str())
+        {
             if !rel.is_empty() && (self.repo.is_match(rel) || self.protect.is_match(rel)) {
                 return true;
             }
@@ -296,11 +305,19 @@ fn critical_match(pattern: &str, dir: &Path, ctx: &AgentContext) -> Option<Strin
         candidates.extend(guarded.ancestors().map(Path::to_path_buf));
     }
     // Like bash without `dotglob`, a pattern selects a dot-name only when it says so.
-    let dotted = pattern.rsplit('/').next().is_some_and(|last| last.starts_with('.'));
+    let dotted = pattern
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.starts_with('.'));
     candidates
         .iter()
         .filter(|c| c.parent() == Some(dir))
-        .filter(|c| dotted || !c.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .filter(|c| {
+            dotted
+                || !c
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
         .find(|c| g.is_match(c))
         .and_then(|c| critical(c, ctx, true))
 }

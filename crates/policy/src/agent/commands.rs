@@ -235,11 +235,18 @@ impl Analyzer<'_> {
             }
             return false;
         };
-        if let Some(pattern) = first.pattern.as_ref().filter(|_| !matches!(prog, "[" | "[[")) {
+        if let Some(pattern) = first
+            .pattern
+            .as_ref()
+            .filter(|_| !matches!(prog, "[" | "[["))
+        {
             // `{rm,-rf,/}`, `/bin/r?`: the shell picks the program by expansion.
             self.dynamic_code(
                 display,
-                &format!("{} (the command word is expanded from `{pattern}`)", first.raw),
+                &format!(
+                    "{} (the command word is expanded from `{pattern}`)",
+                    first.raw
+                ),
             );
             return false;
         }
@@ -404,8 +411,26 @@ impl Analyzer<'_> {
                 self.downloader(name, rest, display, st);
                 true
             }
-            Some((p, Role::Interpreter { lang, code, code_operand })) => {
-                self.interpreter(name, p.values, lang, code, code_operand, rest, &inv.stdin, display, st, depth);
+            Some((
+                p,
+                Role::Interpreter {
+                    lang,
+                    code,
+                    code_operand,
+                },
+            )) => {
+                self.interpreter(
+                    name,
+                    p.values,
+                    lang,
+                    code,
+                    code_operand,
+                    rest,
+                    &inv.stdin,
+                    display,
+                    st,
+                    depth,
+                );
                 self.file_writes(name, rest, inv.xargs, display, st);
                 false
             }
@@ -488,7 +513,11 @@ impl Analyzer<'_> {
 
     fn cd(&mut self, rest: &[Arg], st: &mut ShellState) {
         let p = Parsed::new(rest, &[]);
-        let home = if st.home_changed { None } else { self.ctx.home.clone() };
+        let home = if st.home_changed {
+            None
+        } else {
+            self.ctx.home.clone()
+        };
         let dir = match p.operands.first() {
             None => home.map(|h| h.display().to_string()),
             Some(a) if a.is("-") => None,
@@ -790,11 +819,17 @@ impl Analyzer<'_> {
                 // `python -m timeit [-s SETUP] STMT...`: setup and statements are code.
                 let after = rest
                     .iter()
-                    .position(|a| a.text().is_some_and(|t| t.starts_with('-') && !t.starts_with("--") && t.ends_with('m')))
+                    .position(|a| {
+                        a.text().is_some_and(|t| {
+                            t.starts_with('-') && !t.starts_with("--") && t.ends_with('m')
+                        })
+                    })
                     .map_or(used, |i| i + 2);
                 let q = Parsed::new(
                     &rest[after.min(rest.len())..],
-                    &["-s", "--setup", "-n", "--number", "-r", "--repeat", "-u", "--unit"],
+                    &[
+                        "-s", "--setup", "-n", "--number", "-r", "--repeat", "-u", "--unit",
+                    ],
                 );
                 let mut code: Vec<Arg> = q.values(&["-s", "--setup"]);
                 code.extend(q.operands.iter().map(|a| (*a).clone()));
@@ -814,12 +849,21 @@ impl Analyzer<'_> {
             return;
         }
         if name == "deno" {
-            let ops: Vec<&Arg> = p.operands.iter().copied().chain(rest[used.min(rest.len())..].iter()).collect();
+            let ops: Vec<&Arg> = p
+                .operands
+                .iter()
+                .copied()
+                .chain(rest[used.min(rest.len())..].iter())
+                .collect();
             if ops.first().is_some_and(|a| a.is("eval")) {
                 if let Some(code) = ops.get(1) {
                     self.code_arg(name, lang, code, rest, display, st);
                 }
-            } else if let Some(script) = ops.iter().skip(1).find(|a| a.text().is_none_or(|t| !t.starts_with('-'))) {
+            } else if let Some(script) = ops
+                .iter()
+                .skip(1)
+                .find(|a| a.text().is_none_or(|t| !t.starts_with('-')))
+            {
                 self.script_file(Some((name, lang)), script, stdin, display, st, depth);
             }
             return;
@@ -865,7 +909,9 @@ impl Analyzer<'_> {
         if from_stdin && (stdin.text.is_some() || stdin.piped || stdin.remote) {
             self.add(Finding::ask(
                 rule::INLINE,
-                format!("`{display}` reads a makefile from standard input; its recipes run any command"),
+                format!(
+                    "`{display}` reads a makefile from standard input; its recipes run any command"
+                ),
                 "commit the makefile to the repository and run it from there",
             ));
         }

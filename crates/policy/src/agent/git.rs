@@ -62,7 +62,8 @@ impl Analyzer<'_> {
             let setting = if t == "-c" || t == "--config-env" {
                 Some(rest.get(i + 1).and_then(|a| a.text()).unwrap_or(""))
             } else {
-                t.strip_prefix("--config-env=").or_else(|| t.strip_prefix("-c").filter(|r| !r.is_empty()))
+                t.strip_prefix("--config-env=")
+                    .or_else(|| t.strip_prefix("-c").filter(|r| !r.is_empty()))
             };
             if let Some(kv) = setting {
                 let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
@@ -82,7 +83,10 @@ impl Analyzer<'_> {
         let args = &rest[i + 1..];
         match sub {
             "reset" => {
-                if args.iter().any(|a| a.text().is_some_and(|t| long_matches(t, "--hard"))) {
+                if args
+                    .iter()
+                    .any(|a| a.text().is_some_and(|t| long_matches(t, "--hard")))
+                {
                     self.git_deny(display, "discards every uncommitted change in the work tree", "commit or `git stash` first; `git reset --soft` or `git restore --staged FILE` only unstage");
                 }
             }
@@ -209,7 +213,11 @@ impl Analyzer<'_> {
                 }
             }
             "stash" => {
-                if args.iter().find(|a| a.text().is_some_and(|t| !t.starts_with('-'))).is_some_and(|a| a.is("drop") || a.is("clear")) {
+                if args
+                    .iter()
+                    .find(|a| a.text().is_some_and(|t| !t.starts_with('-')))
+                    .is_some_and(|a| a.is("drop") || a.is("clear"))
+                {
                     self.git_deny(
                         display,
                         "destroys stashed work",
@@ -237,7 +245,10 @@ impl Analyzer<'_> {
                 );
             }
             "update-ref" => {
-                if args.iter().any(|a| a.is("-d") || a.text().is_some_and(|t| long_matches(t, "--delete"))) {
+                if args
+                    .iter()
+                    .any(|a| a.is("-d") || a.text().is_some_and(|t| long_matches(t, "--delete")))
+                {
                     self.git_deny(
                         display,
                         "deletes a ref directly",
@@ -282,7 +293,11 @@ impl Analyzer<'_> {
                     ops.remove(0);
                 }
                 let writes = ops.len() > 1
-                    || p.opts.iter().any(|(o, _)| o.starts_with("--unset") || o.starts_with("--add") || o.starts_with("--replace"))
+                    || p.opts.iter().any(|(o, _)| {
+                        o.starts_with("--unset")
+                            || o.starts_with("--add")
+                            || o.starts_with("--replace")
+                    })
                     || p.operands.first().is_some_and(|a| a.is("unset"));
                 if let (Some(key), true) = (ops.first(), writes) {
                     if key.eq_ignore_ascii_case("core.hooksPath") {
@@ -293,7 +308,9 @@ impl Analyzer<'_> {
                     } else if let Some(why) = executing_key(key, ops.get(1).copied()) {
                         self.add(Finding::deny(
                             rule::TAMPER,
-                            format!("`{display}` writes `{key}` to the git configuration, which {why}"),
+                            format!(
+                                "`{display}` writes `{key}` to the git configuration, which {why}"
+                            ),
                             "leave the repository's git configuration to a human",
                         ));
                     }
@@ -315,17 +332,36 @@ impl Analyzer<'_> {
             "read-tree" => {
                 let p = Parsed::new(args, &["--prefix", "--index-output"]);
                 if p.has("--reset", None) && p.has("-u", Some('u')) {
-                    self.git_deny(display, "overwrites the work tree with a tree, discarding uncommitted changes", "`git stash` first");
+                    self.git_deny(
+                        display,
+                        "overwrites the work tree with a tree, discarding uncommitted changes",
+                        "`git stash` first",
+                    );
                 }
             }
             "checkout-index" => {
                 let p = Parsed::new(args, &["--prefix", "--stage"]);
                 if p.has("--force", Some('f')) && p.has("--all", Some('a')) {
-                    self.git_deny(display, "overwrites every file of the work tree from the index", "`git stash` first");
+                    self.git_deny(
+                        display,
+                        "overwrites every file of the work tree from the index",
+                        "`git stash` first",
+                    );
                 }
             }
             "rebase" => {
-                let p = Parsed::new(args, &["-x", "--exec", "--onto", "-s", "--strategy", "-X", "--strategy-option"]);
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "-x",
+                        "--exec",
+                        "--onto",
+                        "-s",
+                        "--strategy",
+                        "-X",
+                        "--strategy-option",
+                    ],
+                );
                 for cmd in p.values(&["-x", "--exec"]) {
                     self.code_words(std::slice::from_ref(&cmd), display, &local, depth, false);
                 }
@@ -344,7 +380,11 @@ impl Analyzer<'_> {
             }
             "submodule" => {
                 if let Some(at) = args.iter().position(|a| a.is("foreach")) {
-                    let words: Vec<Arg> = args[at + 1..].iter().filter(|a| !a.is("--recursive")).cloned().collect();
+                    let words: Vec<Arg> = args[at + 1..]
+                        .iter()
+                        .filter(|a| !a.is("--recursive"))
+                        .cloned()
+                        .collect();
                     self.code_words(&words, display, &local, depth, false);
                 }
             }
@@ -420,10 +460,23 @@ fn executing_key(key: &str, value: Option<&str>) -> Option<&'static str> {
     }
     let runs = matches!(
         k.as_str(),
-        "core.fsmonitor" | "core.pager" | "core.editor" | "core.sshcommand" | "core.gitproxy"
-            | "core.askpass" | "diff.external" | "sequence.editor" | "credential.helper"
-            | "gpg.program" | "uploadpack.packobjectshook" | "core.hookspath" | "include.path"
-            | "protocol.allow" | "protocol.ext.allow" | "diff.tool" | "merge.tool"
+        "core.fsmonitor"
+            | "core.pager"
+            | "core.editor"
+            | "core.sshcommand"
+            | "core.gitproxy"
+            | "core.askpass"
+            | "diff.external"
+            | "sequence.editor"
+            | "credential.helper"
+            | "gpg.program"
+            | "uploadpack.packobjectshook"
+            | "core.hookspath"
+            | "include.path"
+            | "protocol.allow"
+            | "protocol.ext.allow"
+            | "diff.tool"
+            | "merge.tool"
     ) || (k.starts_with("filter.") && matches!(last, "clean" | "smudge" | "process"))
         || (k.starts_with("diff.") && matches!(last, "textconv" | "command"))
         || (k.starts_with("merge.") && last == "driver")

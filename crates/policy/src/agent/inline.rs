@@ -103,7 +103,8 @@ fn language_markers(lang: Lang) -> &'static [&'static str] {
 
 /// Write modes of `open()`, for languages where opening is writing.
 const WRITE_MODES: [&str; 12] = [
-    "'w'", "\"w\"", "'wb'", "\"wb\"", "'a'", "\"a\"", "'w+'", "\"w+\"", "'x'", "\"x\"", "mode=", "'>",
+    "'w'", "\"w\"", "'wb'", "\"wb\"", "'a'", "\"a\"", "'w+'", "\"w+\"", "'x'", "\"x\"", "mode=",
+    "'>",
 ];
 
 /// Output to the terminal, which the `.write(` marker would otherwise catch.
@@ -189,7 +190,10 @@ pub(crate) fn sed_effects(script: &str) -> SedEffects {
                 }
                 if let Some(at) = flags_at {
                     let flags = &body[at..];
-                    let letters: String = flags.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+                    let letters: String = flags
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric())
+                        .collect();
                     if letters.contains('e') {
                         out.executes = true;
                     }
@@ -210,7 +214,9 @@ fn skip_address(cmd: &str) -> &str {
     let mut rest = cmd;
     loop {
         let t = rest.trim_start();
-        let skipped = t.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | '~' | '!' | '{' | '+'));
+        let skipped = t.trim_start_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, '$' | ',' | '~' | '!' | '{' | '+')
+        });
         let skipped = if let Some(re) = skipped.strip_prefix('/') {
             match re.find('/') {
                 Some(end) => &re[end + 1..],
@@ -231,7 +237,10 @@ fn skip_address(cmd: &str) -> &str {
 pub(crate) fn vim_effects(cmd: &str) -> (Option<&'static str>, bool) {
     let mut writes = false;
     for part in cmd.split('|') {
-        let c = part.trim().trim_start_matches(':').trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '%' | ',' | '.' | '$'));
+        let c = part
+            .trim()
+            .trim_start_matches(':')
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '%' | ',' | '.' | '$'));
         if c.starts_with('!') || c.contains("system(") {
             return (Some("a shell command"), writes);
         }
@@ -255,9 +264,18 @@ pub(crate) fn vim_effects(cmd: &str) -> (Option<&'static str>, bool) {
 /// Emacs Lisp that writes, deletes or runs programs.
 pub(crate) fn elisp_mutating(code: &str) -> Option<&'static str> {
     const MARKERS: [&str; 12] = [
-        "shell-command", "call-process", "start-process", "make-process", "delete-file",
-        "delete-directory", "write-region", "rename-file", "copy-file", "save-buffer",
-        "with-temp-file", "write-file",
+        "shell-command",
+        "call-process",
+        "start-process",
+        "make-process",
+        "delete-file",
+        "delete-directory",
+        "write-region",
+        "rename-file",
+        "copy-file",
+        "save-buffer",
+        "with-temp-file",
+        "write-file",
     ];
     MARKERS.iter().find(|m| code.contains(**m)).copied()
 }
@@ -266,13 +284,46 @@ pub(crate) fn elisp_mutating(code: &str) -> Option<&'static str> {
 /// (`shell`, `!`, `pipe`, `python`), write memory or files, or start the inferior.
 pub(crate) fn gdb_mutating(cmd: &str) -> bool {
     const READS: [&str; 22] = [
-        "bt", "backtrace", "info", "i", "p", "print", "list", "l", "frame", "f", "thread",
-        "where", "x", "disassemble", "quit", "q", "ptype", "whatis", "up", "down", "set", "show",
+        "bt",
+        "backtrace",
+        "info",
+        "i",
+        "p",
+        "print",
+        "list",
+        "l",
+        "frame",
+        "f",
+        "thread",
+        "where",
+        "x",
+        "disassemble",
+        "quit",
+        "q",
+        "ptype",
+        "whatis",
+        "up",
+        "down",
+        "set",
+        "show",
     ];
-    let word: String = cmd.trim().chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    let word: String = cmd
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
     if word == "set" {
         let rest = cmd.trim()[3..].trim_start();
-        return !["pagination", "confirm", "print", "width", "height", "logging"].iter().any(|s| rest.starts_with(s));
+        return ![
+            "pagination",
+            "confirm",
+            "print",
+            "width",
+            "height",
+            "logging",
+        ]
+        .iter()
+        .any(|s| rest.starts_with(s));
     }
     !READS.contains(&word.as_str())
 }
@@ -306,19 +357,31 @@ mod tests {
             py("import json,sys; print(json.load(open('p.json'))['v'])"),
             None
         );
-        assert_eq!(mutating_call(Lang::JavaScript, "console.log(process.version)"), None);
+        assert_eq!(
+            mutating_call(Lang::JavaScript, "console.log(process.version)"),
+            None
+        );
     }
 
     #[test]
     fn sed_awk_vim_effects() {
         assert!(sed_effects("1e rm -rf /").executes);
         assert!(sed_effects("s/a/b/e").executes);
-        assert_eq!(sed_effects("s/a/b/w /etc/x").writes, vec!["/etc/x".to_string()]);
-        assert_eq!(sed_effects("/x/w out.txt").writes, vec!["out.txt".to_string()]);
+        assert_eq!(
+            sed_effects("s/a/b/w /etc/x").writes,
+            vec!["/etc/x".to_string()]
+        );
+        assert_eq!(
+            sed_effects("/x/w out.txt").writes,
+            vec!["out.txt".to_string()]
+        );
         assert_eq!(sed_effects("s/e/w/g"), SedEffects::default());
         assert_eq!(sed_effects("/^end/d"), SedEffects::default());
         assert_eq!(awk_mutating("BEGIN{system(\"id\")}"), Some("system()"));
-        assert_eq!(awk_mutating("{print $1 > \"/etc/x\"}"), Some("output redirected to a file"));
+        assert_eq!(
+            awk_mutating("{print $1 > \"/etc/x\"}"),
+            Some("output redirected to a file")
+        );
         assert_eq!(awk_mutating("$3 > 100 {print $1}"), None);
         assert_eq!(awk_mutating("NR==1 || /x/"), None);
         assert_eq!(vim_effects(":!rm -rf /").0, Some("a shell command"));

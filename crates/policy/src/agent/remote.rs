@@ -40,8 +40,17 @@ pub(crate) fn destructive_sql(sql: &str) -> Option<&'static str> {
             "DROP"
                 if matches!(
                     next,
-                    "DATABASE" | "TABLE" | "SCHEMA" | "USER" | "ROLE" | "INDEX" | "VIEW"
-                        | "COLLECTION" | "KEYSPACE" | "OWNED" | "TABLESPACE"
+                    "DATABASE"
+                        | "TABLE"
+                        | "SCHEMA"
+                        | "USER"
+                        | "ROLE"
+                        | "INDEX"
+                        | "VIEW"
+                        | "COLLECTION"
+                        | "KEYSPACE"
+                        | "OWNED"
+                        | "TABLESPACE"
                 ) =>
             {
                 return Some("DROP")
@@ -71,12 +80,52 @@ pub(crate) fn destructive_sql(sql: &str) -> Option<&'static str> {
 /// Global options of the cloud and cluster CLIs that take a value (`--profile prod`,
 /// `--context prod`): their values are not subcommands.
 const GLOBAL_VALUES: &[&str] = &[
-    "--profile", "--region", "--output", "--endpoint-url", "--query", "--color",
-    "--project", "--account", "--configuration", "--subscription", "--context", "-n",
-    "--namespace", "--kubeconfig", "--cluster", "--user", "-l", "--selector", "-o", "-s",
-    "--server", "--token", "-g", "--resource-group", "--name", "-c", "--chdir", "-h",
-    "--host", "-U", "--username", "-p", "--port", "-d", "--dbname", "-u", "--app", "-a",
-    "--stack", "--repo", "-R", "--var", "--var-file", "-var", "-var-file", "-target",
+    "--profile",
+    "--region",
+    "--output",
+    "--endpoint-url",
+    "--query",
+    "--color",
+    "--project",
+    "--account",
+    "--configuration",
+    "--subscription",
+    "--context",
+    "-n",
+    "--namespace",
+    "--kubeconfig",
+    "--cluster",
+    "--user",
+    "-l",
+    "--selector",
+    "-o",
+    "-s",
+    "--server",
+    "--token",
+    "-g",
+    "--resource-group",
+    "--name",
+    "-c",
+    "--chdir",
+    "-h",
+    "--host",
+    "-U",
+    "--username",
+    "-p",
+    "--port",
+    "-d",
+    "--dbname",
+    "-u",
+    "--app",
+    "-a",
+    "--stack",
+    "--repo",
+    "-R",
+    "--var",
+    "--var-file",
+    "-var",
+    "-var-file",
+    "-target",
 ];
 
 fn positionals(args: &[Arg]) -> Vec<String> {
@@ -90,11 +139,11 @@ fn positionals(args: &[Arg]) -> Vec<String> {
 
 fn flag(args: &[Arg], names: &[&str]) -> bool {
     // Single-dash long options (`-destroy`, `-auto-approve`) are matched whole first.
-    if args
-        .iter()
-        .filter_map(|a| a.text())
-        .any(|t| names.iter().any(|n| t == *n || t.strip_prefix(n).is_some_and(|r| r.starts_with('='))))
-    {
+    if args.iter().filter_map(|a| a.text()).any(|t| {
+        names
+            .iter()
+            .any(|n| t == *n || t.strip_prefix(n).is_some_and(|r| r.starts_with('=')))
+    }) {
         return true;
     }
     let p = Parsed::new(args, &[]);
@@ -110,7 +159,9 @@ fn flag(args: &[Arg], names: &[&str]) -> bool {
 /// `host:path`, `user@host:path`, `rsync://host/path`.
 fn is_remote_path(t: &str) -> bool {
     t.starts_with("rsync://")
-        || (!t.starts_with('/') && !t.starts_with('.') && t.split('/').next().is_some_and(|h| h.contains(':')))
+        || (!t.starts_with('/')
+            && !t.starts_with('.')
+            && t.split('/').next().is_some_and(|h| h.contains(':')))
 }
 
 impl Analyzer<'_> {
@@ -123,11 +174,19 @@ impl Analyzer<'_> {
     }
 
     /// The `remote.destructive` rules for one program invocation.
-    pub(crate) fn remote_destructive(&mut self, name: &str, rest: &[Arg], stdin: &Stdin, display: &str) {
+    pub(crate) fn remote_destructive(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+    ) {
         let pos = positionals(rest);
         let has = |w: &str| pos.iter().any(|p| p.eq_ignore_ascii_case(w));
         let sql_in = |vals: Vec<Arg>| -> Option<&'static str> {
-            vals.iter().filter_map(|a| a.text()).find_map(destructive_sql)
+            vals.iter()
+                .filter_map(|a| a.text())
+                .find_map(destructive_sql)
         };
         match name {
             "aws" => {
@@ -145,8 +204,16 @@ impl Analyzer<'_> {
                 }
             }
             "gsutil" | "s3cmd" => {
-                if pos.first().is_some_and(|op| matches!(op.as_str(), "rm" | "rb" | "del" | "delete")) || (has("rsync") && flag(rest, &["-d"])) {
-                    self.remote_finding(display, "deletes cloud storage objects or buckets", "list the objects first and ask a human to delete them");
+                if pos
+                    .first()
+                    .is_some_and(|op| matches!(op.as_str(), "rm" | "rb" | "del" | "delete"))
+                    || (has("rsync") && flag(rest, &["-d"]))
+                {
+                    self.remote_finding(
+                        display,
+                        "deletes cloud storage objects or buckets",
+                        "list the objects first and ask a human to delete them",
+                    );
                 }
             }
             "gcloud" | "az" | "doctl" | "hcloud" | "linode-cli" | "oci" | "ibmcloud" | "scw" => {
@@ -158,7 +225,8 @@ impl Analyzer<'_> {
                     );
                 }
             }
-            "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf" | "sls" | "serverless" => {
+            "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf" | "sls"
+            | "serverless" => {
                 let sub = pos.first().map(String::as_str).unwrap_or("");
                 let destroys = matches!(sub, "destroy" | "down" | "remove")
                     || (sub == "apply" && flag(rest, &["-destroy", "--destroy"]))
@@ -176,15 +244,44 @@ impl Analyzer<'_> {
             "kubectl" | "oc" => {
                 let sub = pos.first().map(String::as_str).unwrap_or("");
                 let kinds = [
-                    "namespace", "namespaces", "ns", "node", "nodes", "no", "pv",
-                    "persistentvolume", "persistentvolumes", "pvc", "persistentvolumeclaim",
-                    "persistentvolumeclaims", "crd", "crds", "customresourcedefinition",
-                    "customresourcedefinitions", "all", "cluster", "clusters", "deployment",
-                    "deployments", "statefulset", "statefulsets", "secret", "secrets",
+                    "namespace",
+                    "namespaces",
+                    "ns",
+                    "node",
+                    "nodes",
+                    "no",
+                    "pv",
+                    "persistentvolume",
+                    "persistentvolumes",
+                    "pvc",
+                    "persistentvolumeclaim",
+                    "persistentvolumeclaims",
+                    "crd",
+                    "crds",
+                    "customresourcedefinition",
+                    "customresourcedefinitions",
+                    "all",
+                    "cluster",
+                    "clusters",
+                    "deployment",
+                    "deployments",
+                    "statefulset",
+                    "statefulsets",
+                    "secret",
+                    "secrets",
                 ];
-                let target = pos.get(1).map(|k| k.split(['/', '.']).next().unwrap_or("").to_ascii_lowercase());
+                let target = pos.get(1).map(|k| {
+                    k.split(['/', '.'])
+                        .next()
+                        .unwrap_or("")
+                        .to_ascii_lowercase()
+                });
                 let wide = flag(rest, &["--all", "-A", "--all-namespaces"]);
-                if (sub == "delete" && (wide || target.as_deref().is_some_and(|k| kinds.contains(&k) || k.contains(','))))
+                if (sub == "delete"
+                    && (wide
+                        || target
+                            .as_deref()
+                            .is_some_and(|k| kinds.contains(&k) || k.contains(','))))
                     || sub == "drain"
                     || (sub == "config" && pos.get(1).is_some_and(|s| s == "delete-cluster"))
                 {
@@ -197,19 +294,60 @@ impl Analyzer<'_> {
             }
             "kind" | "k3d" | "eksctl" | "minikube" => {
                 if pos.first().is_some_and(|s| s == "delete") {
-                    self.remote_finding(display, "deletes a cluster", "ask a human to delete clusters");
+                    self.remote_finding(
+                        display,
+                        "deletes a cluster",
+                        "ask a human to delete clusters",
+                    );
                 }
             }
             "helm" => {
-                if pos.first().is_some_and(|s| matches!(s.as_str(), "uninstall" | "delete" | "del" | "un")) {
-                    self.remote_finding(display, "uninstalls a Helm release", "`helm status` or `helm list`; a human uninstalls");
+                if pos
+                    .first()
+                    .is_some_and(|s| matches!(s.as_str(), "uninstall" | "delete" | "del" | "un"))
+                {
+                    self.remote_finding(
+                        display,
+                        "uninstalls a Helm release",
+                        "`helm status` or `helm list`; a human uninstalls",
+                    );
                 }
             }
             "dropdb" | "dropuser" => {
-                self.remote_finding(display, "drops a PostgreSQL database or role", "back it up with `pg_dump` and ask a human to drop it");
+                self.remote_finding(
+                    display,
+                    "drops a PostgreSQL database or role",
+                    "back it up with `pg_dump` and ask a human to drop it",
+                );
             }
-            "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlcmd" | "cockroach" | "clickhouse-client" | "cqlsh" | "duckdb" => {
-                let mut vals = Parsed::new(rest, &["-c", "--command", "-e", "--execute", "-Q", "--query", "-q", "-f", "-d", "-U", "-h", "-p"]).values(&["-c", "--command", "-e", "--execute", "-Q", "--query", "-q"]);
+            "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlcmd" | "cockroach"
+            | "clickhouse-client" | "cqlsh" | "duckdb" => {
+                let mut vals = Parsed::new(
+                    rest,
+                    &[
+                        "-c",
+                        "--command",
+                        "-e",
+                        "--execute",
+                        "-Q",
+                        "--query",
+                        "-q",
+                        "-f",
+                        "-d",
+                        "-U",
+                        "-h",
+                        "-p",
+                    ],
+                )
+                .values(&[
+                    "-c",
+                    "--command",
+                    "-e",
+                    "--execute",
+                    "-Q",
+                    "--query",
+                    "-q",
+                ]);
                 if name == "sqlite3" || name == "duckdb" {
                     vals.extend(rest.iter().skip(1).cloned());
                 }
@@ -217,16 +355,25 @@ impl Analyzer<'_> {
                     vals.push(Arg::literal(text));
                 }
                 if let Some(what) = sql_in(vals) {
-                    self.remote_finding(display, &format!("runs destructive SQL ({what})"), "run a SELECT to see what would change, and ask a human to run the change");
+                    self.remote_finding(
+                        display,
+                        &format!("runs destructive SQL ({what})"),
+                        "run a SELECT to see what would change, and ask a human to run the change",
+                    );
                 }
             }
             "mongosh" | "mongo" => {
-                let mut vals = Parsed::new(rest, &["--eval", "-u", "-p", "--host"]).values(&["--eval"]);
+                let mut vals =
+                    Parsed::new(rest, &["--eval", "-u", "-p", "--host"]).values(&["--eval"]);
                 if let Some(text) = &stdin.text {
                     vals.push(Arg::literal(text));
                 }
                 if let Some(what) = sql_in(vals) {
-                    self.remote_finding(display, &format!("drops MongoDB data ({what})"), "query first, and ask a human to drop data");
+                    self.remote_finding(
+                        display,
+                        &format!("drops MongoDB data ({what})"),
+                        "query first, and ask a human to drop data",
+                    );
                 }
             }
             "redis-cli" | "valkey-cli" | "keydb-cli" => {
@@ -234,8 +381,14 @@ impl Analyzer<'_> {
                 if let Some(text) = &stdin.text {
                     words.extend(text.split_whitespace().map(str::to_string));
                 }
-                if words.iter().any(|w| w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb")) {
-                    self.remote_finding(display, "empties a Redis database (FLUSHALL/FLUSHDB)", "delete the specific keys you mean, or ask a human");
+                if words.iter().any(|w| {
+                    w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb")
+                }) {
+                    self.remote_finding(
+                        display,
+                        "empties a Redis database (FLUSHALL/FLUSHDB)",
+                        "delete the specific keys you mean, or ask a human",
+                    );
                 }
             }
             "docker" | "podman" | "nerdctl" => {
@@ -245,14 +398,24 @@ impl Analyzer<'_> {
                     ["volume", v, ..] => matches!(*v, "rm" | "remove" | "prune"),
                     ["compose", "down"] | ["compose", "rm"] => flag(rest, &["-v", "--volumes"]),
                     _ => false,
-                } || (name == "docker-compose" && has("down") && flag(rest, &["-v", "--volumes"]));
+                } || (name == "docker-compose"
+                    && has("down")
+                    && flag(rest, &["-v", "--volumes"]));
                 if wipes {
-                    self.remote_finding(display, "deletes container volumes or every unused image and volume", "remove the one container or image you mean; volumes hold data");
+                    self.remote_finding(
+                        display,
+                        "deletes container volumes or every unused image and volume",
+                        "remove the one container or image you mean; volumes hold data",
+                    );
                 }
             }
             "docker-compose" => {
                 if has("down") && flag(rest, &["-v", "--volumes"]) {
-                    self.remote_finding(display, "deletes the project's volumes", "`docker compose down` without `-v` keeps the data");
+                    self.remote_finding(
+                        display,
+                        "deletes the project's volumes",
+                        "`docker compose down` without `-v` keeps the data",
+                    );
                 }
             }
             "gh" => {
@@ -261,36 +424,86 @@ impl Analyzer<'_> {
                     sub.as_slice(),
                     [_, "delete" | "delete-asset"] | ["repo", "archive"]
                 ) || (sub.first() == Some(&"api")
-                    && Parsed::new(rest, &["-X", "--method"]).value("--method", Some("-X")).is_some_and(|m| m.text().is_some_and(|t| t.eq_ignore_ascii_case("DELETE"))));
+                    && Parsed::new(rest, &["-X", "--method"])
+                        .value("--method", Some("-X"))
+                        .is_some_and(|m| {
+                            m.text().is_some_and(|t| t.eq_ignore_ascii_case("DELETE"))
+                        }));
                 if deletes {
-                    self.remote_finding(display, "deletes GitHub data (a repository, release, issue, secret, ...)", "ask a human to delete it on GitHub");
+                    self.remote_finding(
+                        display,
+                        "deletes GitHub data (a repository, release, issue, secret, ...)",
+                        "ask a human to delete it on GitHub",
+                    );
                 }
             }
             "rsync" => {
-                let wipes = Parsed::new(rest, &[]).opts.iter().any(|(o, _)| o.starts_with("--delete") || o.starts_with("--remove-source-files") || o.starts_with("--del"));
-                let p = Parsed::new(rest, &["-e", "--rsh", "--exclude", "--include", "--filter", "-f"]);
-                if wipes && p.operands.iter().filter_map(|a| a.text()).any(is_remote_path) {
-                    self.remote_finding(display, "deletes files on a remote host (`--delete` or `--remove-source-files`)", "run it with `--dry-run` and show a human the list");
+                let wipes = Parsed::new(rest, &[]).opts.iter().any(|(o, _)| {
+                    o.starts_with("--delete")
+                        || o.starts_with("--remove-source-files")
+                        || o.starts_with("--del")
+                });
+                let p = Parsed::new(
+                    rest,
+                    &["-e", "--rsh", "--exclude", "--include", "--filter", "-f"],
+                );
+                if wipes
+                    && p.operands
+                        .iter()
+                        .filter_map(|a| a.text())
+                        .any(is_remote_path)
+                {
+                    self.remote_finding(
+                        display,
+                        "deletes files on a remote host (`--delete` or `--remove-source-files`)",
+                        "run it with `--dry-run` and show a human the list",
+                    );
                 }
             }
             "rclone" => {
-                if pos.first().is_some_and(|s| matches!(s.as_str(), "purge" | "delete" | "deletefile" | "rmdir" | "rmdirs" | "cleanup")) || (has("sync") && !flag(rest, &["--dry-run", "-n"])) {
-                    self.remote_finding(display, "deletes files on a remote", "run it with `--dry-run` first, and ask a human");
+                if pos.first().is_some_and(|s| {
+                    matches!(
+                        s.as_str(),
+                        "purge" | "delete" | "deletefile" | "rmdir" | "rmdirs" | "cleanup"
+                    )
+                }) || (has("sync") && !flag(rest, &["--dry-run", "-n"]))
+                {
+                    self.remote_finding(
+                        display,
+                        "deletes files on a remote",
+                        "run it with `--dry-run` first, and ask a human",
+                    );
                 }
             }
-            "heroku" | "fly" | "flyctl" | "vercel" | "netlify" | "firebase" | "supabase" | "railway" => {
+            "heroku" | "fly" | "flyctl" | "vercel" | "netlify" | "firebase" | "supabase"
+            | "railway" => {
                 if let Some(v) = pos.iter().find(|p| deleting_verb(p)) {
-                    self.remote_finding(display, &format!("deletes a hosted app or its data (`{v}`)"), "ask a human to delete hosted apps");
+                    self.remote_finding(
+                        display,
+                        &format!("deletes a hosted app or its data (`{v}`)"),
+                        "ask a human to delete hosted apps",
+                    );
                 }
             }
             "vault" | "consul" | "etcdctl" => {
-                if pos.iter().any(|p| matches!(p.as_str(), "delete" | "del" | "destroy" | "disable")) {
-                    self.remote_finding(display, "deletes secrets or keys", "ask a human to delete secrets");
+                if pos
+                    .iter()
+                    .any(|p| matches!(p.as_str(), "delete" | "del" | "destroy" | "disable"))
+                {
+                    self.remote_finding(
+                        display,
+                        "deletes secrets or keys",
+                        "ask a human to delete secrets",
+                    );
                 }
             }
             "kafka-topics" | "kafka-topics.sh" => {
                 if flag(rest, &["--delete"]) {
-                    self.remote_finding(display, "deletes Kafka topics", "ask a human to delete topics");
+                    self.remote_finding(
+                        display,
+                        "deletes Kafka topics",
+                        "ask a human to delete topics",
+                    );
                 }
             }
             _ => {}
@@ -305,7 +518,10 @@ mod tests {
     #[test]
     fn sql() {
         assert_eq!(destructive_sql("drop table users;"), Some("DROP"));
-        assert_eq!(destructive_sql("DELETE FROM users"), Some("DELETE without WHERE"));
+        assert_eq!(
+            destructive_sql("DELETE FROM users"),
+            Some("DELETE without WHERE")
+        );
         assert_eq!(destructive_sql("delete from users where id = 3"), None);
         assert_eq!(destructive_sql("select * from drops"), None);
         assert_eq!(destructive_sql("db.dropDatabase()"), Some("drop()"));

@@ -743,7 +743,11 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
         }
         "printf" => printf_output(&words).map(PipeOut::Text),
         "cat" if words.is_empty() => stdin.text.clone().map(PipeOut::Text),
-        "cat" if words.iter().all(|w| !w.starts_with('-') && !super::commands::reads_stdin_path(w)) => {
+        "cat"
+            if words
+                .iter()
+                .all(|w| !w.starts_with('-') && !super::commands::reads_stdin_path(w)) =>
+        {
             Some(PipeOut::Files)
         }
         _ => None,

@@ -268,13 +268,12 @@ impl Analyzer<'_> {
                     writes.push((cloned(&local), Op::Write));
                 }
                 if let Some(dest) = dest {
-                    let op = if name == "rsync"
-                        && p.opts.iter().any(|(o, _)| o.starts_with("--del"))
-                    {
-                        Op::Delete { recursive: true }
-                    } else {
-                        Op::Write
-                    };
+                    let op =
+                        if name == "rsync" && p.opts.iter().any(|(o, _)| o.starts_with("--del")) {
+                            Op::Delete { recursive: true }
+                        } else {
+                            Op::Write
+                        };
                     // Into a directory, each source lands under its own name (`cp f .claude/`
                     // writes `.claude/f`); a directory copied in brings its whole tree
                     // (`cp -r x/.claude .` writes `./.claude/**`).
@@ -287,19 +286,26 @@ impl Analyzer<'_> {
                         .filter_map(|src| {
                             let base = src.text()?.trim_end_matches('/').rsplit('/').next()?;
                             let d = dest.text()?;
-                            (!base.is_empty() && base != "." && base != "..")
-                                .then(|| Arg::literal(&format!("{}/{base}", d.trim_end_matches('/'))))
+                            (!base.is_empty() && base != "." && base != "..").then(|| {
+                                Arg::literal(&format!("{}/{base}", d.trim_end_matches('/')))
+                            })
                         })
                         .collect();
                     if name == "ln" && p.has("--symbolic", Some('s')) {
                         let home = self.ctx.home.clone();
                         for link in std::iter::once(&dest).chain(inner.iter()) {
-                            if let Some(paths) = link.text().and_then(|t| st.cwd.resolve(t, home.as_deref())) {
+                            if let Some(paths) =
+                                link.text().and_then(|t| st.cwd.resolve(t, home.as_deref()))
+                            {
                                 new_links.extend(paths);
                             }
                         }
                     }
-                    let tree_op = if recursive && op == Op::Write { Op::WriteTree } else { op };
+                    let tree_op = if recursive && op == Op::Write {
+                        Op::WriteTree
+                    } else {
+                        op
+                    };
                     // `rsync -a src/ dest`, `cp -r src/. dest`: the contents land in dest itself.
                     let contents = recursive
                         && sources.iter().any(|s| {
@@ -343,13 +349,12 @@ impl Analyzer<'_> {
                     .iter()
                     .any(|(o, _)| o.starts_with("--in-place") || in_place_cluster(o, name));
                 if in_place {
-                    let has_script = p
+                    let has_script = p.opts.iter().any(|(o, _)| {
+                        matches!(o.as_str(), "-e" | "-f" | "--expression" | "--file" | "-E")
+                    }) || p
                         .opts
                         .iter()
-                        .any(|(o, _)| matches!(o.as_str(), "-e" | "-f" | "--expression" | "--file" | "-E"))
-                        || p.opts
-                            .iter()
-                            .any(|(o, _)| !o.starts_with("--") && o.ends_with('e'));
+                        .any(|(o, _)| !o.starts_with("--") && o.ends_with('e'));
                     let skip = usize::from(!has_script);
                     let mut targets = cloned(p.operands.get(skip..).unwrap_or(&[]));
                     if xargs {
@@ -399,7 +404,12 @@ impl Analyzer<'_> {
                         .filter(|t| {
                             t.text()
                                 .and_then(|v| st.cwd.resolve(v, self.ctx.home.as_deref()))
-                                .is_some_and(|ps| ps.iter().all(|p| p.starts_with(&self.ctx.repo_root) && p != &self.ctx.repo_root))
+                                .is_some_and(|ps| {
+                                    ps.iter().all(|p| {
+                                        p.starts_with(&self.ctx.repo_root)
+                                            && p != &self.ctx.repo_root
+                                    })
+                                })
                         })
                         .cloned()
                         .collect();

@@ -151,7 +151,15 @@ pub(super) fn vet_node_extras(args: &[String]) -> Result<(), Refusal> {
         }
         if matches!(
             name,
-            "--test" | "-v" | "--version" | "-h" | "--help" | "--run" | "-c" | "--check" | "--watch"
+            "--test"
+                | "-v"
+                | "--version"
+                | "-h"
+                | "--help"
+                | "--run"
+                | "-c"
+                | "--check"
+                | "--watch"
         ) {
             runs_without_script = true;
         }

@@ -107,7 +107,10 @@ pub(super) fn family(program: &str) -> String {
 /// A shell, or a multi-call binary that is one (`busybox sh`).
 pub fn is_shell(program: &str) -> bool {
     crate::programs::is_shell(program)
-        || matches!(crate::programs::normalise(program).as_str(), "busybox" | "toybox")
+        || matches!(
+            crate::programs::normalise(program).as_str(),
+            "busybox" | "toybox"
+        )
 }
 
 /// Runs another program or a code string (from the one program table), `gdb` included.
@@ -288,7 +291,9 @@ pub(super) fn vet_script_path(
         if is_shell(&target)
             || is_wrapper(&target)
             || crate::programs::is_interpreter(&target)
-            || repo_relative(&target, &opts.root).is_none() && !target.starts_with('.') && target.starts_with('/')
+            || repo_relative(&target, &opts.root).is_none()
+                && !target.starts_with('.')
+                && target.starts_with('/')
         {
             return Err(Refusal::new(
                 "check.shell",

@@ -73,8 +73,19 @@ pub(super) fn vet_cargo(args: &[String], opts: &CheckModeOptions) -> Result<(), 
 /// builds (`net.offline=true`, `term.color=...`, `profile.dev.debug=0`).
 fn harmless_cargo_setting(kv: &str) -> bool {
     let key = kv.split('=').next().unwrap_or("").trim();
-    let allowed = ["net.", "http.", "term.", "build.jobs", "build.incremental", "profile.", "future-incompat-report.", "cargo-new."];
-    allowed.iter().any(|p| key.starts_with(p)) && !key.contains("rustflags") && !key.contains("linker")
+    let allowed = [
+        "net.",
+        "http.",
+        "term.",
+        "build.jobs",
+        "build.incremental",
+        "profile.",
+        "future-incompat-report.",
+        "cargo-new.",
+    ];
+    allowed.iter().any(|p| key.starts_with(p))
+        && !key.contains("rustflags")
+        && !key.contains("linker")
 }
 
 pub(super) fn vet_go(args: &[String]) -> Result<(), Refusal> {
