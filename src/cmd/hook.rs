@@ -6,7 +6,6 @@ mod budget_gate;
 mod deadline;
 mod evidence;
 mod reason;
-mod rules;
 mod session;
 mod stop;
 mod tool_gate;

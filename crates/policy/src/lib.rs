@@ -13,6 +13,7 @@ pub mod globs;
 pub mod programs;
 pub mod rules;
 pub mod shell;
+pub mod tool_gate;
 
 pub use decision::{Decision, Profile, Verdict};
 pub use rules::{Rule, RuleSet, ToolSubject};
