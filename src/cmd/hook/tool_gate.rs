@@ -190,12 +190,22 @@ fn audit(
         Verdict::Ask => "ask",
         Verdict::Deny => "deny",
     };
+    // A refused write keeps what it would have written (docs/audit.md); the audit cuts it
+    // to `max_field_bytes` with a marker like every other field.
+    let attempted = match call {
+        ToolCall::FileWrite {
+            content: Some(content),
+            ..
+        } if d.decision != Verdict::Allow => Some(content.clone()),
+        _ => None,
+    };
     evidence::tool_call(
         root,
         config,
         input,
         Attempt {
             call,
+            attempted,
             decision: verdict,
             rule: &d.rule,
             reason: &d.reason,
