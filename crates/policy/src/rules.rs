@@ -318,8 +318,8 @@ impl PathPattern {
             Anchor::Root => root.to_path_buf(),
             Anchor::Cwd => cwd.to_path_buf(),
         };
-        let base = sandbox::normalize(&base, Path::new("/"), home);
-        let target = sandbox::normalize(path, cwd, home);
+        let base = roots::normalize(&base, Path::new("/"), home);
+        let target = roots::normalize(path, cwd, home);
         let full = format!(
             "{}/{}",
             base.to_string_lossy().trim_end_matches('/'),
@@ -331,9 +331,9 @@ impl PathPattern {
         let hit = |p: &Path| file.is_match(p) || below.as_ref().is_ok_and(|g| g.is_match(p));
         // The rule names a file, not a spelling: a symlink to `.env` is `.env`.
         hit(&target)
-            || match sandbox::roots::resolve_links(&target) {
-                sandbox::roots::Landing::Real(real) => real != target && hit(&real),
-                sandbox::roots::Landing::Dangling(_) => false,
+            || match roots::resolve_links(&target) {
+                roots::Landing::Real(real) => real != target && hit(&real),
+                roots::Landing::Dangling(_) => false,
             }
     }
 }

@@ -76,7 +76,7 @@ pub fn decide(tool: &str, request: &ToolRequest<'_>, ctx: &GateContext) -> Decis
     let builtin = match request {
         ToolRequest::Shell { command, cwd } => {
             let start = cwd
-                .map(|c| sandbox::normalize(c, &ctx.cwd, ctx.home.as_deref()))
+                .map(|c| roots::normalize(c, &ctx.cwd, ctx.home.as_deref()))
                 .unwrap_or_else(|| ctx.cwd.clone());
             let agent = crate::agent::AgentContext {
                 cwd: start,
@@ -199,7 +199,7 @@ pub fn check_writes(
         );
     }
     for path in paths {
-        if !sandbox::is_inside(path, roots) {
+        if !roots::is_inside(path, roots) {
             let listed: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
             return with_commands(
                 deny(

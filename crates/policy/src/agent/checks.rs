@@ -7,7 +7,7 @@ use crate::globs::{
     gate_files, home_gate_files, literal_prefix, PathSet, GATE_FILES, HOME_GATE_FILES,
 };
 use globset::{Glob, GlobBuilder};
-use sandbox::roots::{is_inside, Landing};
+use roots::{is_inside, Landing};
 use std::path::{Path, PathBuf};
 
 /// What a command does to a target.
@@ -175,7 +175,7 @@ impl Analyzer<'_> {
                         ));
                         continue;
                     }
-                    match sandbox::roots::resolve_links(p) {
+                    match roots::resolve_links(p) {
                         Landing::Real(real) if &real != p => {
                             // Judge both spellings: the rule names what the user wrote,
                             // the kernel writes where the link points.

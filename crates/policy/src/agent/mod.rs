@@ -138,7 +138,7 @@ pub fn decide(command: &str, ctx: &AgentContext) -> Decision {
 /// are `/a/b`.
 fn normalized(ctx: &AgentContext) -> AgentContext {
     let root = std::path::Path::new("/");
-    let norm = |p: &std::path::Path| sandbox::roots::normalize(p, root, None);
+    let norm = |p: &std::path::Path| roots::normalize(p, root, None);
     AgentContext {
         cwd: norm(&ctx.cwd),
         repo_root: norm(&ctx.repo_root),
