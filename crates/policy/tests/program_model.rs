@@ -481,3 +481,15 @@ fn targets_are_resolved_through_symlinks_on_disk() {
     );
     assert_eq!(decide("echo x > src/new.rs", &ctx).decision, Verdict::Allow);
 }
+
+#[test]
+fn thousands_of_nested_wrappers_are_bounded_not_a_stack_overflow() {
+    for wrapper in ["env ", "sudo ", "nice ", "flock /tmp/l ", "timeout 5 "] {
+        let cmd = format!("{}rm -rf ~", wrapper.repeat(2500));
+        let d = standard(&cmd);
+        assert_eq!((d.decision, d.rule.as_str()), (Verdict::Ask, "parse.bounds"), "{wrapper}");
+        assert!(d.reason.contains("wrappers"), "{}", d.reason);
+    }
+    // A few wrappers are peeled as before.
+    caught("fs.destructive", Verdict::Deny, &format!("{}rm -rf ~", "env ".repeat(20)), "/home/dev");
+}

@@ -197,6 +197,9 @@ fn wrapped(args: &[Arg], with_value: &[&str], positionals: usize) -> Option<usiz
     None
 }
 
+/// Wrappers peeled off one command at most (each is one level of recursion).
+const MAX_WRAPPERS: usize = 64;
+
 impl Analyzer<'_> {
     fn deny_remote(&mut self, display: &str, how: &str) {
         self.add(Finding::deny(
@@ -215,7 +218,28 @@ impl Analyzer<'_> {
     }
 
     /// Run the rules for `inv.argv[start..]`; true when its output is downloaded content.
+    /// Wrappers recurse into the command they run; the recursion is bounded by an explicit
+    /// counter (`parse.bounds` beyond it), so `env env env ... rm` cannot exhaust the stack.
     pub(crate) fn invoke(
+        &mut self,
+        inv: &Invocation,
+        start: usize,
+        st: &mut ShellState,
+        depth: usize,
+    ) -> bool {
+        if self.wrapper_depth >= MAX_WRAPPERS {
+            self.bounds(format!(
+                "more than {MAX_WRAPPERS} wrappers (env, sudo, timeout, ...) are nested in one command"
+            ));
+            return false;
+        }
+        self.wrapper_depth += 1;
+        let out = self.invoke_unbounded(inv, start, st, depth);
+        self.wrapper_depth -= 1;
+        out
+    }
+
+    fn invoke_unbounded(
         &mut self,
         inv: &Invocation,
         start: usize,

@@ -36,6 +36,8 @@ pub(crate) struct Analyzer<'a> {
     commands: Vec<String>,
     steps: usize,
     out_of_bounds: bool,
+    /// Wrappers being peeled right now (see `invoke`).
+    pub(crate) wrapper_depth: usize,
     /// What the previous pipeline stage writes to the next one, when the string spells it.
     last_out: Option<PipeOut>,
     /// Standard input for the next simple command reached in a pipeline stage.
@@ -83,6 +85,7 @@ impl<'a> Analyzer<'a> {
             commands: Vec::new(),
             steps: 0,
             out_of_bounds: false,
+            wrapper_depth: 0,
             last_out: None,
             pipe_in: None,
         }
@@ -120,7 +123,7 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn bounds(&mut self, why: String) {
+    pub(crate) fn bounds(&mut self, why: String) {
         if !self.out_of_bounds {
             self.out_of_bounds = true;
             self.add(Finding::ask(
