@@ -139,8 +139,7 @@ fn a_refused_write_keeps_what_it_would_have_written_truncated() {
     let lines = r.audit_lines();
     let allowed = lines
         .iter()
-        .filter(|l| l["event"] == "PreToolUse" && l["decision"] == "allow")
-        .last()
+        .rfind(|l| l["event"] == "PreToolUse" && l["decision"] == "allow")
         .expect("audited");
     assert!(allowed["input"].get("content").is_none(), "{allowed}");
 }

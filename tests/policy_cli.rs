@@ -289,12 +289,21 @@ programs = ["flock", "unshare", "gawk", "cargo-nextest"]
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
     let v = json_of(&out.stdout);
-    assert_eq!((v["checks"].as_u64(), v["clean"].as_u64()), (Some(4), Some(1)), "{v}");
+    assert_eq!(
+        (v["checks"].as_u64(), v["clean"].as_u64()),
+        (Some(4), Some(1)),
+        "{v}"
+    );
     let found: Vec<(String, String)> = v["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| (f["rule"].as_str().unwrap().to_string(), f["command"].as_str().unwrap().to_string()))
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["command"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
     for (rule, command) in [
         ("check.inline_code", "python3 -m timeit -s 'import os' pass"),
@@ -309,7 +318,10 @@ programs = ["flock", "unshare", "gawk", "cargo-nextest"]
             "{rule} {command}: {found:?}"
         );
     }
-    assert!(!found.iter().any(|(_, c)| c == "cargo-nextest"), "{found:?}");
+    assert!(
+        !found.iter().any(|(_, c)| c == "cargo-nextest"),
+        "{found:?}"
+    );
 }
 
 #[test]

@@ -487,9 +487,18 @@ fn thousands_of_nested_wrappers_are_bounded_not_a_stack_overflow() {
     for wrapper in ["env ", "sudo ", "nice ", "flock /tmp/l ", "timeout 5 "] {
         let cmd = format!("{}rm -rf ~", wrapper.repeat(2500));
         let d = standard(&cmd);
-        assert_eq!((d.decision, d.rule.as_str()), (Verdict::Ask, "parse.bounds"), "{wrapper}");
+        assert_eq!(
+            (d.decision, d.rule.as_str()),
+            (Verdict::Ask, "parse.bounds"),
+            "{wrapper}"
+        );
         assert!(d.reason.contains("wrappers"), "{}", d.reason);
     }
     // A few wrappers are peeled as before.
-    caught("fs.destructive", Verdict::Deny, &format!("{}rm -rf ~", "env ".repeat(20)), "/home/dev");
+    caught(
+        "fs.destructive",
+        Verdict::Deny,
+        &format!("{}rm -rf ~", "env ".repeat(20)),
+        "/home/dev",
+    );
 }

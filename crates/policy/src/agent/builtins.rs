@@ -125,11 +125,9 @@ impl Analyzer<'_> {
             "trap" => {
                 // `trap [-lp] [[ACTION] SIGNAL...]`: the action runs later, in this shell.
                 let p = Parsed::until_operand(rest, &[]).0;
-                let action = rest
-                    .iter()
-                    .skip_while(|a| a.text().is_some_and(|t| t.starts_with('-') && t != "-"))
-                    .skip_while(|a| a.is("--"))
-                    .next();
+                let action = rest.iter().find(|a| {
+                    !a.text().is_some_and(|t| t.starts_with('-') && t != "-") && !a.is("--")
+                });
                 if p.has("-p", Some('p')) || p.has("-l", Some('l')) {
                     return;
                 }

@@ -368,9 +368,8 @@ impl Analyzer<'_> {
                 return false;
             }
             "source" | "." => {
-                match rest.first() {
-                    Some(script) => self.script_file(None, script, &inv.stdin, display, st, depth),
-                    None => {}
+                if let Some(script) = rest.first() {
+                    self.script_file(None, script, &inv.stdin, display, st, depth);
                 }
                 return false;
             }

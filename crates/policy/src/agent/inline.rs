@@ -234,6 +234,8 @@ fn skip_address(cmd: &str) -> &str {
 
 /// Vim commands (`-c CMD`, `+CMD`, `--cmd CMD`): shell escapes and script languages
 /// execute, `w`/`wq`/`x`/`sav` write the files being edited.
+// One arm per command family reads as a table.
+#[allow(clippy::collapsible_match)]
 pub(crate) fn vim_effects(cmd: &str) -> (Option<&'static str>, bool) {
     let mut writes = false;
     for part in cmd.split('|') {
@@ -249,7 +251,7 @@ pub(crate) fn vim_effects(cmd: &str) -> (Option<&'static str>, bool) {
             "py" | "py3" | "python" | "python3" | "pyx" | "lua" | "perl" | "ruby" | "rubydo"
             | "luado" | "perldo" | "pydo" | "py3do" | "terminal" | "term" | "call" | "exe"
             | "execute" | "so" | "source" | "runtime" | "redir" | "let" | "r" | "read" => {
-                if !(matches!(word.as_str(), "r" | "read") && !c.contains('!')) {
+                if !matches!(word.as_str(), "r" | "read") || c.contains('!') {
                     return (Some("a script or shell command"), writes);
                 }
             }

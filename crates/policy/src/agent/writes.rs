@@ -418,9 +418,6 @@ impl Analyzer<'_> {
                 .collect();
             writes.extend(below_root);
         }
-        match name {
-            _ => {}
-        }
         for (targets, op) in writes {
             self.check_writes(&targets, op, display, st);
         }
