@@ -20,7 +20,6 @@
 
 use crate::shell;
 use crate::Verdict;
-use globset::{GlobBuilder, GlobMatcher};
 use std::path::{Path, PathBuf};
 
 /// What a tool call acts on, as far as rules are concerned.
@@ -69,8 +68,10 @@ enum CommandPattern {
 #[derive(Debug, Clone)]
 struct PathPattern {
     anchor: Anchor,
-    /// The pattern below its anchor, `**/` added when it had no slash.
-    pattern: String,
+    /// The pattern below its anchor, `**/` added when it had no slash, compiled in the one
+    /// glob dialect of [`crate::globs`] (anchored at its base; a directory covers its
+    /// contents, as in gitignore).
+    compiled: crate::globs::Pattern,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -304,8 +305,9 @@ impl PathPattern {
         if body.is_empty() {
             pattern = "**".to_string();
         }
-        glob(&format!("/{pattern}")).map_err(|e| format!("bad path pattern `{spec}`: {e}"))?;
-        Ok(PathPattern { anchor, pattern })
+        let compiled = crate::globs::Pattern::new(&format!("/{pattern}"))
+            .map_err(|e| format!("bad path pattern `{spec}`: {e}"))?;
+        Ok(PathPattern { anchor, compiled })
     }
 
     fn matches(&self, path: &Path, cwd: &Path, root: &Path, home: Option<&Path>) -> bool {
@@ -320,15 +322,12 @@ impl PathPattern {
         };
         let base = roots::normalize(&base, Path::new("/"), home);
         let target = roots::normalize(path, cwd, home);
-        let full = format!(
-            "{}/{}",
-            base.to_string_lossy().trim_end_matches('/'),
-            self.pattern
-        );
-        let Ok(file) = glob(&full) else { return false };
-        // A rule naming a directory also covers everything below it, as in gitignore.
-        let below = glob(&format!("{full}/**"));
-        let hit = |p: &Path| file.is_match(p) || below.as_ref().is_ok_and(|g| g.is_match(p));
+        let hit = |p: &Path| {
+            p.strip_prefix(&base)
+                .ok()
+                .and_then(|rel| rel.to_str())
+                .is_some_and(|rel| !rel.is_empty() && self.compiled.is_match(rel))
+        };
         // The rule names a file, not a spelling: a symlink to `.env` is `.env`.
         hit(&target)
             || match roots::resolve_links(&target) {
@@ -336,14 +335,6 @@ impl PathPattern {
                 roots::Landing::Dangling(_) => false,
             }
     }
-}
-
-fn glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
-    GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .build()
-        .map(|g| g.compile_matcher())
 }
 
 /// The subject of a web-fetch rule for `url`: `domain:HOST`, the host lower-cased without
