@@ -8,13 +8,18 @@
 //!   part is allowed. A command holding a substitution, a redirection, a group or control
 //!   flow is only allowed by a rule for the whole tool. Deny and ask rules are stricter
 //!   the other way: they match the whole string, any command reached inside it (groups,
-//!   loops, `$( )`, backticks), and that command with wrappers (`sudo`, `env`, `timeout`,
-//!   `nice`, `nohup`, ...) and leading assignments removed.
+//!   loops, `$( )`, backticks), that command decoded (`'curl'`, `c\url`), with the
+//!   program named by its base name (`/usr/bin/curl`, `./bin/curl`), and with the
+//!   wrappers of the program table ([`crate::programs`]: `sudo`, `env`, `timeout`,
+//!   `flock`, ...) and leading assignments removed. Allow rules accept the decoded form
+//!   and a program in a system directory (`/usr/bin/curl`), never a look-alike elsewhere.
 //! - `Read(...)`, `Edit(...)` and the other file tools: gitignore-style paths. `//abs`
 //!   is absolute, `~/x` is under the home directory, `/x` is relative to the repository
-//!   root, `x` or `./x` relative to the working directory; a pattern without a slash
-//!   matches at any depth below it; `Edit` rules cover every tool that writes files and
-//!   `Read` rules every tool that reads them.
+//!   root, `./x` or `a/x` relative to the working directory; a pattern without a slash
+//!   (`Read(.env)`) names that file at any depth, from any working directory, and through
+//!   symlinks (a link to `.env` is `.env`); the globs are those of [`crate::globs`].
+//!   `Edit` rules cover every tool that writes files and `Read` rules every tool that
+//!   reads them.
 //! - `mcp__server` covers every tool of that MCP server; other specifiers (e.g.
 //!   `WebFetch(domain:example.com)`) are compared as text, `*` matching any text.
 
@@ -294,11 +299,12 @@ impl PathPattern {
         // A slash-less name (`Read(.env)`) names that file wherever it is, whatever the
         // working directory: anchored at `/` so a call from a subdirectory, or about a
         // path above the cwd, still matches.
-        let (anchor, mut pattern) = if anchor == Anchor::Cwd && !body.contains('/') {
-            (Anchor::Absolute, format!("**/{body}"))
-        } else {
-            (anchor, body.to_string())
-        };
+        let (anchor, mut pattern) =
+            if anchor == Anchor::Cwd && !body.contains('/') && !spec.starts_with("./") {
+                (Anchor::Absolute, format!("**/{body}"))
+            } else {
+                (anchor, body.to_string())
+            };
         if dir_only {
             pattern.push_str("/**");
         }
