@@ -19,7 +19,6 @@ const COMMON: &[&str] = &[
     "system(",
     "popen",
     "spawn",
-    "exec(",
     "execSync",
     "execFile",
     "eval(",
@@ -90,11 +89,16 @@ const COMMON: &[&str] = &[
 /// Python format; `.write(` is Python's file write and also `sys.stdout.write`).
 fn language_markers(lang: Lang) -> &'static [&'static str] {
     match lang {
-        Lang::Ruby => &["`", "%x", "system ", "exec ", "spawn ", "open(\"|"],
-        Lang::Perl => &["`", "qx", "system ", "exec ", "unlink ", "open(", "open "],
-        Lang::Php => &["`", "exec ", "system ", "fopen"],
+        Lang::Ruby => &["`", "%x", "system ", "exec ", "exec(", "spawn ", "open(\"|"],
+        Lang::Perl => &[
+            "`", "qx", "system ", "exec ", "exec(", "unlink ", "open(", "open ",
+        ],
+        Lang::Php => &["`", "exec ", "exec(", "system ", "fopen"],
         Lang::Tcl => &["exec ", "open "],
-        Lang::Python | Lang::JavaScript => &[".write("],
+        // `exec(` is Python's code evaluation; in JavaScript it is also `RegExp.exec`, and
+        // `child_process.exec` is caught by its module name.
+        Lang::Python => &[".write(", "exec("],
+        Lang::JavaScript => &[".write("],
         Lang::Julia => &["rm(", "mv(", "cp(", "write("],
         Lang::R => &["file.remove", "write(", "file.copy"],
         _ => &[],
