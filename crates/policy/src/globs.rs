@@ -14,35 +14,45 @@
 //!
 //! Negations (`!pattern`) are not supported; such a pattern matches nothing.
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use std::sync::OnceLock;
 
 /// One compiled pattern, keeping the text the user wrote (findings quote it).
 #[derive(Debug, Clone)]
 pub struct Pattern {
     pub text: String,
-    matchers: Vec<GlobMatcher>,
+    /// Parsed, not yet compiled: a [`PathSet`] compiles all its patterns together (literal
+    /// names and prefixes need no regular expression), and a lone pattern compiles on its
+    /// first use.
+    globs: Vec<Glob>,
+    matchers: OnceLock<Vec<GlobMatcher>>,
 }
 
 impl Pattern {
     pub fn new(text: &str) -> Result<Pattern, globset::Error> {
-        let mut matchers = Vec::new();
+        let mut globs = Vec::new();
         if !text.starts_with('!') && !text.trim().is_empty() {
             for glob in expand(text) {
-                let built = GlobBuilder::new(&glob)
-                    .literal_separator(true)
-                    .backslash_escape(true)
-                    .build()?;
-                matchers.push(built.compile_matcher());
+                globs.push(
+                    GlobBuilder::new(&glob)
+                        .literal_separator(true)
+                        .backslash_escape(true)
+                        .build()?,
+                );
             }
         }
         Ok(Pattern {
             text: text.to_string(),
-            matchers,
+            globs,
+            matchers: OnceLock::new(),
         })
     }
 
     pub fn is_match(&self, path: &str) -> bool {
-        self.matchers.iter().any(|m| m.is_match(path))
+        self.matchers
+            .get_or_init(|| self.globs.iter().map(Glob::compile_matcher).collect())
+            .iter()
+            .any(|m| m.is_match(path))
     }
 
     /// The last path component when it is a plain file name (no glob syntax): the file
@@ -105,16 +115,23 @@ pub const HOME_GATE_FILES: &[&str] = &[
     ".gemini/settings.json",
 ];
 
-/// [`GATE_FILES`] anchored at the repository root, compiled.
-pub fn gate_files() -> PathSet {
-    let anchored: Vec<String> = GATE_FILES.iter().map(|g| format!("/{g}")).collect();
-    PathSet::new(&anchored)
+/// [`GATE_FILES`] anchored at the repository root, compiled once per process (a hook
+/// call decides one tool call; compiling the globs is most of its cost otherwise).
+pub fn gate_files() -> &'static PathSet {
+    static SET: std::sync::OnceLock<PathSet> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let anchored: Vec<String> = GATE_FILES.iter().map(|g| format!("/{g}")).collect();
+        PathSet::new(&anchored)
+    })
 }
 
-/// [`HOME_GATE_FILES`] anchored at the home directory, compiled.
-pub fn home_gate_files() -> PathSet {
-    let anchored: Vec<String> = HOME_GATE_FILES.iter().map(|g| format!("/{g}")).collect();
-    PathSet::new(&anchored)
+/// [`HOME_GATE_FILES`] anchored at the home directory, compiled once per process.
+pub fn home_gate_files() -> &'static PathSet {
+    static SET: std::sync::OnceLock<PathSet> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let anchored: Vec<String> = HOME_GATE_FILES.iter().map(|g| format!("/{g}")).collect();
+        PathSet::new(&anchored)
+    })
 }
 
 /// The gate-file or protect pattern `rel` (repository-relative) matches, as written.
@@ -158,17 +175,28 @@ pub struct PathSet {
     pub patterns: Vec<Pattern>,
     /// Patterns that did not compile (the config validator normally refuses them first).
     pub invalid: Vec<String>,
+    /// Every pattern's globs in one set; `owner[i]` is the pattern of glob `i`.
+    set: GlobSet,
+    owner: Vec<usize>,
 }
 
 impl PathSet {
     pub fn new<S: AsRef<str>>(texts: &[S]) -> PathSet {
         let mut set = PathSet::default();
+        let mut builder = GlobSetBuilder::new();
         for text in texts {
             match Pattern::new(text.as_ref()) {
-                Ok(p) => set.patterns.push(p),
+                Ok(p) => {
+                    for g in &p.globs {
+                        builder.add(g.clone());
+                        set.owner.push(set.patterns.len());
+                    }
+                    set.patterns.push(p);
+                }
                 Err(_) => set.invalid.push(text.as_ref().to_string()),
             }
         }
+        set.set = builder.build().unwrap_or_else(|_| GlobSet::empty());
         set
     }
 
@@ -176,8 +204,15 @@ impl PathSet {
         self.first_match(path).is_some()
     }
 
+    /// The first pattern (in the order given) that matches `path`.
     pub fn first_match(&self, path: &str) -> Option<&Pattern> {
-        self.patterns.iter().find(|p| p.is_match(path))
+        let first = self
+            .set
+            .matches(path)
+            .into_iter()
+            .map(|i| self.owner[i])
+            .min()?;
+        self.patterns.get(first)
     }
 }
 

@@ -37,7 +37,7 @@ const CONFIG_EXTENSIONS: &[&str] = &[
 /// The gate's files, anchored at the repository root: a `loopgate.toml` in a
 /// subdirectory is not the one loopgate reads.
 pub fn gate_files() -> PathSet {
-    policy::globs::gate_files()
+    policy::globs::gate_files().clone()
 }
 
 fn verb(kind: &DeltaKind) -> &'static str {

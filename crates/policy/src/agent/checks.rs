@@ -47,9 +47,9 @@ fn glob(pattern: &str) -> Option<Glob> {
 pub(crate) struct Protected {
     repo_root: PathBuf,
     home: Option<PathBuf>,
-    repo: PathSet,
+    repo: &'static PathSet,
     protect: PathSet,
-    home_set: PathSet,
+    home_set: &'static PathSet,
     anchors: Vec<PathBuf>,
 }
 
