@@ -89,7 +89,7 @@ fn main() {
             .map(|d| *d / 200)
             .zip(commands.iter())
             .collect();
-        slowest.sort_by(|a, b| b.0.cmp(&a.0));
+        slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
         for (mean, c) in slowest.iter().take(5) {
             let shown: String = c.chars().take(80).collect();
             println!("  slowest: {mean:?} mean  {shown:?}");
