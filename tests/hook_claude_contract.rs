@@ -93,6 +93,58 @@ fn an_allowed_write_answers_nothing_and_is_audited() {
 }
 
 #[test]
+fn a_refused_write_keeps_what_it_would_have_written_truncated() {
+    let r = node_repo(
+        "version = 1\n[audit]\nmax_field_bytes = 64\n",
+        "module.exports = (a, b) => a + b;\n",
+    );
+    let content = format!("[guards]\nconfig_edits = \"off\"\n{}", "#".repeat(500));
+    let payload = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Write", "tool_input": {"file_path": r.file("loopgate.toml"), "content": content}}),
+    );
+    let out = run("claude", &r.path(), &r.home(), &payload);
+    assert_eq!(out.code, 0, "{}", out.explain());
+    assert_eq!(
+        out.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    let lines = r.audit_lines();
+    let line = lines
+        .iter()
+        .find(|l| l["event"] == "PreToolUse")
+        .expect("audited");
+    assert_eq!(line["rule"], "gate.tamper", "{line}");
+    let kept = line["input"]["content"]["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        kept.starts_with("[guards]\nconfig_edits = \"off\""),
+        "{line}"
+    );
+    assert!(
+        kept.contains("truncated"),
+        "cut to max_field_bytes with a marker: {kept}"
+    );
+    // An allowed write does not copy its content into the audit.
+    let ok = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Write", "tool_input": {"file_path": r.file("src/x.js"), "content": "x"}}),
+    );
+    run("claude", &r.path(), &r.home(), &ok);
+    let lines = r.audit_lines();
+    let allowed = lines
+        .iter()
+        .rfind(|l| l["event"] == "PreToolUse" && l["decision"] == "allow")
+        .expect("audited");
+    assert!(allowed["input"].get("content").is_none(), "{allowed}");
+}
+
+#[test]
 fn a_write_through_a_symlink_out_of_the_roots_is_refused() {
     let r = node_repo(
         "version = 1\n[sandbox]\ntemp_writable = false\n",

@@ -311,11 +311,23 @@ fn a_binary_path_with_spaces_is_quoted_and_replaces_the_old_entry() {
     fs::create_dir_all(&dir).unwrap();
     let moved = dir.join("loopgate");
     fs::copy(binary(), &moved).unwrap();
-    Command::new(&moved)
-        .args(["install", "claude"])
-        .current_dir(&repo.root)
-        .assert()
-        .success();
+    // Another test thread forking while the copy was open for writing leaves a child
+    // holding it for a moment (ETXTBSY): wait that out instead of failing on it.
+    let mut tries = 0;
+    let out = loop {
+        match std::process::Command::new(&moved)
+            .args(["install", "claude"])
+            .current_dir(&repo.root)
+            .output()
+        {
+            Err(e) if e.raw_os_error() == Some(26) && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            other => break other.unwrap(),
+        }
+    };
+    assert!(out.status.success(), "{out:?}");
     let v = json(&repo.read(".claude/settings.json"));
     let expected = format!(
         "'{}' hook claude",

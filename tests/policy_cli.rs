@@ -256,6 +256,75 @@ fn lint_lists_each_refused_check_with_its_reason() {
 }
 
 #[test]
+fn lint_names_program_model_refusals_and_wrapper_or_interpreter_programs() {
+    let repo = repo();
+    fs::write(
+        repo.path().join("untrusted.toml"),
+        r#"version = 1
+
+[[check]]
+name = "bench"
+run = "python3 -m timeit -s 'import os' pass"
+
+[[check]]
+name = "make"
+run = "make SHELL:=/bin/sh test"
+
+[[check]]
+name = "repl"
+run = "node -i"
+
+[[check]]
+name = "ok"
+run = "cargo test --config net.offline=true"
+
+[gate]
+programs = ["flock", "unshare", "gawk", "cargo-nextest"]
+"#,
+    )
+    .unwrap();
+    let out = loopgate(repo.path())
+        .args(["policy", "lint", "--json", "untrusted.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v = json_of(&out.stdout);
+    assert_eq!(
+        (v["checks"].as_u64(), v["clean"].as_u64()),
+        (Some(4), Some(1)),
+        "{v}"
+    );
+    let found: Vec<(String, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["command"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for (rule, command) in [
+        ("check.inline_code", "python3 -m timeit -s 'import os' pass"),
+        ("check.exec_flag", "make SHELL:=/bin/sh test"),
+        ("check.inline_code", "node -i"),
+        ("check.suspicious_program", "flock"),
+        ("check.suspicious_program", "unshare"),
+        ("check.suspicious_program", "gawk"),
+    ] {
+        assert!(
+            found.contains(&(rule.to_string(), command.to_string())),
+            "{rule} {command}: {found:?}"
+        );
+    }
+    assert!(
+        !found.iter().any(|(_, c)| c == "cargo-nextest"),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn lint_of_a_clean_config_is_exit_0() {
     let repo = repo();
     fs::write(

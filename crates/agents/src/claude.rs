@@ -61,10 +61,12 @@ fn tool_call(object: &Object, cwd: Option<&std::path::Path>) -> ToolCall {
         },
         "Write" | "Edit" | "MultiEdit" => ToolCall::FileWrite {
             paths: fields::path(&input, "file_path").into_iter().collect(),
+            content: Some(Value::Object(input.clone())),
             tool,
         },
         "NotebookEdit" => ToolCall::FileWrite {
             paths: fields::path(&input, "notebook_path").into_iter().collect(),
+            content: Some(Value::Object(input.clone())),
             tool,
         },
         "Read" => match fields::path(&input, "file_path") {

@@ -43,6 +43,7 @@ fn tool_call(object: &Object, cwd: Option<&Path>) -> ToolCall {
                 .unwrap_or_default();
             ToolCall::FileWrite {
                 paths: patch_paths(&patch),
+                content: Some(Value::String(patch)),
                 tool,
             }
         }

@@ -121,6 +121,7 @@ fn generic_tool(object: &Object, cwd: Option<PathBuf>) -> ToolCall {
         "Write" | "Edit" | "StrReplace" | "MultiEdit" | "Delete" | "EditNotebook" => {
             ToolCall::FileWrite {
                 paths: path.into_iter().collect(),
+                content: Some(Value::Object(input.clone())),
                 tool,
             }
         }

@@ -58,6 +58,7 @@ fn tool_call(object: &Object, cwd: Option<&Path>) -> ToolCall {
         },
         "write_file" | "replace" => ToolCall::FileWrite {
             paths: path.into_iter().collect(),
+            content: Some(serde_json::Value::Object(input.clone())),
             tool,
         },
         "read_file" => match path {

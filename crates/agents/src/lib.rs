@@ -54,7 +54,14 @@ pub enum ToolCall {
         cwd: Option<PathBuf>,
     },
     /// A file write or edit, with every path it touches.
-    FileWrite { tool: String, paths: Vec<PathBuf> },
+    FileWrite {
+        tool: String,
+        paths: Vec<PathBuf>,
+        /// What the call would write (the tool input as sent: content, edits, patch),
+        /// kept as evidence when the call is refused; not part of the normal audit input.
+        #[serde(skip)]
+        content: Option<serde_json::Value>,
+    },
     /// A file read.
     FileRead { tool: String, path: PathBuf },
     /// Anything else (MCP tools, web fetches, ...), with its raw input for rules and audit.

@@ -63,14 +63,21 @@ fn every_file_tool_names_its_path() {
         let Event::PreTool { call } = parsed(A, fixture).event else {
             panic!("{fixture}")
         };
+        let ToolCall::FileWrite {
+            tool: t,
+            paths,
+            content,
+        } = call
+        else {
+            panic!("{fixture}: {call:?}")
+        };
         assert_eq!(
-            call,
-            ToolCall::FileWrite {
-                tool: tool.into(),
-                paths: vec![PathBuf::from(path)]
-            },
+            (t.as_str(), paths),
+            (tool, vec![PathBuf::from(path)]),
             "{fixture}"
         );
+        // The attempted content is kept for the audit of a refusal.
+        assert!(content.is_some_and(|c| c.is_object()), "{fixture}");
     }
     let Event::PreTool { call } = parsed(A, "pre_tool_use_read.json").event else {
         panic!()

@@ -39,20 +39,30 @@ fn apply_patch_names_every_path_of_the_envelope() {
     let Event::PreTool { call } = parsed(A, "pre_tool_use_apply_patch.json").event else {
         panic!()
     };
+    let ToolCall::FileWrite {
+        tool,
+        paths,
+        content,
+    } = call
+    else {
+        panic!("{call:?}")
+    };
+    assert_eq!(tool, "apply_patch");
     assert_eq!(
-        call,
-        ToolCall::FileWrite {
-            tool: "apply_patch".into(),
-            paths: [
-                "docs/new.md",
-                "src/lib.rs",
-                "src/core.rs",
-                "tests/old_test.rs"
-            ]
-            .map(PathBuf::from)
-            .to_vec(),
-        }
+        paths,
+        [
+            "docs/new.md",
+            "src/lib.rs",
+            "src/core.rs",
+            "tests/old_test.rs"
+        ]
+        .map(PathBuf::from)
+        .to_vec()
     );
+    // The patch itself is kept for the audit of a refusal.
+    assert!(content
+        .and_then(|c| c.as_str().map(|s| s.contains("*** Begin Patch")))
+        .unwrap_or(false));
 }
 
 #[test]

@@ -39,15 +39,19 @@ fn file_tools() {
             "/home/dev/app/src/b.ts",
         ),
     ] {
-        assert_eq!(
-            parsed(A, fixture).event,
-            Event::PreTool {
-                call: ToolCall::FileWrite {
-                    tool: tool.into(),
-                    paths: vec![PathBuf::from(path)]
-                }
-            }
-        );
+        let Event::PreTool {
+            call:
+                ToolCall::FileWrite {
+                    tool: t,
+                    paths,
+                    content,
+                },
+        } = parsed(A, fixture).event
+        else {
+            panic!("{fixture}")
+        };
+        assert_eq!((t.as_str(), paths), (tool, vec![PathBuf::from(path)]));
+        assert!(content.is_some(), "{fixture}");
     }
     assert_eq!(
         parsed(A, "before_tool_read_file.json").event,

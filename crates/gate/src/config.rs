@@ -338,7 +338,8 @@ impl Config {
                 if glob.trim().is_empty() {
                     return Err(format!("[guards] {key} has an empty glob"));
                 }
-                globset::Glob::new(glob)
+                // The same dialect the guards and the tool gate match with (policy::globs).
+                policy::globs::Pattern::new(glob)
                     .map_err(|e| format!("[guards] {key}: bad glob `{glob}`: {e}"))?;
             }
         }

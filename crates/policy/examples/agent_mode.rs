@@ -74,12 +74,25 @@ fn main() {
         let mut commands = Vec::new();
         commands_under(Path::new(dir), &mut commands);
         let mut samples = Vec::with_capacity(commands.len() * 200);
+        let mut per_command = vec![Duration::ZERO; commands.len()];
         for _ in 0..200 {
-            for c in &commands {
+            for (i, c) in commands.iter().enumerate() {
                 let t = Instant::now();
                 std::hint::black_box(decide(c, &ctx));
-                samples.push(t.elapsed());
+                let took = t.elapsed();
+                per_command[i] += took;
+                samples.push(took);
             }
+        }
+        let mut slowest: Vec<(Duration, &String)> = per_command
+            .iter()
+            .map(|d| *d / 200)
+            .zip(commands.iter())
+            .collect();
+        slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
+        for (mean, c) in slowest.iter().take(5) {
+            let shown: String = c.chars().take(80).collect();
+            println!("  slowest: {mean:?} mean  {shown:?}");
         }
         samples.sort();
         println!(

@@ -9,8 +9,11 @@
 pub mod agent;
 pub mod check_mode;
 pub mod decision;
+pub mod globs;
+pub mod programs;
 pub mod rules;
 pub mod shell;
+pub mod tool_gate;
 
 pub use decision::{Decision, Profile, Verdict};
 pub use rules::{Rule, RuleSet, ToolSubject};

@@ -8,19 +8,23 @@
 //!   part is allowed. A command holding a substitution, a redirection, a group or control
 //!   flow is only allowed by a rule for the whole tool. Deny and ask rules are stricter
 //!   the other way: they match the whole string, any command reached inside it (groups,
-//!   loops, `$( )`, backticks), and that command with wrappers (`sudo`, `env`, `timeout`,
-//!   `nice`, `nohup`, ...) and leading assignments removed.
+//!   loops, `$( )`, backticks), that command decoded (`'curl'`, `c\url`), with the
+//!   program named by its base name (`/usr/bin/curl`, `./bin/curl`), and with the
+//!   wrappers of the program table ([`crate::programs`]: `sudo`, `env`, `timeout`,
+//!   `flock`, ...) and leading assignments removed. Allow rules accept the decoded form
+//!   and a program in a system directory (`/usr/bin/curl`), never a look-alike elsewhere.
 //! - `Read(...)`, `Edit(...)` and the other file tools: gitignore-style paths. `//abs`
 //!   is absolute, `~/x` is under the home directory, `/x` is relative to the repository
-//!   root, `x` or `./x` relative to the working directory; a pattern without a slash
-//!   matches at any depth below it; `Edit` rules cover every tool that writes files and
-//!   `Read` rules every tool that reads them.
+//!   root, `./x` or `a/x` relative to the working directory; a pattern without a slash
+//!   (`Read(.env)`) names that file at any depth, from any working directory, and through
+//!   symlinks (a link to `.env` is `.env`); the globs are those of [`crate::globs`].
+//!   `Edit` rules cover every tool that writes files and `Read` rules every tool that
+//!   reads them.
 //! - `mcp__server` covers every tool of that MCP server; other specifiers (e.g.
 //!   `WebFetch(domain:example.com)`) are compared as text, `*` matching any text.
 
 use crate::shell;
 use crate::Verdict;
-use globset::{GlobBuilder, GlobMatcher};
 use std::path::{Path, PathBuf};
 
 /// What a tool call acts on, as far as rules are concerned.
@@ -69,8 +73,10 @@ enum CommandPattern {
 #[derive(Debug, Clone)]
 struct PathPattern {
     anchor: Anchor,
-    /// The pattern below its anchor, `**/` added when it had no slash.
-    pattern: String,
+    /// The pattern below its anchor, `**/` added when it had no slash, compiled in the one
+    /// glob dialect of [`crate::globs`] (anchored at its base; a directory covers its
+    /// contents, as in gitignore).
+    compiled: crate::globs::Pattern,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,19 +296,24 @@ impl PathPattern {
         let dir_only = rest.ends_with('/');
         let body = rest.trim_end_matches('/');
         // gitignore: a pattern with no slash (other than a trailing one) matches at any depth.
-        let mut pattern = if anchor == Anchor::Cwd && !body.contains('/') {
-            format!("**/{body}")
-        } else {
-            body.to_string()
-        };
+        // A slash-less name (`Read(.env)`) names that file wherever it is, whatever the
+        // working directory: anchored at `/` so a call from a subdirectory, or about a
+        // path above the cwd, still matches.
+        let (anchor, mut pattern) =
+            if anchor == Anchor::Cwd && !body.contains('/') && !spec.starts_with("./") {
+                (Anchor::Absolute, format!("**/{body}"))
+            } else {
+                (anchor, body.to_string())
+            };
         if dir_only {
             pattern.push_str("/**");
         }
         if body.is_empty() {
             pattern = "**".to_string();
         }
-        glob(&format!("/{pattern}")).map_err(|e| format!("bad path pattern `{spec}`: {e}"))?;
-        Ok(PathPattern { anchor, pattern })
+        let compiled = crate::globs::Pattern::new(&format!("/{pattern}"))
+            .map_err(|e| format!("bad path pattern `{spec}`: {e}"))?;
+        Ok(PathPattern { anchor, compiled })
     }
 
     fn matches(&self, path: &Path, cwd: &Path, root: &Path, home: Option<&Path>) -> bool {
@@ -315,26 +326,35 @@ impl PathPattern {
             Anchor::Root => root.to_path_buf(),
             Anchor::Cwd => cwd.to_path_buf(),
         };
-        let base = sandbox::normalize(&base, Path::new("/"), home);
-        let target = sandbox::normalize(path, cwd, home);
-        let full = format!(
-            "{}/{}",
-            base.to_string_lossy().trim_end_matches('/'),
-            self.pattern
-        );
-        let Ok(file) = glob(&full) else { return false };
-        // A rule naming a directory also covers everything below it, as in gitignore.
-        let below = glob(&format!("{full}/**"));
-        file.is_match(&target) || below.is_ok_and(|g| g.is_match(&target))
+        let base = roots::normalize(&base, Path::new("/"), home);
+        let target = roots::normalize(path, cwd, home);
+        let hit = |p: &Path| {
+            p.strip_prefix(&base)
+                .ok()
+                .and_then(|rel| rel.to_str())
+                .is_some_and(|rel| !rel.is_empty() && self.compiled.is_match(rel))
+        };
+        // The rule names a file, not a spelling: a symlink to `.env` is `.env`.
+        hit(&target)
+            || match roots::resolve_links(&target) {
+                roots::Landing::Real(real) => real != target && hit(&real),
+                roots::Landing::Dangling(_) => false,
+            }
     }
 }
 
-fn glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
-    GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .backslash_escape(true)
-        .build()
-        .map(|g| g.compile_matcher())
+/// The subject of a web-fetch rule for `url`: `domain:HOST`, the host lower-cased without
+/// scheme, credentials or port (`WebFetch(domain:example.com)`).
+pub fn fetch_subject(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host = authority.rsplit('@').next()?;
+    let host = if host.starts_with('[') {
+        host.split(']').next().map(|h| format!("{h}]"))?
+    } else {
+        host.split(':').next()?.to_string()
+    };
+    (!host.is_empty()).then(|| format!("domain:{}", host.to_ascii_lowercase()))
 }
 
 /// User rules of one profile, evaluated deny > ask > allow.
@@ -370,6 +390,8 @@ impl RuleSet {
             ToolSubject::Command(cmd) => command_parts(cmd),
             _ => Parts {
                 all: Vec::new(),
+                loose: Vec::new(),
+                decoded: Vec::new(),
                 plain: true,
             },
         };
@@ -379,6 +401,7 @@ impl RuleSet {
             .all
             .iter()
             .flat_map(|p| std::iter::once(p.clone()).chain(strip_wrappers(p)))
+            .chain(parts.loose.iter().cloned())
             .collect();
         let any = |rules: &[Rule]| -> Option<String> {
             rules
@@ -424,11 +447,14 @@ impl RuleSet {
             }
         }
         let mut first = None;
-        for part in &parts.all {
-            let rule = self
-                .allow
-                .iter()
-                .find(|r| r.matches(tool, &ToolSubject::Command(part)))?;
+        for (i, part) in parts.all.iter().enumerate() {
+            let decoded = parts.decoded.get(i).cloned().flatten();
+            let rule = self.allow.iter().find(|r| {
+                r.matches(tool, &ToolSubject::Command(part))
+                    || decoded
+                        .as_deref()
+                        .is_some_and(|d| r.matches(tool, &ToolSubject::Command(d)))
+            })?;
             first.get_or_insert_with(|| rule.text.clone());
         }
         first
@@ -438,8 +464,15 @@ impl RuleSet {
 /// What a command string is made of, for rule matching.
 struct Parts {
     /// Every simple command reached: top-level lists and pipelines, and also the bodies of
-    /// subshells, groups, loops, functions and `$( )` / backtick substitutions.
+    /// subshells, groups, loops, functions and `$( )` / backtick substitutions, as written
+    /// and as the program receives it (quotes and escapes removed: `'curl'`, `c\url`).
     all: Vec<String>,
+    /// The same commands as deny and ask rules see them: decoded, the program named by its
+    /// base name (`/usr/bin/curl` is `curl`) and wrappers from the program table peeled.
+    loose: Vec<String>,
+    /// For each of `all`, the command as the program receives it (quotes and escapes
+    /// removed, a system path named by its program), when every word is static.
+    decoded: Vec<Option<String>>,
     /// Only top-level simple commands, without substitution or redirection: the only
     /// shape a part-wise allow can vouch for.
     plain: bool,
@@ -452,12 +485,16 @@ fn command_parts(cmd: &str) -> Parts {
     // A parser failure leaves the command opaque: no allow rule can match it.
     let opaque = || Parts {
         all: Vec::new(),
+        loose: Vec::new(),
+        decoded: Vec::new(),
         plain: false,
     };
     shell::contain(|| match shell::parse(cmd) {
         Ok(program) => {
             let mut parts = Parts {
                 all: Vec::new(),
+                loose: Vec::new(),
+                decoded: Vec::new(),
                 plain: true,
             };
             for list in &program.complete_commands {
@@ -524,9 +561,108 @@ fn walk_command(command: &shell::ast::Command, depth: usize, parts: &mut Parts) 
     }
 }
 
+/// The words of a simple command as the program receives them, when all are static.
+fn decoded_words(simple: &shell::ast::SimpleCommand) -> Option<Vec<String>> {
+    use shell::ast::CommandPrefixOrSuffixItem as Item;
+    let mut out = Vec::new();
+    for item in simple.prefix.iter().flat_map(|p| p.0.iter()) {
+        if let Item::Word(w) = item {
+            out.push(static_word(&w.value)?);
+        }
+    }
+    if let Some(w) = &simple.word_or_name {
+        out.push(static_word(&w.value)?);
+    }
+    for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
+        match item {
+            Item::Word(w) | Item::AssignmentWord(_, w) => out.push(static_word(&w.value)?),
+            _ => {}
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn static_word(raw: &str) -> Option<String> {
+    match shell::decode(raw) {
+        shell::WordValue::Static(s) if !s.tilde => Some(s.value),
+        _ => None,
+    }
+}
+
+/// Programs in the system directories are the program of that name.
+fn system_program(word: &str) -> Option<&str> {
+    let (dir, name) = word.rsplit_once('/')?;
+    matches!(
+        dir,
+        "/bin" | "/usr/bin" | "/usr/local/bin" | "/sbin" | "/usr/sbin"
+    )
+    .then_some(name)
+}
+
+/// The command with wrappers from the program table peeled off (`sudo -u x timeout 5 rm`
+/// is `rm`), each program named by its base name.
+fn peeled(words: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest: Vec<String> = words.to_vec();
+    for _ in 0..8 {
+        let Some(first) = rest.first() else { break };
+        let name = crate::programs::normalise(first);
+        let mut named = rest.clone();
+        named[0] = name.clone();
+        out.push(named);
+        let Some((prog, _)) = crate::programs::lookup(first) else {
+            break;
+        };
+        let crate::programs::Role::Wrapper { positionals, .. } = prog.role else {
+            break;
+        };
+        // Skip the wrapper's options (and their values) and its leading operands.
+        let mut i = 1;
+        let mut left = positionals;
+        while i < rest.len() {
+            let t = rest[i].as_str();
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if t.contains('=') && !t.starts_with('-') && name == "env" {
+                i += 1;
+                continue;
+            }
+            if t.starts_with('-') && t.len() > 1 {
+                i += if prog.values.contains(&t) { 2 } else { 1 };
+                continue;
+            }
+            if left > 0 {
+                left -= 1;
+                i += 1;
+                continue;
+            }
+            break;
+        }
+        if i >= rest.len() {
+            break;
+        }
+        rest = rest[i..].to_vec();
+    }
+    out
+}
+
 fn walk_simple(simple: &shell::ast::SimpleCommand, depth: usize, parts: &mut Parts) {
     use shell::ast::CommandPrefixOrSuffixItem as Item;
     parts.all.push(simple.to_string());
+    if let Some(mut words) = decoded_words(simple) {
+        for variant in peeled(&words) {
+            parts.loose.push(variant.join(" "));
+        }
+        // What an allow rule may vouch for: quotes removed, a system path by its name.
+        if let Some(name) = system_program(&words[0]).map(str::to_string) {
+            words[0] = name;
+        }
+        parts.decoded.push(Some(words.join(" ")));
+    } else {
+        parts.decoded.push(None);
+    }
     let items = simple
         .prefix
         .iter()
@@ -769,6 +905,102 @@ mod tests {
         assert_eq!(bash(&s, "ls && echo hi").unwrap().0, Verdict::Allow);
         // Allow never strips wrappers: `sudo ls` is not `ls`.
         assert_eq!(bash(&s, "sudo ls"), None);
+    }
+
+    #[test]
+    fn command_rules_match_the_program_however_it_is_spelled() {
+        let deny = set(&[], &[], &["Bash(curl:*)"]);
+        for cmd in [
+            "curl https://x",
+            "'curl' https://x",
+            "\"cu\"rl https://x",
+            "c\\url https://x",
+            "/usr/bin/curl https://x",
+            "./bin/curl https://x",
+            "sudo -u root timeout 5 /usr/bin/curl https://x",
+            "flock /tmp/l nice -n 5 curl https://x",
+        ] {
+            assert_eq!(
+                bash(&deny, cmd).map(|(v, _)| v),
+                Some(Verdict::Deny),
+                "{cmd}"
+            );
+        }
+        assert_eq!(bash(&deny, "curly x"), None);
+        // Allow vouches for the program the user named: a system path or a quoted name,
+        // never a look-alike script elsewhere.
+        let allow = set(&["Bash(curl:*)"], &[], &[]);
+        assert_eq!(
+            bash(&allow, "'curl' -s x").map(|(v, _)| v),
+            Some(Verdict::Allow)
+        );
+        assert_eq!(
+            bash(&allow, "/usr/bin/curl -s x").map(|(v, _)| v),
+            Some(Verdict::Allow)
+        );
+        assert_eq!(bash(&allow, "./curl -s x"), None);
+    }
+
+    #[test]
+    fn path_names_match_from_any_cwd_and_through_symlinks() {
+        let s = set(&[], &[], &["Read(.env)"]);
+        let at = |path: &Path, cwd: &str| {
+            s.evaluate(
+                "Read",
+                ToolSubject::Path {
+                    path,
+                    cwd: Path::new(cwd),
+                    root: Path::new("/repo"),
+                    home: None,
+                },
+            )
+            .map(|(v, _)| v)
+        };
+        assert_eq!(
+            at(Path::new("/repo/.env"), "/repo/sub/deeper"),
+            Some(Verdict::Deny)
+        );
+        assert_eq!(
+            at(Path::new("../../.env"), "/repo/sub/deeper"),
+            Some(Verdict::Deny)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(real.join(".env"), "SECRET=1").unwrap();
+        std::os::unix::fs::symlink(real.join(".env"), real.join("notes.txt")).unwrap();
+        let cwd = real.to_str().unwrap();
+        assert_eq!(at(&real.join("notes.txt"), cwd), Some(Verdict::Deny));
+        assert_eq!(at(&real.join("other.txt"), cwd), None);
+    }
+
+    #[test]
+    fn fetch_rules_read_the_host() {
+        assert_eq!(
+            fetch_subject("https://Docs.Example.com:443/a?b").as_deref(),
+            Some("domain:docs.example.com")
+        );
+        assert_eq!(
+            fetch_subject("http://user:pw@evil.com/x").as_deref(),
+            Some("domain:evil.com")
+        );
+        assert_eq!(fetch_subject(""), None);
+        let s = set(
+            &["WebFetch(domain:docs.rs)"],
+            &[],
+            &["WebFetch(domain:*.evil.com)"],
+        );
+        let host = fetch_subject("https://docs.rs/serde").unwrap();
+        assert_eq!(
+            s.evaluate("WebFetch", ToolSubject::Text(&host))
+                .map(|(v, _)| v),
+            Some(Verdict::Allow)
+        );
+        let bad = fetch_subject("https://a.evil.com/").unwrap();
+        assert_eq!(
+            s.evaluate("WebFetch", ToolSubject::Text(&bad))
+                .map(|(v, _)| v),
+            Some(Verdict::Deny)
+        );
     }
 
     #[test]

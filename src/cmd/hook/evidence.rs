@@ -9,6 +9,8 @@ use std::path::Path;
 /// One attempted tool call as decided.
 pub struct Attempt<'a> {
     pub call: &'a ToolCall,
+    /// What a refused write would have written, recorded as `input.content`.
+    pub attempted: Option<Value>,
     pub decision: &'a str,
     pub rule: &'a str,
     pub reason: &'a str,
@@ -21,7 +23,13 @@ pub fn tool_call(root: &Path, config: Option<&Config>, input: &HookInput, attemp
         agent: input.agent.name().into(),
         event: input.event_name.clone(),
         tool: Some(attempt.call.tool_name().to_string()),
-        input: serde_json::to_value(attempt.call).unwrap_or(Value::Null),
+        input: {
+            let mut input = serde_json::to_value(attempt.call).unwrap_or(Value::Null);
+            if let (Some(content), Some(map)) = (attempt.attempted, input.as_object_mut()) {
+                map.insert("content".into(), content);
+            }
+            input
+        },
         decision: Some(attempt.decision.into()),
         rule: Some(attempt.rule.into()),
         reason: Some(attempt.reason.into()),

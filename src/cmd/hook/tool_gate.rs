@@ -7,7 +7,8 @@ use super::deadline;
 use super::evidence::{self, Attempt};
 use super::workspace::{self, Workspace};
 use agents::{HookInput, Response, ToolCall};
-use policy::{Decision, Profile, Verdict};
+use policy::tool_gate::{GateContext, ToolRequest};
+use policy::{Decision, Verdict};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -81,182 +82,86 @@ pub fn handle(frame: workspace::Frame, input: &HookInput, call: &ToolCall) -> Re
     respond(&outcome)
 }
 
-/// The plain data a decision needs (owned, so it can move to the worker thread).
+/// The plain data a decision needs (owned, so it can move to the worker thread), taken
+/// from the [`Workspace`] the edge resolved.
 #[derive(Debug, Clone)]
 pub struct View {
-    pub root: PathBuf,
-    pub cwd: PathBuf,
-    pub home: Option<PathBuf>,
-    pub write_roots: Vec<PathBuf>,
-    pub protect: Vec<String>,
-    pub profile: Profile,
-    pub rules: super::rules::UserRules,
+    pub ctx: GateContext,
 }
 
 impl View {
     fn of(ws: &Workspace) -> View {
+        let policy = &ws.config.policy;
         View {
-            root: ws.root.clone(),
-            cwd: workspace::canonical(&ws.cwd),
-            home: ws.home.clone(),
-            write_roots: ws.write_roots.clone(),
-            protect: ws.config.guards.protect.clone(),
-            profile: ws.config.policy.profile,
-            rules: super::rules::UserRules::from_config(&ws.config.policy),
+            ctx: GateContext {
+                root: ws.root.clone(),
+                cwd: workspace::canonical(&ws.cwd),
+                home: ws.home.clone(),
+                write_roots: ws.write_roots.clone(),
+                protect: ws.config.guards.protect.clone(),
+                profile: policy.profile,
+                rules: GateContext::rules_from(&policy.allow, &policy.ask, &policy.deny),
+            },
         }
     }
 }
 
-/// The decision for one tool call: deny > ask > allow across the profile, the user's rules
-/// and loopgate's own rules. User `allow` rules never unlock loopgate's own denials.
+/// loopgate's per-user state (the session pins) belongs to the referee, wherever the write
+/// roots reach (`write_roots = ["~"]`, a HOME under the temp dir).
+fn referee_state(paths: &[PathBuf]) -> Option<Decision> {
+    let dir = workspace::canonical(&state::user_state_dir()?);
+    let hit = paths.iter().find(|p| p.starts_with(&dir))?;
+    let mut refused = deny(
+        "gate.tamper",
+        format!(
+            "{} is loopgate's own state ({}): the agent may not edit it",
+            hit.display(),
+            dir.display()
+        ),
+    );
+    refused.commands = paths.iter().map(|p| p.display().to_string()).collect();
+    Some(refused)
+}
+
+/// The decision for one tool call: the edge resolves where file writes really land, then
+/// the pure [`policy::tool_gate::decide`] decides.
 pub fn decide(call: &ToolCall, view: &View) -> Decision {
-    if view.profile == Profile::Observer {
-        return deny(
-            "profile.observer",
-            format!(
-                "profile `observer` refuses every tool call ({} was attempted and recorded)",
-                call.tool_name()
-            ),
-        );
-    }
-    let user = view
-        .rules
-        .decide(call, &view.cwd, &view.root, view.home.as_deref());
-    let builtin = match call {
+    let ctx = &view.ctx;
+    let tool = call.tool_name();
+    match call {
         ToolCall::Shell { command, cwd, .. } => {
-            let start = cwd
-                .as_deref()
-                .map(|c| sandbox::normalize(c, &view.cwd, view.home.as_deref()))
-                .unwrap_or_else(|| view.cwd.clone());
-            let ctx = policy::agent::AgentContext {
-                cwd: start,
-                repo_root: view.root.clone(),
-                home: view.home.clone(),
-                write_roots: view.write_roots.clone(),
-                protected: view.protect.clone(),
-                profile: view.profile,
+            let request = ToolRequest::Shell {
+                command,
+                cwd: cwd.as_deref(),
             };
-            policy::agent::decide(command, &ctx)
+            policy::tool_gate::decide(tool, &request, ctx)
         }
         ToolCall::FileWrite { paths, .. } => {
             let resolved: Vec<PathBuf> = paths
                 .iter()
-                .map(|p| workspace::resolve_target(p, &view.cwd, view.home.as_deref()))
+                .map(|p| workspace::resolve_target(p, &ctx.cwd, ctx.home.as_deref()))
                 .collect();
-            check_writes(&resolved, &view.root, &view.write_roots, &view.protect)
-        }
-        ToolCall::FileRead { .. } | ToolCall::Other { .. } => {
-            Decision::allow("allow.default", "no loopgate rule applies", Vec::new())
-        }
-    };
-    combine(builtin, user, view.profile, call.tool_name())
-}
-
-fn combine(builtin: Decision, user: Option<Decision>, profile: Profile, tool: &str) -> Decision {
-    let user = match (user, profile) {
-        (None, Profile::Strict) => Some(deny(
-            "profile.strict",
-            format!("profile `strict` allows only what an `allow` rule names, and no rule names this {tool} call"),
-        )),
-        (user, _) => user,
-    };
-    match user {
-        Some(u) if u.decision > builtin.decision => u,
-        Some(u) if u.decision == Verdict::Allow && builtin.decision == Verdict::Allow => u,
-        _ => builtin,
-    }
-}
-
-/// Every path of a file tool must lie inside the write roots and must not be a gate file.
-/// `paths` are absolute and resolved.
-pub fn check_writes(
-    paths: &[PathBuf],
-    root: &Path,
-    roots: &[PathBuf],
-    protect: &[String],
-) -> Decision {
-    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    if paths.is_empty() {
-        return deny(
-            "fs.unknown-target",
-            "cannot tell which files this edit writes, so it is refused".to_string(),
-        );
-    }
-    // Compiled once for all paths: a patch may name a hundred thousand files.
-    let gate_files = super::gate_files::GateFiles::new(protect);
-    // loopgate's per-user state (the session pins) is the referee's, wherever the write
-    // roots reach.
-    let referee_state = state::user_state_dir().map(|d| workspace::canonical(&d));
-    for path in paths {
-        if let Some(dir) = referee_state.as_deref().filter(|d| path.starts_with(d)) {
-            return with_commands(
-                deny(
-                    "gate.tamper",
-                    format!(
-                        "{} is loopgate's own state ({}): the agent may not edit it",
-                        path.display(),
-                        dir.display()
-                    ),
-                ),
-                shown,
-            );
-        }
-        if !sandbox::is_inside(path, roots) {
-            let listed: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
-            return with_commands(
-                deny(
-                    "fs.escape",
-                    format!(
-                        "writing {} is outside the write roots ({})",
-                        path.display(),
-                        listed.join(", ")
-                    ),
-                ),
-                shown,
-            );
-        }
-        if let Some(rel) = path.strip_prefix(root).ok().and_then(|r| r.to_str()) {
-            if let Some(pattern) = gate_files.first_match(rel) {
-                return with_commands(
-                    deny(
-                        "gate.tamper",
-                        format!(
-                            "{rel} is a gate file (matches `{pattern}`): the agent may not edit it; ask the user to change it"
-                        ),
-                    ),
-                    shown,
-                );
+            if let Some(refused) = referee_state(&resolved) {
+                return refused;
             }
+            let request = ToolRequest::Write {
+                paths,
+                resolved: &resolved,
+            };
+            policy::tool_gate::decide(tool, &request, ctx)
+        }
+        ToolCall::FileRead { path, .. } => {
+            policy::tool_gate::decide(tool, &ToolRequest::Read { path }, ctx)
+        }
+        ToolCall::Other { input, .. } => {
+            let url = input.get("url").and_then(|u| u.as_str());
+            policy::tool_gate::decide(tool, &ToolRequest::Other { url }, ctx)
         }
     }
-    Decision::allow(
-        "allow.write-roots",
-        "every path is inside the write roots",
-        shown,
-    )
-}
-
-/// The gate-file or `[guards] protect` pattern `rel` (repo-relative) matches, with the
-/// guards' own gitignore-style semantics (so the tool gate and `config_edits` /
-/// `protected_edits` agree on what is protected). Gate files are anchored at the root.
-#[cfg(test)]
-pub fn gate_file_pattern(rel: &str, protect: &[String]) -> Option<String> {
-    super::gate_files::GateFiles::new(protect).first_match(rel)
 }
 
 pub fn deny(rule: &str, reason: String) -> Decision {
-    Decision {
-        decision: Verdict::Deny,
-        rule: rule.into(),
-        reason,
-        commands: Vec::new(),
-        suggestion: None,
-    }
-}
-
-fn with_commands(mut d: Decision, commands: Vec<String>) -> Decision {
-    d.commands = commands;
-    d
+    policy::tool_gate::deny(rule, reason)
 }
 
 /// The agent-facing text: names loopgate and the rule, and says what to do instead.
@@ -301,12 +206,22 @@ fn audit(
         Verdict::Ask => "ask",
         Verdict::Deny => "deny",
     };
+    // A refused write keeps what it would have written (docs/audit.md); the audit cuts it
+    // to `max_field_bytes` with a marker like every other field.
+    let attempted = match call {
+        ToolCall::FileWrite {
+            content: Some(content),
+            ..
+        } if d.decision != Verdict::Allow => Some(content.clone()),
+        _ => None,
+    };
     evidence::tool_call(
         root,
         config,
         input,
         Attempt {
             call,
+            attempted,
             decision: verdict,
             rule: &d.rule,
             reason: &d.reason,
@@ -318,129 +233,63 @@ fn audit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use policy::Profile;
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
     }
 
-    #[test]
-    fn writes_outside_roots_name_the_path_and_rule() {
-        let d = check_writes(
-            &[p("/repo/a"), p("/etc/passwd")],
-            &p("/repo"),
-            &[p("/repo")],
-            &[],
-        );
-        assert_eq!(d.decision, Verdict::Deny);
-        assert_eq!(d.rule, "fs.escape");
-        assert!(
-            d.reason.contains("/etc/passwd") && d.reason.contains("/repo"),
-            "{}",
-            d.reason
-        );
-    }
-
-    #[test]
-    fn gate_files_and_protect_globs_are_refused() {
-        let roots = [p("/repo")];
-        for (path, pattern) in [
-            ("/repo/loopgate.toml", "loopgate.toml"),
-            ("/repo/.loopgate/ledger.json", ".loopgate/**"),
-            ("/repo/.claude/settings.json", ".claude/settings.json"),
-            ("/repo/crates/x/Cargo.toml", "Cargo.toml"),
-        ] {
-            let d = check_writes(&[p(path)], &p("/repo"), &roots, &["Cargo.toml".into()]);
-            assert_eq!(d.rule, "gate.tamper", "{path}");
-            assert!(d.reason.contains(pattern), "{path}: {}", d.reason);
+    fn view(profile: Profile, deny: &[&str]) -> View {
+        View {
+            ctx: GateContext {
+                root: p("/repo"),
+                cwd: p("/repo"),
+                home: None,
+                write_roots: vec![p("/repo")],
+                protect: vec![],
+                profile,
+                rules: GateContext::rules_from(
+                    &[],
+                    &[],
+                    &deny.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                ),
+            },
         }
-        let ok = check_writes(
-            &[p("/repo/src/lib.rs")],
-            &p("/repo"),
-            &roots,
-            &["Cargo.toml".into()],
-        );
-        assert_eq!(ok.decision, Verdict::Allow);
-    }
-
-    #[test]
-    fn an_edit_with_no_paths_is_refused() {
-        let d = check_writes(&[], &p("/repo"), &[p("/repo")], &[]);
-        assert_eq!(
-            (d.decision, d.rule.as_str()),
-            (Verdict::Deny, "fs.unknown-target")
-        );
-    }
-
-    #[test]
-    fn anchored_protect_globs_only_match_from_the_root() {
-        assert_eq!(
-            gate_file_pattern("ci/deploy.yml", &["/ci/*.yml".into()]).as_deref(),
-            Some("/ci/*.yml")
-        );
-        assert_eq!(
-            gate_file_pattern("x/ci/deploy.yml", &["/ci/*.yml".into()]),
-            None
-        );
-        assert_eq!(gate_file_pattern("", &[]), None);
-    }
-
-    #[test]
-    fn deny_beats_ask_beats_allow() {
-        let allow = Decision::allow("user.allow", "rule Bash(ls)", vec![]);
-        let builtin_deny = deny("fs.escape", "x".into());
-        assert_eq!(
-            combine(
-                builtin_deny.clone(),
-                Some(allow.clone()),
-                Profile::Standard,
-                "Bash"
-            )
-            .rule,
-            "fs.escape"
-        );
-        let user_deny = deny("user.deny", "rule Read(.env)".into());
-        let builtin_allow = Decision::allow("allow.default", "", vec![]);
-        assert_eq!(
-            combine(
-                builtin_allow.clone(),
-                Some(user_deny),
-                Profile::Standard,
-                "Read"
-            )
-            .rule,
-            "user.deny"
-        );
-        assert_eq!(
-            combine(builtin_allow.clone(), Some(allow), Profile::Strict, "Bash").rule,
-            "user.allow"
-        );
-        let strict = combine(builtin_allow, None, Profile::Strict, "Bash");
-        assert_eq!(
-            (strict.decision, strict.rule.as_str()),
-            (Verdict::Deny, "profile.strict")
-        );
     }
 
     #[test]
     fn observer_refuses_everything() {
-        let view = View {
-            root: p("/repo"),
-            cwd: p("/repo"),
-            home: None,
-            write_roots: vec![p("/repo")],
-            protect: vec![],
-            profile: Profile::Observer,
-            rules: Default::default(),
-        };
         let call = ToolCall::FileRead {
             tool: "Read".into(),
             path: p("/repo/a"),
         };
-        let d = decide(&call, &view);
+        let d = decide(&call, &view(Profile::Observer, &[]));
         assert_eq!(
             (d.decision, d.rule.as_str()),
             (Verdict::Deny, "profile.observer")
         );
         assert!(reason_text(&d).starts_with("loopgate refused this (profile.observer)"));
+    }
+
+    #[test]
+    fn web_fetch_rules_see_the_url_of_the_call() {
+        let call = ToolCall::Other {
+            tool: "WebFetch".into(),
+            input: serde_json::json!({"url": "https://evil.example/x", "prompt": "p"}),
+        };
+        let d = decide(
+            &call,
+            &view(Profile::Standard, &["WebFetch(domain:evil.example)"]),
+        );
+        assert_eq!((d.decision, d.rule.as_str()), (Verdict::Deny, "user.deny"));
+        let ok = ToolCall::Other {
+            tool: "WebFetch".into(),
+            input: serde_json::json!({"url": "https://docs.rs/x"}),
+        };
+        let d = decide(
+            &ok,
+            &view(Profile::Standard, &["WebFetch(domain:evil.example)"]),
+        );
+        assert_eq!(d.decision, Verdict::Allow);
     }
 }

@@ -4,7 +4,6 @@
 
 mod debug;
 mod deleted;
-mod globs;
 mod languages;
 mod lexer;
 mod line;
@@ -21,8 +20,8 @@ use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-pub use globs::{PathSet, Pattern};
 pub use languages::Lang;
+pub use policy::globs::{PathSet, Pattern, GATE_FILES};
 pub use scan::SNIPPET_MAX_CHARS;
 pub use test_paths::TestPaths;
 
@@ -137,19 +136,6 @@ impl GuardReport {
         }
     }
 }
-
-/// Paths the gate itself depends on: editing them is a `config_edits` finding.
-pub const GATE_FILES: &[&str] = &[
-    "loopgate.toml",
-    ".loopgate/**",
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".cursor/hooks.json",
-    ".gemini/settings.json",
-    ".github/workflows/loopgate.yml",
-];
 
 /// The guard names [`run_guards`] reports, in its order.
 pub const DELTA_GUARDS: &[&str] = &[

@@ -1,8 +1,8 @@
 //! `config_edits` (the gate's own files) and `protected_edits` (the user's `protect`
 //! globs), including new files that shadow a protected one.
 
-use super::globs::{PathSet, Pattern};
-use super::{DeltaKind, FileDelta, Finding, GATE_FILES};
+use super::{DeltaKind, FileDelta, Finding};
+use super::{PathSet, Pattern};
 
 /// Extensions a tool may load a configuration from. A new sibling with one of these (or
 /// none) next to a protected file of the same stem can take its place: `jest.config.ts`
@@ -37,8 +37,7 @@ const CONFIG_EXTENSIONS: &[&str] = &[
 /// The gate's files, anchored at the repository root: a `loopgate.toml` in a
 /// subdirectory is not the one loopgate reads.
 pub fn gate_files() -> PathSet {
-    let anchored: Vec<String> = GATE_FILES.iter().map(|g| format!("/{g}")).collect();
-    PathSet::new(&anchored)
+    policy::globs::gate_files().clone()
 }
 
 fn verb(kind: &DeltaKind) -> &'static str {

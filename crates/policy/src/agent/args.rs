@@ -2,7 +2,7 @@
 
 use crate::shell::{self, DynamicKind, WordValue};
 use brush_parser::word::{Parameter, ParameterExpr, WordPiece, WordPieceWithSource};
-use sandbox::roots::normalize;
+use roots::normalize;
 use std::path::{Path, PathBuf};
 
 /// One argument after quote removal, or the reason it cannot be known statically.

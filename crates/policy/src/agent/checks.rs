@@ -3,8 +3,11 @@
 use super::args::{is_sink, targets_of, Arg, Target};
 use super::walk::{Analyzer, ShellState};
 use super::{rule, AgentContext, Finding};
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
-use sandbox::roots::is_inside;
+use crate::globs::{
+    gate_files, home_gate_files, literal_prefix, PathSet, GATE_FILES, HOME_GATE_FILES,
+};
+use globset::{Glob, GlobBuilder};
+use roots::{is_inside, Landing};
 use std::path::{Path, PathBuf};
 
 /// What a command does to a target.
@@ -17,6 +20,8 @@ pub(crate) enum Op {
     },
     /// The source of a move: gone from where it was, with everything below it.
     MoveSource,
+    /// A directory tree copied or moved in: every path below is (over)written.
+    WriteTree,
 }
 
 impl Op {
@@ -29,43 +34,6 @@ impl Op {
     }
 }
 
-/// Gate files, relative to the repository root.
-const REPO_GATE_FILES: [&str; 8] = [
-    "loopgate.toml",
-    ".loopgate",
-    ".loopgate/**",
-    ".claude/settings*.json",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".cursor/hooks.json",
-    ".gemini/settings.json",
-];
-/// Agent hook settings, relative to the home directory (global installs).
-const HOME_GATE_FILES: [&str; 5] = [
-    ".claude/settings*.json",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".cursor/hooks.json",
-    ".gemini/settings.json",
-];
-/// Concrete paths whose removal (or the removal of a parent) removes gate files.
-const REPO_GATE_ANCHORS: [&str; 7] = [
-    "loopgate.toml",
-    ".loopgate",
-    ".claude",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".cursor/hooks.json",
-    ".gemini/settings.json",
-];
-const HOME_GATE_ANCHORS: [&str; 5] = [
-    ".claude",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".cursor/hooks.json",
-    ".gemini/settings.json",
-];
-
 fn glob(pattern: &str) -> Option<Glob> {
     GlobBuilder::new(pattern)
         .literal_separator(true)
@@ -73,69 +41,80 @@ fn glob(pattern: &str) -> Option<Glob> {
         .ok()
 }
 
-/// The protected set of one context, compiled at most once per decision.
+/// The protected set of one context, compiled at most once per decision: the gate files
+/// and `[guards] protect` globs in the one dialect of [`crate::globs`], and the concrete
+/// paths whose removal removes them (a pattern's literal directory: `ci/*.yml` -> `ci`).
 pub(crate) struct Protected {
     repo_root: PathBuf,
     home: Option<PathBuf>,
-    repo: GlobSet,
-    home_set: GlobSet,
+    repo: &'static PathSet,
+    protect: PathSet,
+    home_set: &'static PathSet,
     anchors: Vec<PathBuf>,
 }
 
 impl Protected {
     pub fn new(ctx: &AgentContext) -> Protected {
-        let mut repo = GlobSetBuilder::new();
-        for p in REPO_GATE_FILES {
-            if let Some(g) = glob(p) {
-                repo.add(g);
-            }
-        }
-        let mut anchors: Vec<PathBuf> = REPO_GATE_ANCHORS
+        let mut anchors: Vec<PathBuf> = Vec::new();
+        let rooted = GATE_FILES
             .iter()
-            .map(|a| ctx.repo_root.join(a))
-            .collect();
-        for p in &ctx.protected {
-            let p = p.trim_start_matches("./");
-            for pattern in [p.to_string(), format!("{}/**", p.trim_end_matches('/'))] {
-                if let Some(g) = glob(&pattern) {
-                    repo.add(g);
-                }
-            }
-            if !p.contains(['*', '?', '[', '{']) {
-                anchors.push(ctx.repo_root.join(p));
-            }
-        }
-        let mut home_set = GlobSetBuilder::new();
-        for p in HOME_GATE_FILES {
-            if let Some(g) = glob(p) {
-                home_set.add(g);
+            .copied()
+            .chain(ctx.protected.iter().map(String::as_str));
+        for p in rooted {
+            if let Some(prefix) = literal_prefix(p.trim_start_matches("./")) {
+                anchors.push(ctx.repo_root.join(prefix));
             }
         }
         if let Some(home) = &ctx.home {
-            anchors.extend(HOME_GATE_ANCHORS.iter().map(|a| home.join(a)));
+            for p in HOME_GATE_FILES {
+                if let Some(prefix) = literal_prefix(p) {
+                    anchors.push(home.join(prefix));
+                }
+            }
         }
+        let protect: Vec<String> = ctx
+            .protected
+            .iter()
+            .map(|p| p.trim_start_matches("./").to_string())
+            .collect();
         Protected {
             repo_root: ctx.repo_root.clone(),
             home: ctx.home.clone(),
-            repo: repo.build().unwrap_or_else(|_| GlobSet::empty()),
-            home_set: home_set.build().unwrap_or_else(|_| GlobSet::empty()),
+            repo: gate_files(),
+            protect: PathSet::new(&protect),
+            home_set: home_gate_files(),
             anchors,
         }
     }
 
     /// The path itself is a gate file or lies in a gate directory.
     fn is_gate_file(&self, path: &Path) -> bool {
-        if let Ok(rel) = path.strip_prefix(&self.repo_root) {
-            if !rel.as_os_str().is_empty() && self.repo.is_match(rel) {
+        if self.anchors.iter().any(|a| a == path) {
+            return true;
+        }
+        // The repository's own hooks and git configuration run code at every git call
+        // (DESIGN 0: out of reach of confined processes).
+        let git = self.repo_root.join(".git");
+        if path.starts_with(git.join("hooks")) || path == git.join("config") {
+            return true;
+        }
+        if let Some(rel) = path
+            .strip_prefix(&self.repo_root)
+            .ok()
+            .and_then(|r| r.to_str())
+        {
+            if !rel.is_empty() && (self.repo.is_match(rel) || self.protect.is_match(rel)) {
                 return true;
             }
         }
-        match (
-            &self.home,
-            self.home.as_ref().and_then(|h| path.strip_prefix(h).ok()),
-        ) {
-            (Some(_), Some(rel)) => !rel.as_os_str().is_empty() && self.home_set.is_match(rel),
-            _ => false,
+        match self
+            .home
+            .as_ref()
+            .and_then(|h| path.strip_prefix(h).ok())
+            .and_then(|r| r.to_str())
+        {
+            Some(rel) => !rel.is_empty() && self.home_set.is_match(rel),
+            None => false,
         }
     }
 
@@ -144,7 +123,7 @@ impl Protected {
         if self.is_gate_file(path) {
             return Some(path.to_path_buf());
         }
-        if op.removes() {
+        if op.removes() || op == Op::WriteTree {
             return self.anchors.iter().find(|a| a.starts_with(path)).cloned();
         }
         None
@@ -180,6 +159,44 @@ impl Analyzer<'_> {
         let home = self.ctx.home.clone();
         for arg in args {
             for target in targets_of(arg, &st.cwd, home.as_deref()) {
+                if let Target::Path(p) = target.clone() {
+                    let p = &p;
+                    if is_sink(p) {
+                        continue;
+                    }
+                    if let Some(link) = st.links.iter().find(|l| p.starts_with(l)) {
+                        self.add(Finding::ask(
+                            rule::ESCAPE,
+                            format!(
+                                "`{display}` writes through `{}`, a symlink this same command creates, so where it lands is not known before it runs",
+                                link.display()
+                            ),
+                            "create the link in one command and write in the next, so the target can be checked",
+                        ));
+                        continue;
+                    }
+                    match roots::resolve_links(p) {
+                        Landing::Real(real) if &real != p => {
+                            // Judge both spellings: the rule names what the user wrote,
+                            // the kernel writes where the link points.
+                            self.check_target(&target, op, display);
+                            self.check_target(&Target::Path(real), op, display);
+                            continue;
+                        }
+                        Landing::Dangling(link) => {
+                            self.add(Finding::ask(
+                                rule::ESCAPE,
+                                format!(
+                                    "`{display}` writes through `{}`, a symlink whose target does not exist yet",
+                                    link.display()
+                                ),
+                                "write to a path that exists, or spell the symlink's target out",
+                            ));
+                            continue;
+                        }
+                        Landing::Real(_) => {}
+                    }
+                }
                 self.check_target(&target, op, display);
             }
         }
@@ -208,6 +225,12 @@ impl Analyzer<'_> {
                 if op.removes_tree() && *all {
                     if let Some(what) = critical(dir, ctx, false) {
                         self.add(destructive(display, op, &format!("every entry of {what}")));
+                    }
+                }
+                if op.removes_tree() {
+                    // `rm -rf .gi?`, `rm -rf /hom?`: a pattern that selects a critical path.
+                    if let Some(what) = pattern.as_deref().and_then(|p| critical_match(p, dir, ctx)) {
+                        self.add(destructive(display, op, &what));
                     }
                 }
                 let protected = self.protected();
@@ -266,6 +289,37 @@ fn critical(path: &Path, ctx: &AgentContext, exact: bool) -> Option<String> {
         }
     }
     None
+}
+
+/// A critical path (a `.git`, the root, the home, the repository, a write root, or one of
+/// their parents) that the absolute shell pattern `pattern` selects below `dir`.
+fn critical_match(pattern: &str, dir: &Path, ctx: &AgentContext) -> Option<String> {
+    let g = glob(pattern)?.compile_matcher();
+    let mut candidates: Vec<PathBuf> = vec![dir.join(".git")];
+    for guarded in ctx
+        .write_roots
+        .iter()
+        .chain(std::iter::once(&ctx.repo_root))
+        .chain(ctx.home.iter())
+    {
+        candidates.extend(guarded.ancestors().map(Path::to_path_buf));
+    }
+    // Like bash without `dotglob`, a pattern selects a dot-name only when it says so.
+    let dotted = pattern
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.starts_with('.'));
+    candidates
+        .iter()
+        .filter(|c| c.parent() == Some(dir))
+        .filter(|c| {
+            dotted
+                || !c
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .find(|c| g.is_match(c))
+        .and_then(|c| critical(c, ctx, true))
 }
 
 fn destructive(display: &str, op: Op, what: &str) -> Finding {

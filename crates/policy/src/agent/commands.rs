@@ -4,49 +4,15 @@ use super::args::{Arg, Cwd};
 use super::checks::Op;
 use super::walk::{Analyzer, Invocation, ShellState, Stdin};
 use super::{inline, rule, Finding};
+use crate::programs::{self, long_matches, Lang, Role};
 use crate::Profile;
 
-/// Programs that fetch content from the network onto stdout or into files.
-const DOWNLOADERS: [&str; 8] = [
-    "curl",
-    "wget",
-    "fetch",
-    "aria2c",
-    "http",
-    "https",
-    "xh",
-    "lwp-request",
-];
-
-/// Shells: `-c STRING` and standard input are code.
-const SHELLS: [&str; 10] = [
-    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
-];
-
-pub(crate) fn is_shell(name: &str) -> bool {
-    SHELLS.contains(&name)
-}
-
-/// Interpreters and the flags that take inline code.
-fn inline_flags(name: &str) -> Option<&'static [&'static str]> {
-    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    Some(match base {
-        "python" | "pypy" => &["-c"],
-        "node" | "nodejs" | "bun" => &["-e", "--eval", "-p", "--print"],
-        "deno" => &["eval"],
-        "ruby" | "jruby" => &["-e"],
-        "perl" => &["-e", "-E"],
-        "php" => &["-r"],
-        "lua" | "luajit" => &["-e"],
-        "Rscript" => &["-e"],
-        "osascript" => &["-e"],
-        _ => return None,
-    })
-}
-
 /// An argument list split GNU-style into options (with their values) and operands.
+///
+/// Short clusters are split (`-rf` is `-r -f`; `-rtDIR` is `-r` and `-t DIR`); a long
+/// option may be abbreviated (`--recurs`, `--target DIR`) and take `=VALUE`.
 pub(crate) struct Parsed<'a> {
-    pub opts: Vec<(&'a str, Option<&'a Arg>)>,
+    pub opts: Vec<(String, Option<Arg>)>,
     pub operands: Vec<&'a Arg>,
 }
 
@@ -54,6 +20,18 @@ impl<'a> Parsed<'a> {
     /// `with_value`: options that take the next argument (`-t`, `--target-directory`);
     /// `-tDIR` and `--target-directory=DIR` forms are understood too.
     pub fn new(args: &'a [Arg], with_value: &[&str]) -> Parsed<'a> {
+        Parsed::scan(args, with_value, false).parsed
+    }
+
+    /// Like [`Parsed::new`], but the first operand ends the options: everything after it
+    /// belongs to a script or a command (`python x.py -c y`).
+    pub fn until_operand(args: &'a [Arg], with_value: &[&str]) -> (Parsed<'a>, usize) {
+        let p = Parsed::scan(args, with_value, true);
+        let used = p.used;
+        (p.parsed, used)
+    }
+
+    fn scan(args: &'a [Arg], with_value: &[&str], stop: bool) -> Scanned<'a> {
         let mut opts = Vec::new();
         let mut operands = Vec::new();
         let mut i = 0;
@@ -65,58 +43,125 @@ impl<'a> Parsed<'a> {
                 Some(t) if !ended && t.starts_with('-') && t.len() > 1 => t,
                 _ => {
                     operands.push(a);
+                    if stop {
+                        break;
+                    }
                     continue;
                 }
             };
             if text == "--" {
                 ended = true;
+                if stop {
+                    break;
+                }
+                continue;
+            }
+            if let Some(long) = text.strip_prefix("--") {
+                let takes = !long.contains('=')
+                    && (with_value.contains(&text)
+                        || with_value
+                            .iter()
+                            .any(|w| w.starts_with("--") && long_matches(text, w)));
+                if takes {
+                    opts.push((text.to_string(), args.get(i).cloned()));
+                    i += 1;
+                } else {
+                    opts.push((text.to_string(), None));
+                }
                 continue;
             }
             if with_value.contains(&text) {
-                opts.push((text, args.get(i)));
+                opts.push((text.to_string(), args.get(i).cloned()));
                 i += 1;
-            } else {
-                opts.push((text, None));
+                continue;
+            }
+            // A cluster: letters until one that takes a value (the rest, or the next word).
+            let body = &text[1..];
+            let splittable = body
+                .char_indices()
+                .take_while(|(_, c)| c.is_ascii_alphanumeric())
+                .any(|(_, c)| with_value.contains(&format!("-{c}").as_str()))
+                || body.chars().all(|c| c.is_ascii_alphanumeric());
+            if !splittable {
+                opts.push((text.to_string(), None));
+                continue;
+            }
+            for (pos, c) in body.char_indices() {
+                let flag = format!("-{c}");
+                if with_value.contains(&flag.as_str()) {
+                    let rest = &body[pos + c.len_utf8()..];
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    } else {
+                        Some(Arg::literal(rest))
+                    };
+                    opts.push((flag, value));
+                    break;
+                }
+                opts.push((flag, None));
             }
         }
-        Parsed { opts, operands }
+        Scanned {
+            parsed: Parsed { opts, operands },
+            used: i,
+        }
     }
 
-    /// A long option (`--name` or `--name=...`) or a short one alone or in a cluster.
+    /// A long option (`--name`, `--name=...`, or an abbreviation) or a short one alone
+    /// or in a cluster.
     pub fn has(&self, long: &str, short: Option<char>) -> bool {
         self.opts.iter().any(|(o, _)| {
-            *o == long
-                || o.strip_prefix(long).is_some_and(|r| r.starts_with('='))
+            long_matches(o, long)
                 || short.is_some_and(|c| !o.starts_with("--") && o[1..].contains(c))
         })
     }
 
-    /// The value of an option given as `-x V`, `-xV`, `--name V` or `--name=V`.
+    /// The value of an option given as `-x V`, `-xV`, `--name V`, `--name=V` or an
+    /// abbreviation of `--name`.
     pub fn value(&self, long: &str, short: Option<&str>) -> Option<Arg> {
         for (o, v) in &self.opts {
-            if *o == long || Some(*o) == short {
-                if let Some(v) = v {
-                    return Some((*v).clone());
-                }
+            let named = long_matches(o, long) || Some(o.as_str()) == short;
+            if !named {
+                continue;
             }
-            if let Some(rest) = o.strip_prefix(long).and_then(|r| r.strip_prefix('=')) {
+            if let Some(v) = v {
+                return Some(v.clone());
+            }
+            if let Some((_, rest)) = o.split_once('=').filter(|_| o.starts_with("--")) {
                 return Some(Arg::literal(rest));
-            }
-            if let Some(s) = short {
-                if let Some(rest) = o
-                    .strip_prefix(s)
-                    .filter(|r| !r.is_empty() && !o.starts_with("--"))
-                {
-                    return Some(Arg::literal(rest));
-                }
             }
         }
         None
     }
+
+    /// Every value given to any of `names` (code options may repeat: `-e a -e b`).
+    pub fn values(&self, names: &[&str]) -> Vec<Arg> {
+        let mut out = Vec::new();
+        for (o, v) in &self.opts {
+            let named = names.iter().any(|n| {
+                if n.starts_with("--") {
+                    long_matches(o, n)
+                } else {
+                    o == n
+                }
+            });
+            if !named {
+                continue;
+            }
+            if let Some(v) = v {
+                out.push(v.clone());
+            } else if let Some((_, rest)) = o.split_once('=') {
+                out.push(Arg::literal(rest));
+            }
+        }
+        out
+    }
 }
 
-fn basename(prog: &str) -> &str {
-    prog.rsplit('/').next().unwrap_or(prog)
+struct Scanned<'a> {
+    parsed: Parsed<'a>,
+    used: usize,
 }
 
 /// The index in `args` of the wrapped command, after the wrapper's own options and
@@ -131,7 +176,15 @@ fn wrapped(args: &[Arg], with_value: &[&str], positionals: usize) -> Option<usiz
             continue;
         }
         if t.starts_with('-') && t.len() > 1 && left == positionals {
-            i += if with_value.contains(&t) { 2 } else { 1 };
+            let takes = if t.starts_with("--") {
+                !t.contains('=')
+                    && with_value
+                        .iter()
+                        .any(|w| w.starts_with("--") && long_matches(t, w))
+            } else {
+                with_value.contains(&t)
+            };
+            i += if takes { 2 } else { 1 };
             continue;
         }
         if left > 0 {
@@ -144,6 +197,9 @@ fn wrapped(args: &[Arg], with_value: &[&str], positionals: usize) -> Option<usiz
     None
 }
 
+/// Wrappers peeled off one command at most (each is one level of recursion).
+const MAX_WRAPPERS: usize = 64;
+
 impl Analyzer<'_> {
     fn deny_remote(&mut self, display: &str, how: &str) {
         self.add(Finding::deny(
@@ -153,7 +209,7 @@ impl Analyzer<'_> {
         ));
     }
 
-    fn dynamic_code(&mut self, display: &str, part: &str) {
+    pub(crate) fn dynamic_code(&mut self, display: &str, part: &str) {
         self.add(Finding::ask(
             rule::DYNAMIC,
             format!("`{display}` runs code `{part}` that is only known when the shell runs"),
@@ -162,6 +218,8 @@ impl Analyzer<'_> {
     }
 
     /// Run the rules for `inv.argv[start..]`; true when its output is downloaded content.
+    /// Wrappers recurse into the command they run; the recursion is bounded by an explicit
+    /// counter (`parse.bounds` beyond it), so `env env env ... rm` cannot exhaust the stack.
     pub(crate) fn invoke(
         &mut self,
         inv: &Invocation,
@@ -169,15 +227,19 @@ impl Analyzer<'_> {
         st: &mut ShellState,
         depth: usize,
     ) -> bool {
-        if !self.enter_wrapper() {
+        if self.wrapper_depth >= MAX_WRAPPERS {
+            self.bounds(format!(
+                "more than {MAX_WRAPPERS} wrappers (env, sudo, timeout, ...) are nested in one command"
+            ));
             return false;
         }
-        let downloads = self.invoke_program(inv, start, st, depth);
-        self.leave_wrapper();
-        downloads
+        self.wrapper_depth += 1;
+        let out = self.invoke_unbounded(inv, start, st, depth);
+        self.wrapper_depth -= 1;
+        out
     }
 
-    fn invoke_program(
+    fn invoke_unbounded(
         &mut self,
         inv: &Invocation,
         start: usize,
@@ -197,114 +259,267 @@ impl Analyzer<'_> {
             }
             return false;
         };
+        if let Some(pattern) = first
+            .pattern
+            .as_ref()
+            .filter(|_| !matches!(prog, "[" | "[["))
+        {
+            // `{rm,-rf,/}`, `/bin/r?`: the shell picks the program by expansion.
+            self.dynamic_code(
+                display,
+                &format!(
+                    "{} (the command word is expanded from `{pattern}`)",
+                    first.raw
+                ),
+            );
+            return false;
+        }
         if prog.contains('/') && self.is_downloaded(prog, st) {
             self.deny_remote(
                 display,
                 &format!("runs `{prog}`, downloaded by this same command"),
             );
         }
-        let name = basename(prog);
+        let known = programs::lookup(prog);
+        let spec = known.as_ref().map(|(p, _)| *p);
+        let name_owned = match &known {
+            Some((_, n)) => n.clone(),
+            None => programs::normalise(prog),
+        };
+        let name = name_owned.as_str();
         let rest = &argv[1..];
         let next = start + 1;
+        self.remote_destructive(name, rest, &inv.stdin, display);
         match name {
             "cd" | "pushd" => {
                 self.cd(rest, st);
-                false
+                return false;
             }
             "popd" => {
                 st.cwd = Cwd::unknown();
-                false
+                return false;
             }
-            "env" => self.env(inv, next, st, depth),
-            "sudo" | "doas" => wrapped(
-                rest,
-                &[
-                    "-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-T", "-D", "--user",
-                    "--group", "--chdir",
-                ],
-                0,
-            )
-            .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
-            "nice" => wrapped(rest, &["-n", "--adjustment"], 0)
-                .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
-            "timeout" => wrapped(rest, &["-s", "-k", "--signal", "--kill-after"], 1)
-                .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
-            "nohup" | "builtin" | "setsid" | "unbuffer" | "stdbuf" | "exec" | "time" => {
-                let with_value: &[&str] = match name {
-                    "exec" => &["-a"],
-                    "time" => &["-o", "-f", "--output", "--format"],
-                    "stdbuf" => &["-i", "-o", "-e"],
-                    _ => &[],
-                };
-                if name == "time" {
-                    let p = Parsed::new(rest, with_value);
-                    if let Some(out) = p.value("--output", Some("-o")) {
-                        self.check_writes(&[out], Op::Write, display, st);
-                    }
-                }
-                wrapped(rest, with_value, 0).is_some_and(|i| self.invoke(inv, next + i, st, depth))
-            }
-            "ionice" => wrapped(
-                rest,
-                &["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
-                0,
-            )
-            .is_some_and(|i| self.invoke(inv, next + i, st, depth)),
-            "chrt" | "taskset" => {
-                wrapped(rest, &[], 1).is_some_and(|i| self.invoke(inv, next + i, st, depth))
-            }
+            "env" => return self.env(inv, next, st, depth),
             "command" => {
                 let p = Parsed::new(rest, &[]);
                 if p.has("-v", None) || p.has("-V", None) {
                     return false;
                 }
-                wrapped(rest, &[], 0).is_some_and(|i| self.invoke(inv, next + i, st, depth))
+                return wrapped(rest, &[], 0)
+                    .is_some_and(|i| self.invoke(inv, next + i, st, depth));
             }
-            "busybox" => self.invoke(inv, next, st, depth),
-            "xargs" => self.xargs(inv, next, st, depth),
+            "xargs" => return self.xargs(inv, next, st, depth),
             "watch" => {
                 let i = wrapped(rest, &["-n", "-d", "--interval", "--differences"], 0);
                 if let Some(i) = i {
                     self.code_words(&rest[i..], display, st, depth, false);
                 }
-                false
+                return false;
+            }
+            "parallel" | "sem" => {
+                // The words before `:::` are a command template GNU parallel runs with a shell.
+                let i = wrapped(rest, &["-j", "--jobs", "-S", "--sshlogin"], 0);
+                if let Some(i) = i {
+                    let end = rest[i..]
+                        .iter()
+                        .position(|a| matches!(a.text(), Some(":::" | "::::" | ":::+" | "::::+")))
+                        .map_or(rest.len(), |e| i + e);
+                    let template = &rest[i..end];
+                    let inputs: Vec<&Arg> = rest[(end + 1).min(rest.len())..]
+                        .iter()
+                        .filter(|a| !matches!(a.text(), Some(":::" | "::::" | ":::+" | "::::+")))
+                        .collect();
+                    let from_file = rest.get(end).is_some_and(|a| a.is("::::"));
+                    if inputs.is_empty() || from_file {
+                        let mut words = template.to_vec();
+                        words.push(Arg {
+                            value: None,
+                            dynamic: Some("arguments parallel reads from its input".into()),
+                            ..Arg::literal("{}")
+                        });
+                        self.code_words(&words, display, st, depth, false);
+                    }
+                    for input in inputs {
+                        // Each input replaces `{}` in the template, or is appended to it.
+                        let mut words: Vec<Arg> = Vec::new();
+                        let mut placed = false;
+                        for w in template {
+                            match (w.text(), input.text()) {
+                                (Some(t), Some(v)) if t.contains("{}") => {
+                                    words.push(Arg::literal(&t.replace("{}", &shell_quote(v))));
+                                    placed = true;
+                                }
+                                _ => words.push(w.clone()),
+                            }
+                        }
+                        if !placed {
+                            words.push(match input.text() {
+                                Some(v) => Arg::literal(&shell_quote(v)),
+                                None => input.clone(),
+                            });
+                        }
+                        self.code_words(&words, display, st, depth, false);
+                    }
+                }
+                return false;
             }
             "eval" => {
                 self.code_words(rest, display, st, depth, false);
-                false
+                return false;
             }
             "source" | "." => {
                 if let Some(script) = rest.first() {
-                    self.script_file(script, display, st);
+                    self.script_file(None, script, &inv.stdin, display, st, depth);
                 }
-                false
+                return false;
             }
+            "trap" | "alias" | "hash" | "mapfile" | "readarray" | "let" | "enable" | "declare"
+            | "typeset" | "local" | "export" | "readonly" | "printf" | "read" | "unset"
+            | "test" | "[" => {
+                self.builtin(name, rest, display, st, depth);
+                if name != "printf" {
+                    return false;
+                }
+            }
+            "sg" => {
+                // `sg GROUP COMMAND-STRING`: the string runs through /bin/sh -c.
+                let p = Parsed::new(rest, &[]);
+                if p.operands.len() > 1 {
+                    let words: Vec<Arg> = p.operands[1..].iter().map(|a| (*a).clone()).collect();
+                    self.code_words(&words, display, st, depth, false);
+                }
+                return false;
+            }
+            "script" => {
+                self.wrapper_code(spec, rest, display, st, depth);
+                let p = Parsed::new(rest, spec.map_or(&[], |p| p.values));
+                let files: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
+                self.check_writes(&files, Op::Write, display, st);
+                return false;
+            }
+            "busybox" | "toybox" => return self.invoke(inv, next, st, depth),
             "loopgate" => {
                 self.loopgate(rest, display);
-                false
+                return false;
             }
             "git" => {
-                self.git(rest, display, st);
-                false
+                self.git(rest, display, st, depth);
+                return false;
             }
             "find" => {
                 self.find(inv, rest, st, depth);
-                false
+                return false;
             }
-            _ if is_shell(name) => {
+            _ => {}
+        }
+        match spec.map(|p| (p, p.role)) {
+            Some((_, Role::Shell)) => {
                 self.shell(rest, &inv.stdin, display, st, depth);
                 false
             }
-            _ if DOWNLOADERS.contains(&name) => {
+            Some((p, Role::Wrapper { positionals, .. })) => {
+                if self.wrapper_code(Some(p), rest, display, st, depth) {
+                    return false;
+                }
+                if matches!(name, "time" | "strace" | "ltrace") {
+                    let parsed = Parsed::new(rest, p.values);
+                    if let Some(out) = parsed.value("--output", Some("-o")) {
+                        self.check_writes(&[out], Op::Write, display, st);
+                    }
+                }
+                wrapped(rest, p.values, positionals)
+                    .is_some_and(|i| self.invoke(inv, next + i, st, depth))
+            }
+            Some((_, Role::Downloader)) => {
                 self.downloader(name, rest, display, st);
                 true
             }
-            _ => {
-                if let Some(flags) = inline_flags(name) {
-                    self.interpreter(name, flags, rest, &inv.stdin, display, st);
-                }
+            Some((
+                p,
+                Role::Interpreter {
+                    lang,
+                    code,
+                    code_operand,
+                },
+            )) => {
+                self.interpreter(
+                    name,
+                    p.values,
+                    lang,
+                    code,
+                    code_operand,
+                    rest,
+                    &inv.stdin,
+                    display,
+                    st,
+                    depth,
+                );
                 self.file_writes(name, rest, inv.xargs, display, st);
                 false
+            }
+            Some((_, Role::Launcher | Role::Tool)) => {
+                self.file_writes(name, rest, inv.xargs, display, st);
+                false
+            }
+            None => {
+                self.unknown_code(name, rest, display);
+                false
+            }
+        }
+    }
+
+    /// A wrapper's option that takes a shell string (`su -c`, `flock -c`, `script -c`):
+    /// the string is analysed as code. True when one was found.
+    fn wrapper_code(
+        &mut self,
+        prog: Option<&programs::Program>,
+        rest: &[Arg],
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) -> bool {
+        let Some(Role::Wrapper { code, .. }) = prog.map(|p| p.role) else {
+            return false;
+        };
+        if code.is_empty() {
+            return false;
+        }
+        let mut values: Vec<&str> = prog.map_or(Vec::new(), |p| p.values.to_vec());
+        values.extend(code.iter().copied());
+        let p = Parsed::new(rest, &values);
+        let strings = p.values(code);
+        if strings.is_empty() {
+            return false;
+        }
+        for s in strings {
+            self.code_words(std::slice::from_ref(&s), display, st, depth, false);
+        }
+        true
+    }
+
+    /// A program loopgate does not know, handed something that reads as code through an
+    /// option that usually takes code (`-c`, `-e`, `--eval`): ask, since nothing can vet it.
+    fn unknown_code(&mut self, name: &str, rest: &[Arg], display: &str) {
+        let mut i = 0;
+        while i < rest.len() {
+            let t = rest[i].text().unwrap_or("");
+            i += 1;
+            let (flag, value) = match t.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+                _ => (t, rest.get(i).and_then(|a| a.text()).map(str::to_string)),
+            };
+            if !programs::CODE_SHAPED_OPTIONS.contains(&flag) {
+                continue;
+            }
+            if value.as_deref().is_some_and(programs::looks_like_code)
+                || rest.get(i).is_some_and(|a| a.value.is_none())
+            {
+                self.add(Finding::ask(
+                    rule::INLINE,
+                    format!("`{display}`: `{name}` is not a program loopgate knows, and `{flag}` hands it what reads as code"),
+                    "run a script file inside the repository, or a program whose options can be vetted",
+                ));
+                return;
             }
         }
     }
@@ -321,10 +536,22 @@ impl Analyzer<'_> {
 
     fn cd(&mut self, rest: &[Arg], st: &mut ShellState) {
         let p = Parsed::new(rest, &[]);
+        let home = if st.home_changed {
+            None
+        } else {
+            self.ctx.home.clone()
+        };
         let dir = match p.operands.first() {
-            None => self.ctx.home.clone().map(|h| h.display().to_string()),
+            None => home.map(|h| h.display().to_string()),
             Some(a) if a.is("-") => None,
             Some(a) if a.pattern.is_some() => None,
+            // With a reassigned CDPATH, `cd name` may go to any directory of that path.
+            Some(a)
+                if st.cdpath_changed
+                    && a.text().is_some_and(|t| !t.starts_with(['/', '.', '~'])) =>
+            {
+                None
+            }
             Some(a) => a.value.clone(),
         };
         st.cwd = match dir.and_then(|d| st.cwd.resolve(&d, self.ctx.home.as_deref())) {
@@ -377,8 +604,14 @@ impl Analyzer<'_> {
                 break;
             }
         }
+        for a in &args[..i.min(args.len())] {
+            if let Some((name, value)) = a.text().and_then(|t| t.split_once('=')) {
+                self.env_assignment(name, Some(value), &inv.display, &local, depth);
+            }
+        }
         let downloads = self.invoke(inv, start + i, &mut local, depth);
         st.downloaded = local.downloaded;
+        st.links = local.links;
         downloads
     }
 
@@ -428,10 +661,7 @@ impl Analyzer<'_> {
         }
         let sub = Invocation {
             argv,
-            stdin: Stdin {
-                text: None,
-                remote: false,
-            },
+            stdin: Stdin::none(),
             xargs: true,
             display: inv.display.clone(),
         };
@@ -439,7 +669,7 @@ impl Analyzer<'_> {
     }
 
     /// Words that a shell will join and run as code (`eval`, `watch`, `env -S`).
-    fn code_words(
+    pub(crate) fn code_words(
         &mut self,
         words: &[Arg],
         display: &str,
@@ -460,14 +690,63 @@ impl Analyzer<'_> {
         self.script(&code.join(" "), &mut sub, depth + 1, false);
     }
 
-    fn script_file(&mut self, script: &Arg, display: &str, st: &ShellState) {
+    /// A script file a shell or interpreter runs (or `source` reads).
+    fn script_file(
+        &mut self,
+        lang: Option<(&str, Lang)>,
+        script: &Arg,
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
         if script.remote {
             self.deny_remote(display, "runs a script read straight from the network");
-        } else if script.text().is_some_and(|p| self.is_downloaded(p, st)) {
+            return;
+        }
+        let Some(path) = script.text() else {
+            // `bash <(...)`, `source "$X"`: the code is whatever the shell finds then.
+            self.dynamic_code(display, script.dynamic.as_deref().unwrap_or(&script.raw));
+            return;
+        };
+        if path.contains("://") {
+            self.deny_remote(display, &format!("runs `{path}` from the network"));
+        } else if reads_stdin(path) {
+            self.stdin_code(lang, stdin, display, st, depth);
+        } else if self.is_downloaded(path, st) {
             self.deny_remote(
                 display,
                 &format!("runs `{}`, downloaded by this same command", script.show()),
             );
+        }
+    }
+
+    /// Code read from standard input: by a shell (`lang` `None`) or an interpreter.
+    fn stdin_code(
+        &mut self,
+        lang: Option<(&str, Lang)>,
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let who = lang.map_or("a shell", |(n, _)| n);
+        if stdin.remote {
+            self.deny_remote(display, &format!("pipes downloaded content into {who}"));
+            return;
+        }
+        match (&stdin.text, lang) {
+            (Some(text), None) => {
+                let mut sub = st.clone();
+                self.script(text, &mut sub, depth + 1, false);
+            }
+            (Some(text), Some((name, lang))) => self.inline_code(name, lang, text, display),
+            (None, _) if stdin.piped => self.add(Finding::ask(
+                rule::DYNAMIC,
+                format!("`{display}` runs code {who} reads from a pipe, which is only known when it runs"),
+                "write the code to a file inside the repository, read it, then run the file",
+            )),
+            (None, _) => {}
         }
     }
 
@@ -476,7 +755,7 @@ impl Analyzer<'_> {
         let mut code_flag = false;
         let mut operands: Vec<&Arg> = Vec::new();
         let mut i = 0;
-        let mut reads_stdin = false;
+        let mut reads_stdin_flag = false;
         while i < rest.len() {
             let a = &rest[i];
             i += 1;
@@ -494,7 +773,7 @@ impl Analyzer<'_> {
                         i += 1;
                     } else if !t.starts_with("--") {
                         code_flag |= t.contains('c');
-                        reads_stdin |= t.contains('s');
+                        reads_stdin_flag |= t.contains('s');
                     }
                 }
                 _ => operands.push(a),
@@ -519,92 +798,212 @@ impl Analyzer<'_> {
             return;
         }
         match operands.first() {
-            Some(script) if !reads_stdin => self.script_file(script, display, st),
-            _ => {
-                if stdin.remote {
-                    self.deny_remote(display, "pipes downloaded content into a shell");
-                } else if let Some(text) = &stdin.text {
-                    let mut sub = st.clone();
-                    self.script(text, &mut sub, depth + 1, false);
-                }
+            Some(script) if !reads_stdin_flag => {
+                self.script_file(None, script, stdin, display, st, depth)
             }
+            _ => self.stdin_code(None, stdin, display, st, depth),
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn interpreter(
         &mut self,
         name: &str,
-        flags: &[&str],
+        values: &[&str],
+        lang: Lang,
+        code_flags: &[&str],
+        code_operand: bool,
         rest: &[Arg],
         stdin: &Stdin,
         display: &str,
         st: &ShellState,
+        depth: usize,
     ) {
-        let mut i = 0;
-        let mut code: Option<&Arg> = None;
-        let mut script: Option<&Arg> = None;
-        let mut module = false;
-        while i < rest.len() {
-            let a = &rest[i];
-            i += 1;
-            let Some(t) = a.text() else {
-                script = Some(a);
-                break;
-            };
-            if flags.contains(&t) {
-                code = rest.get(i);
-                break;
-            }
-            // `python -Bc CODE`, `perl -pe CODE`, `ruby -ne CODE`: the code flag ends a cluster.
-            if t.starts_with('-')
-                && !t.starts_with("--")
-                && t.len() > 2
-                && flags.iter().any(|f| f.len() == 2 && t.ends_with(&f[1..]))
-            {
-                code = rest.get(i);
-                break;
-            }
-            if t == "-m" {
-                module = true;
-                break;
-            }
-            if t == "-" {
-                break;
-            }
-            if t.starts_with('-') && t.len() > 1 {
-                continue;
-            }
-            script = Some(a);
-            break;
+        let (p, used) = Parsed::until_operand(rest, values);
+        let mut codes = p.values(code_flags);
+        if lang == Lang::Vim {
+            codes.extend(
+                rest.iter()
+                    .filter(|a| a.text().is_some_and(|t| t.starts_with('+') && t.len() > 1))
+                    .map(|a| Arg::literal(&a.show()[1..])),
+            );
         }
-        if let Some(code) = code {
-            if code.remote {
-                self.deny_remote(display, "runs downloaded content as inline code");
-            } else if code.text().is_none() {
-                self.dynamic_code(display, code.dynamic.as_deref().unwrap_or(&code.raw));
-            } else {
-                self.inline_code(name, code.text().unwrap_or(""), display);
+        if lang == Lang::Make {
+            self.make(&p, rest, stdin, display);
+        }
+        if !codes.is_empty() {
+            for code in &codes {
+                self.code_arg(name, lang, code, rest, display, st);
             }
             return;
         }
-        if module {
-            return;
-        }
-        match script {
-            Some(s) => self.script_file(s, display, st),
-            None if stdin.remote => {
-                self.deny_remote(display, &format!("pipes downloaded content into {name}"))
-            }
-            None => {
-                if let Some(text) = &stdin.text {
-                    self.inline_code(name, text, display);
+        if let Some(module) = p.value("-m", Some("-m")) {
+            if module.is("timeit") {
+                // `python -m timeit [-s SETUP] STMT...`: setup and statements are code.
+                let after = rest
+                    .iter()
+                    .position(|a| {
+                        a.text().is_some_and(|t| {
+                            t.starts_with('-') && !t.starts_with("--") && t.ends_with('m')
+                        })
+                    })
+                    .map_or(used, |i| i + 2);
+                let q = Parsed::new(
+                    &rest[after.min(rest.len())..],
+                    &[
+                        "-s", "--setup", "-n", "--number", "-r", "--repeat", "-u", "--unit",
+                    ],
+                );
+                let mut code: Vec<Arg> = q.values(&["-s", "--setup"]);
+                code.extend(q.operands.iter().map(|a| (*a).clone()));
+                for c in &code {
+                    self.code_arg(name, lang, c, rest, display, st);
                 }
             }
+            return;
+        }
+        if code_operand {
+            let files = p.values(&["-f", "--file"]);
+            if files.is_empty() {
+                if let Some(code) = p.operands.first() {
+                    self.code_arg(name, lang, code, rest, display, st);
+                }
+            }
+            return;
+        }
+        if name == "deno" {
+            let ops: Vec<&Arg> = p
+                .operands
+                .iter()
+                .copied()
+                .chain(rest[used.min(rest.len())..].iter())
+                .collect();
+            if ops.first().is_some_and(|a| a.is("eval")) {
+                if let Some(code) = ops.get(1) {
+                    self.code_arg(name, lang, code, rest, display, st);
+                }
+            } else if let Some(script) = ops
+                .iter()
+                .skip(1)
+                .find(|a| a.text().is_none_or(|t| !t.starts_with('-')))
+            {
+                self.script_file(Some((name, lang)), script, stdin, display, st, depth);
+            }
+            return;
+        }
+        if !matches!(
+            lang,
+            Lang::Python
+                | Lang::JavaScript
+                | Lang::Ruby
+                | Lang::Perl
+                | Lang::Php
+                | Lang::Lua
+                | Lang::R
+                | Lang::Julia
+                | Lang::Tcl
+                | Lang::AppleScript
+        ) {
+            return;
+        }
+        match p.operands.first() {
+            Some(script) => self.script_file(Some((name, lang)), script, stdin, display, st, depth),
+            None => self.stdin_code(Some((name, lang)), stdin, display, st, depth),
         }
     }
 
-    fn inline_code(&mut self, name: &str, code: &str, display: &str) {
-        if let Some(marker) = inline::mutating_call(code) {
+    /// `make --eval`, `make SHELL=...`, a makefile read from standard input.
+    fn make(&mut self, p: &Parsed<'_>, rest: &[Arg], stdin: &Stdin, display: &str) {
+        let from_stdin = p
+            .values(&["-f", "--file", "--makefile"])
+            .iter()
+            .any(|f| f.text().is_some_and(reads_stdin));
+        let shell_override = rest.iter().filter_map(|a| a.text()).find(|t| {
+            let name = t.split(['=', ':', '+', '?']).next().unwrap_or("");
+            t.contains('=') && matches!(name, "SHELL" | ".SHELLFLAGS" | "MAKESHELL" | "MAKEFLAGS")
+        });
+        if let Some(t) = shell_override {
+            self.add(Finding::ask(
+                rule::INLINE,
+                format!("`{display}`: `{t}` changes the program make runs every recipe with"),
+                "run make with the repository's own Makefile settings",
+            ));
+        }
+        if from_stdin && (stdin.text.is_some() || stdin.piped || stdin.remote) {
+            self.add(Finding::ask(
+                rule::INLINE,
+                format!(
+                    "`{display}` reads a makefile from standard input; its recipes run any command"
+                ),
+                "commit the makefile to the repository and run it from there",
+            ));
+        }
+    }
+
+    /// One piece of inline code of language `lang`, handed over as `code`.
+    fn code_arg(
+        &mut self,
+        name: &str,
+        lang: Lang,
+        code: &Arg,
+        rest: &[Arg],
+        display: &str,
+        st: &ShellState,
+    ) {
+        if code.remote {
+            self.deny_remote(display, "runs downloaded content as inline code");
+            return;
+        }
+        let Some(text) = code.text() else {
+            self.dynamic_code(display, code.dynamic.as_deref().unwrap_or(&code.raw));
+            return;
+        };
+        let marker: Option<String> = match lang {
+            Lang::Awk => inline::awk_mutating(text).map(str::to_string),
+            Lang::Sed => {
+                let effects = inline::sed_effects(text);
+                let files: Vec<Arg> = effects.writes.iter().map(|w| Arg::literal(w)).collect();
+                self.check_writes(&files, Op::Write, display, st);
+                effects.executes.then(|| "the `e` command".to_string())
+            }
+            Lang::Vim => {
+                let (exec, writes) = inline::vim_effects(text);
+                if writes {
+                    let files: Vec<Arg> = rest
+                        .iter()
+                        .filter(|a| a.text().is_none_or(|t| !t.starts_with(['-', '+'])))
+                        .filter(|a| !a.is(text))
+                        .cloned()
+                        .collect();
+                    self.check_writes(&files, Op::Write, display, st);
+                }
+                exec.map(str::to_string)
+            }
+            Lang::Elisp => inline::elisp_mutating(text).map(str::to_string),
+            Lang::Gdb => inline::gdb_mutating(text).then(|| format!("`{text}`")),
+            Lang::Make => Some("make code (rules run any command)".to_string()),
+            _ => {
+                self.inline_code(name, lang, text, display);
+                return;
+            }
+        };
+        if let Some(marker) = marker {
+            self.add(Finding::ask(
+                rule::INLINE,
+                format!("`{display}`: {name} code runs {marker}, whose effects cannot be checked statically"),
+                "put the code in a script file inside the repository, or use plain shell commands whose paths can be vetted",
+            ));
+        } else if self.ctx.profile == Profile::Strict {
+            self.add(Finding::ask(
+                rule::INLINE,
+                format!("`{display}`: {name} inline code cannot be vetted"),
+                "put the code in a script file inside the repository",
+            ));
+        }
+    }
+
+    fn inline_code(&mut self, name: &str, lang: Lang, code: &str, display: &str) {
+        if let Some(marker) = inline::mutating_call(lang, code) {
             self.add(Finding::ask(
                 rule::INLINE,
                 format!("`{display}`: {name} inline code calls `{marker}`, whose targets cannot be checked statically"),
@@ -678,6 +1077,25 @@ impl Analyzer<'_> {
                 )
             )
         });
+        // `-name .git`: every path the action gets is named that (a literal name only).
+        let literal_name = expr.windows(2).find_map(|w| {
+            let name = w[1].text()?;
+            (matches!(w[0].text(), Some("-name" | "-iname"))
+                && !name.contains(['*', '?', '[', '\\']))
+            .then(|| name.to_string())
+        });
+        let named = |this: &Self, root: &Arg| -> Vec<Arg> {
+            match (&literal_name, root.text()) {
+                (Some(name), Some(r)) => match st.cwd.resolve(r, this.ctx.home.as_deref()) {
+                    Some(dirs) => dirs
+                        .into_iter()
+                        .map(|d| Arg::literal(&format!("{}/{name}", d.display())))
+                        .collect(),
+                    None => this.below_roots(root, st),
+                },
+                _ => this.below_roots(root, st),
+            }
+        };
         let mut i = 0;
         while i < expr.len() {
             let t = expr[i].text().unwrap_or("");
@@ -685,7 +1103,7 @@ impl Analyzer<'_> {
             match t {
                 "-delete" => {
                     for root in &roots {
-                        let targets = self.below_roots(root, st);
+                        let targets = named(self, root);
                         let op = Op::Delete { recursive: true };
                         if filtered {
                             self.check_writes(&targets, op, display, st);
@@ -707,7 +1125,7 @@ impl Analyzer<'_> {
                         .map(|e| i + e)
                         .unwrap_or(expr.len());
                     for root in &roots {
-                        let below = self.below_roots(root, st).into_iter().next();
+                        let below = named(self, root).into_iter().next();
                         let argv: Vec<Arg> = expr[i..end]
                             .iter()
                             .map(|a| match (&below, a.text()) {
@@ -717,10 +1135,7 @@ impl Analyzer<'_> {
                             .collect();
                         let sub = Invocation {
                             argv,
-                            stdin: Stdin {
-                                text: None,
-                                remote: false,
-                            },
+                            stdin: Stdin::none(),
                             xargs: false,
                             display: inv.display.clone(),
                         };
@@ -761,6 +1176,20 @@ impl Analyzer<'_> {
             }],
         }
     }
+}
+
+/// Paths through which a program reads its standard input as a file.
+/// `v` as one shell word, for text that is joined and parsed again.
+fn shell_quote(v: &str) -> String {
+    format!("'{}'", v.replace('\'', "'\\''"))
+}
+
+pub(crate) fn reads_stdin_path(path: &str) -> bool {
+    reads_stdin(path)
+}
+
+fn reads_stdin(path: &str) -> bool {
+    matches!(path, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
 }
 
 #[cfg(test)]

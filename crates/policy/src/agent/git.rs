@@ -5,6 +5,7 @@ use super::checks::Op;
 use super::commands::Parsed;
 use super::walk::{Analyzer, ShellState};
 use super::{rule, Finding};
+use crate::programs::long_matches;
 
 /// Global options of `git` that take a value as the next argument.
 const GLOBAL_WITH_VALUE: [&str; 8] = [
@@ -45,7 +46,7 @@ impl Analyzer<'_> {
 
     // One arm per subcommand reads as a table; guards would scatter each rule in two.
     #[allow(clippy::collapsible_match)]
-    pub(crate) fn git(&mut self, rest: &[Arg], display: &str, st: &mut ShellState) {
+    pub(crate) fn git(&mut self, rest: &[Arg], display: &str, st: &mut ShellState, depth: usize) {
         let mut i = 0;
         let mut local = st.clone();
         while i < rest.len() {
@@ -58,14 +59,15 @@ impl Analyzer<'_> {
                     local = sub;
                 }
             }
-            if t == "-c" || t.starts_with("--config-env") {
-                let kv = rest.get(i + 1).and_then(|a| a.text()).unwrap_or("");
-                if kv.to_ascii_lowercase().starts_with("core.hookspath") {
-                    self.git_tamper(
-                        display,
-                        "overrides core.hooksPath, switching the repository's hooks off",
-                    );
-                }
+            let setting = if t == "-c" || t == "--config-env" {
+                Some(rest.get(i + 1).and_then(|a| a.text()).unwrap_or(""))
+            } else {
+                t.strip_prefix("--config-env=")
+                    .or_else(|| t.strip_prefix("-c").filter(|r| !r.is_empty()))
+            };
+            if let Some(kv) = setting {
+                let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
+                self.git_setting(key, Some(value), t.starts_with("--config-env"), display);
             }
             if GLOBAL_WITH_VALUE.contains(&t) {
                 i += 2;
@@ -81,7 +83,10 @@ impl Analyzer<'_> {
         let args = &rest[i + 1..];
         match sub {
             "reset" => {
-                if args.iter().any(|a| a.is("--hard")) {
+                if args
+                    .iter()
+                    .any(|a| a.text().is_some_and(|t| long_matches(t, "--hard")))
+                {
                     self.git_deny(display, "discards every uncommitted change in the work tree", "commit or `git stash` first; `git reset --soft` or `git restore --staged FILE` only unstage");
                 }
             }
@@ -103,6 +108,11 @@ impl Analyzer<'_> {
                     &["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"],
                 );
                 let force = p.has("--force", None) || p.opts.iter().any(|(o, _)| *o == "-f");
+                if let Some(dashes) = args.iter().position(|a| a.is("--")) {
+                    // `git checkout REF -- PATH`: PATH is rewritten from REF.
+                    let paths: Vec<Arg> = args[dashes + 1..].to_vec();
+                    self.check_writes(&paths, Op::Write, display, &local);
+                }
                 if force {
                     self.git_deny(
                         display,
@@ -117,6 +127,10 @@ impl Analyzer<'_> {
                 let p = Parsed::new(args, &["-s", "--source", "--pathspec-from-file"]);
                 let staged = p.has("--staged", Some('S'));
                 let worktree = p.has("--worktree", Some('W')) || !staged;
+                if worktree {
+                    let paths: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
+                    self.check_writes(&paths, Op::Write, display, &local);
+                }
                 if worktree && p.operands.iter().any(|a| is_whole_tree(a)) {
                     self.git_deny(display, "discards the uncommitted changes of the whole tree", "`git stash` keeps them recoverable; `git restore --staged .` only unstages");
                 }
@@ -167,6 +181,9 @@ impl Analyzer<'_> {
                 if p.has("--no-verify", None) {
                     self.git_tamper(display, "skips the pre-push hooks");
                 }
+                if p.has("--receive-pack", None) || p.has("--exec", None) {
+                    self.git_exec_option(display, "--receive-pack");
+                }
             }
             "branch" => {
                 let p = Parsed::new(
@@ -196,7 +213,11 @@ impl Analyzer<'_> {
                 }
             }
             "stash" => {
-                if args.first().is_some_and(|a| a.is("drop") || a.is("clear")) {
+                if args
+                    .iter()
+                    .find(|a| a.text().is_some_and(|t| !t.starts_with('-')))
+                    .is_some_and(|a| a.is("drop") || a.is("clear"))
+                {
                     self.git_deny(
                         display,
                         "destroys stashed work",
@@ -224,7 +245,10 @@ impl Analyzer<'_> {
                 );
             }
             "update-ref" => {
-                if args.iter().any(|a| a.is("-d") || a.is("--delete")) {
+                if args
+                    .iter()
+                    .any(|a| a.is("-d") || a.text().is_some_and(|t| long_matches(t, "--delete")))
+                {
                     self.git_deny(
                         display,
                         "deletes a ref directly",
@@ -264,17 +288,116 @@ impl Analyzer<'_> {
             }
             "config" => {
                 let p = Parsed::new(args, &["-f", "--file", "--type", "--default", "--comment"]);
-                if p.operands
-                    .first()
-                    .and_then(|a| a.text())
-                    .is_some_and(|k| k.eq_ignore_ascii_case("core.hooksPath"))
-                    && (p.operands.len() > 1
-                        || p.opts.iter().any(|(o, _)| o.starts_with("--unset")))
-                {
-                    self.git_tamper(
+                let mut ops: Vec<&str> = p.operands.iter().filter_map(|a| a.text()).collect();
+                if matches!(ops.first(), Some(&"set" | &"unset" | &"--add")) {
+                    ops.remove(0);
+                }
+                let writes = ops.len() > 1
+                    || p.opts.iter().any(|(o, _)| {
+                        o.starts_with("--unset")
+                            || o.starts_with("--add")
+                            || o.starts_with("--replace")
+                    })
+                    || p.operands.first().is_some_and(|a| a.is("unset"));
+                if let (Some(key), true) = (ops.first(), writes) {
+                    if key.eq_ignore_ascii_case("core.hooksPath") {
+                        self.git_tamper(
+                            display,
+                            "changes core.hooksPath, switching the repository's hooks off",
+                        );
+                    } else if let Some(why) = executing_key(key, ops.get(1).copied()) {
+                        self.add(Finding::deny(
+                            rule::TAMPER,
+                            format!(
+                                "`{display}` writes `{key}` to the git configuration, which {why}"
+                            ),
+                            "leave the repository's git configuration to a human",
+                        ));
+                    }
+                }
+            }
+            "rm" | "mv" => {
+                let p = Parsed::new(args, &["--pathspec-from-file"]);
+                let cached = p.has("--cached", None);
+                let paths: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
+                if sub == "mv" {
+                    let (srcs, dest) = paths.split_at(paths.len().saturating_sub(1));
+                    self.check_writes(srcs, Op::MoveSource, display, &local);
+                    self.check_writes(dest, Op::Write, display, &local);
+                } else if !cached {
+                    let recursive = p.has("-r", Some('r'));
+                    self.check_writes(&paths, Op::Delete { recursive }, display, &local);
+                }
+            }
+            "read-tree" => {
+                let p = Parsed::new(args, &["--prefix", "--index-output"]);
+                if p.has("--reset", None) && p.has("-u", Some('u')) {
+                    self.git_deny(
                         display,
-                        "changes core.hooksPath, switching the repository's hooks off",
+                        "overwrites the work tree with a tree, discarding uncommitted changes",
+                        "`git stash` first",
                     );
+                }
+            }
+            "checkout-index" => {
+                let p = Parsed::new(args, &["--prefix", "--stage"]);
+                if p.has("--force", Some('f')) && p.has("--all", Some('a')) {
+                    self.git_deny(
+                        display,
+                        "overwrites every file of the work tree from the index",
+                        "`git stash` first",
+                    );
+                }
+            }
+            "rebase" => {
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "-x",
+                        "--exec",
+                        "--onto",
+                        "-s",
+                        "--strategy",
+                        "-X",
+                        "--strategy-option",
+                    ],
+                );
+                for cmd in p.values(&["-x", "--exec"]) {
+                    self.code_words(std::slice::from_ref(&cmd), display, &local, depth, false);
+                }
+            }
+            "bisect" => {
+                if args.first().is_some_and(|a| a.is("run")) && args.len() > 1 {
+                    let sub = super::walk::Invocation {
+                        argv: args[1..].to_vec(),
+                        stdin: super::walk::Stdin::none(),
+                        xargs: false,
+                        display: display.to_string(),
+                    };
+                    let mut sub_state = local.clone();
+                    self.invoke(&sub, 0, &mut sub_state, depth);
+                }
+            }
+            "submodule" => {
+                if let Some(at) = args.iter().position(|a| a.is("foreach")) {
+                    let words: Vec<Arg> = args[at + 1..]
+                        .iter()
+                        .filter(|a| !a.is("--recursive"))
+                        .cloned()
+                        .collect();
+                    self.code_words(&words, display, &local, depth, false);
+                }
+            }
+            "difftool" | "mergetool" => {
+                let p = Parsed::new(args, &["-x", "--extcmd", "-t", "--tool"]);
+                if !p.values(&["-x", "--extcmd"]).is_empty() {
+                    self.git_exec_option(display, "--extcmd");
+                }
+            }
+            "fetch" | "pull" | "ls-remote" | "archive" => {
+                let p = Parsed::new(args, &["--upload-pack", "--exec", "-u"]);
+                if p.has("--upload-pack", None) || (sub != "pull" && p.has("--exec", None)) {
+                    self.git_exec_option(display, "--upload-pack");
                 }
             }
             "clone" => {
@@ -298,6 +421,15 @@ impl Analyzer<'_> {
                         "--template",
                     ],
                 );
+                if p.has("--upload-pack", None) || p.opts.iter().any(|(o, _)| o == "-u") {
+                    self.git_exec_option(display, "--upload-pack");
+                }
+                for kv in p.values(&["-c", "--config"]) {
+                    if let Some(t) = kv.text() {
+                        let (key, value) = t.split_once('=').unwrap_or((t, ""));
+                        self.git_setting(key, Some(value), false, display);
+                    }
+                }
                 let dest = match p.operands.get(1) {
                     Some(d) => (*d).clone(),
                     None => Arg::literal("."),
@@ -314,6 +446,75 @@ impl Analyzer<'_> {
             }
             _ => {}
         }
+    }
+}
+
+/// Why a git configuration key makes git run a program, if it does.
+fn executing_key(key: &str, value: Option<&str>) -> Option<&'static str> {
+    let k = key.to_ascii_lowercase();
+    let last = k.rsplit('.').next().unwrap_or("");
+    if k.starts_with("alias.") {
+        return value
+            .is_none_or(|v| v.trim_start().starts_with('!'))
+            .then_some("defines an alias that runs a shell command");
+    }
+    let runs = matches!(
+        k.as_str(),
+        "core.fsmonitor"
+            | "core.pager"
+            | "core.editor"
+            | "core.sshcommand"
+            | "core.gitproxy"
+            | "core.askpass"
+            | "diff.external"
+            | "sequence.editor"
+            | "credential.helper"
+            | "gpg.program"
+            | "uploadpack.packobjectshook"
+            | "core.hookspath"
+            | "include.path"
+            | "protocol.allow"
+            | "protocol.ext.allow"
+            | "diff.tool"
+            | "merge.tool"
+    ) || (k.starts_with("filter.") && matches!(last, "clean" | "smudge" | "process"))
+        || (k.starts_with("diff.") && matches!(last, "textconv" | "command"))
+        || (k.starts_with("merge.") && last == "driver")
+        || (k.starts_with("pager."))
+        || (k.starts_with("gpg.") && last == "program")
+        || (k.starts_with("includeif.") && last == "path")
+        || (k.starts_with("remote.") && matches!(last, "uploadpack" | "receivepack" | "proxy"))
+        || (k.starts_with("difftool.") || k.starts_with("mergetool.")) && last == "cmd"
+        || (k.starts_with("credential.") && last == "helper");
+    runs.then_some("makes git run a program it names")
+}
+
+impl Analyzer<'_> {
+    /// `git -c key=value`, `--config-env key=VAR`, `clone -c key=value`.
+    fn git_setting(&mut self, key: &str, value: Option<&str>, from_env: bool, display: &str) {
+        if key.eq_ignore_ascii_case("core.hooksPath") {
+            self.git_tamper(
+                display,
+                "overrides core.hooksPath, switching the repository's hooks off",
+            );
+            return;
+        }
+        let value = if from_env { None } else { value };
+        if let Some(why) = executing_key(key, value) {
+            self.add(Finding::ask(
+                rule::DYNAMIC,
+                format!("`{display}` sets `{key}` for this git call, which {why}"),
+                "run git without configuration overrides that name programs",
+            ));
+        }
+    }
+
+    fn git_exec_option(&mut self, display: &str, option: &str) {
+        self.add(Finding::ask(
+            rule::DYNAMIC,
+            format!("`{display}` names the program git runs on the other side (`{option}`)"),
+            "use the remote's default programs",
+        ));
     }
 }
 

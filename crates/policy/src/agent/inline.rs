@@ -4,85 +4,132 @@
 //! reaches for the calls that delete, write, move or spawn; such code is `exec.inline`
 //! (ask in `standard`). Printing, parsing and computing stay allowed.
 
-/// Calls that change the file system or start other programs, across the interpreters
-/// agents use. Matched as plain substrings of the code: a false "ask" costs a prompt, a
-/// missed call costs the tree.
-const MUTATING: [&str; 62] = [
-    // Python
+use crate::programs::Lang;
+
+/// Calls that change the file system, start other programs or evaluate code built at run
+/// time, in every language loopgate screens. Matched as plain substrings of the code: a
+/// false "ask" costs a prompt, a missed call costs the tree.
+const COMMON: &[&str] = &[
     "rmtree",
-    "os.remove",
-    "os.unlink",
-    "os.rmdir",
-    "os.removedirs",
-    "os.system",
-    "os.popen",
+    "remove_tree",
+    "unlink",
+    "rmdir",
     "subprocess",
+    "child_process",
+    "system(",
+    "popen",
+    "spawn",
+    "execSync",
+    "execFile",
+    "eval(",
+    "rename",
+    "chmod",
+    "chown",
+    "symlink",
+    "truncate",
+    "makedirs",
+    "mkdir",
+    "copyfile",
+    "copytree",
+    "shutil.",
+    "os.remove",
+    "os.replace",
     "os.exec",
     "os.spawn",
-    "os.rename",
-    "os.replace",
-    "os.chmod",
-    "os.chown",
-    "shutil.move",
-    "shutil.copy",
-    ".unlink(",
-    ".rmdir(",
+    "os.kill",
+    "pty.",
+    "__import__",
+    "importlib",
+    "ctypes",
+    "getattr(",
+    "compile(",
     ".write_text(",
     ".write_bytes(",
-    ".write(",
     ".writelines(",
-    ".rename(",
-    ".replace(",
     ".touch(",
-    ".mkdir(",
-    "pty.spawn",
-    // Node, Deno, Bun
-    "child_process",
-    "execSync",
-    "spawnSync",
-    "execFile",
-    "spawn(",
-    "exec(",
-    "rmSync",
-    "rmdirSync",
-    "unlinkSync",
-    "writeFileSync",
-    "writeFile(",
+    ".replace(",
+    "writeFile",
     "appendFile",
-    "fs.rm(",
-    "fs.unlink(",
-    "renameSync",
+    "fs.rm",
+    "rmSync",
     "copyFileSync",
+    "cpSync",
+    "Function(",
     "Deno.remove",
     "Deno.write",
+    "Deno.run",
     "Deno.Command",
     "Bun.write",
     "Bun.spawn",
     "Bun.$",
-    // Ruby, Perl, PHP, Lua
     "FileUtils",
     "File.delete",
     "File.write",
-    "system(",
-    "system ",
+    "File.open",
     "IO.popen",
-    "%x",
-    "`",
-    "qx",
-    "unlink",
-    "remove_tree",
+    "IO.write",
+    "Kernel.",
     "shell_exec",
     "passthru",
+    "proc_open",
+    "file_put_contents",
+    "fwrite",
+    "os.execute",
+    "io.popen",
+    "io.open",
+    "do shell script",
+    "file delete",
+    "run(`",
+    "sink(",
+    "saveRDS",
+    "writeLines",
 ];
+
+/// Markers that only mean something in some languages (`%x` is Ruby's backticks and a
+/// Python format; `.write(` is Python's file write and also `sys.stdout.write`).
+fn language_markers(lang: Lang) -> &'static [&'static str] {
+    match lang {
+        Lang::Ruby => &["`", "%x", "system ", "exec ", "exec(", "spawn ", "open(\"|"],
+        Lang::Perl => &[
+            "`", "qx", "system ", "exec ", "exec(", "unlink ", "open(", "open ",
+        ],
+        Lang::Php => &["`", "exec ", "exec(", "system ", "fopen"],
+        Lang::Tcl => &["exec ", "open "],
+        // `exec(` is Python's code evaluation; in JavaScript it is also `RegExp.exec`, and
+        // `child_process.exec` is caught by its module name.
+        Lang::Python => &[".write(", "exec("],
+        Lang::JavaScript => &[".write("],
+        Lang::Julia => &["rm(", "mv(", "cp(", "write("],
+        Lang::R => &["file.remove", "write(", "file.copy"],
+        _ => &[],
+    }
+}
 
 /// Write modes of `open()`, for languages where opening is writing.
-const WRITE_MODES: [&str; 10] = [
-    "'w'", "\"w\"", "'wb'", "\"wb\"", "'a'", "\"a\"", "'w+'", "\"w+\"", "mode=", "'>",
+const WRITE_MODES: [&str; 12] = [
+    "'w'", "\"w\"", "'wb'", "\"wb\"", "'a'", "\"a\"", "'w+'", "\"w+\"", "'x'", "\"x\"", "mode=",
+    "'>",
 ];
 
-/// The first mutating call found in `code`, if any.
-pub(crate) fn mutating_call(code: &str) -> Option<&'static str> {
-    if let Some(m) = MUTATING.iter().find(|m| code.contains(**m)) {
+/// Output to the terminal, which the `.write(` marker would otherwise catch.
+const STD_STREAMS: [&str; 4] = [
+    "sys.stdout.write(",
+    "sys.stderr.write(",
+    "process.stdout.write(",
+    "process.stderr.write(",
+];
+
+/// The first mutating call found in `code` of language `lang`, if any.
+pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
+    let mut cleaned = code.to_string();
+    for s in STD_STREAMS {
+        cleaned = cleaned.replace(s, "print(");
+    }
+    let code = cleaned.as_str();
+    if let Some(m) = COMMON.iter().find(|m| code.contains(**m)) {
+        return Some(m);
+    }
+    if let Some(m) = language_markers(lang).iter().find(|m| code.contains(**m)) {
         return Some(m);
     }
     if code.contains("open(") {
@@ -90,10 +137,201 @@ pub(crate) fn mutating_call(code: &str) -> Option<&'static str> {
             return Some(m);
         }
     }
-    if code.contains("file_put_contents") {
-        return Some("file_put_contents");
+    None
+}
+
+/// awk programs: `system()`, pipes to or from commands, and output redirected to files.
+pub(crate) fn awk_mutating(code: &str) -> Option<&'static str> {
+    if code.contains("system") {
+        return Some("system()");
+    }
+    if code.contains('|') && !code.contains("||") {
+        return Some("a pipe to or from a command");
+    }
+    for redirect in ["> \"", ">\"", ">> ", "> $", ">$", "> (", ">("] {
+        if code.contains(redirect) {
+            return Some("output redirected to a file");
+        }
     }
     None
+}
+
+/// What a sed script does beyond editing its input: commands it executes (`e`, the `e`
+/// flag of `s`) and files it writes (`w FILE`, `W FILE`, the `w` flag of `s`).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct SedEffects {
+    pub executes: bool,
+    pub writes: Vec<String>,
+}
+
+pub(crate) fn sed_effects(script: &str) -> SedEffects {
+    let mut out = SedEffects::default();
+    for raw in script.split(['\n', ';']) {
+        let cmd = skip_address(raw.trim_start());
+        let mut chars = cmd.chars();
+        match chars.next() {
+            Some('e') => out.executes = true,
+            Some('w' | 'W') => out.writes.push(cmd[1..].trim().to_string()),
+            Some('s') => {
+                let Some(delim) = chars.next() else { continue };
+                // Skip the pattern and the replacement, honouring backslash escapes.
+                let body: String = chars.collect();
+                let mut seen = 0;
+                let mut escaped = false;
+                let mut flags_at = None;
+                for (i, c) in body.char_indices() {
+                    if escaped {
+                        escaped = false;
+                    } else if c == '\\' {
+                        escaped = true;
+                    } else if c == delim {
+                        seen += 1;
+                        if seen == 2 {
+                            flags_at = Some(i + c.len_utf8());
+                            break;
+                        }
+                    }
+                }
+                if let Some(at) = flags_at {
+                    let flags = &body[at..];
+                    let letters: String = flags
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric())
+                        .collect();
+                    if letters.contains('e') {
+                        out.executes = true;
+                    }
+                    if let Some(w) = letters.find('w') {
+                        let file = flags[w + 1..].trim();
+                        out.writes.push(file.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Past a sed address (`1`, `$`, `/re/`, `\%re%`, `1,5`, `1~2`, `!`, `{`).
+fn skip_address(cmd: &str) -> &str {
+    let mut rest = cmd;
+    loop {
+        let t = rest.trim_start();
+        let skipped = t.trim_start_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, '$' | ',' | '~' | '!' | '{' | '+')
+        });
+        let skipped = if let Some(re) = skipped.strip_prefix('/') {
+            match re.find('/') {
+                Some(end) => &re[end + 1..],
+                None => "",
+            }
+        } else {
+            skipped
+        };
+        if skipped.len() == rest.len() {
+            return skipped.trim_start();
+        }
+        rest = skipped;
+    }
+}
+
+/// Vim commands (`-c CMD`, `+CMD`, `--cmd CMD`): shell escapes and script languages
+/// execute, `w`/`wq`/`x`/`sav` write the files being edited.
+// One arm per command family reads as a table.
+#[allow(clippy::collapsible_match)]
+pub(crate) fn vim_effects(cmd: &str) -> (Option<&'static str>, bool) {
+    let mut writes = false;
+    for part in cmd.split('|') {
+        let c = part
+            .trim()
+            .trim_start_matches(':')
+            .trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '%' | ',' | '.' | '$'));
+        if c.starts_with('!') || c.contains("system(") {
+            return (Some("a shell command"), writes);
+        }
+        let word: String = c.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        match word.as_str() {
+            "py" | "py3" | "python" | "python3" | "pyx" | "lua" | "perl" | "ruby" | "rubydo"
+            | "luado" | "perldo" | "pydo" | "py3do" | "terminal" | "term" | "call" | "exe"
+            | "execute" | "so" | "source" | "runtime" | "redir" | "let" | "r" | "read" => {
+                if !matches!(word.as_str(), "r" | "read") || c.contains('!') {
+                    return (Some("a script or shell command"), writes);
+                }
+            }
+            "w" | "wq" | "x" | "xit" | "wa" | "wall" | "wqa" | "wqall" | "xa" | "sav"
+            | "saveas" | "up" | "update" | "write" | "exit" => writes = true,
+            _ => {}
+        }
+    }
+    (None, writes)
+}
+
+/// Emacs Lisp that writes, deletes or runs programs.
+pub(crate) fn elisp_mutating(code: &str) -> Option<&'static str> {
+    const MARKERS: [&str; 12] = [
+        "shell-command",
+        "call-process",
+        "start-process",
+        "make-process",
+        "delete-file",
+        "delete-directory",
+        "write-region",
+        "rename-file",
+        "copy-file",
+        "save-buffer",
+        "with-temp-file",
+        "write-file",
+    ];
+    MARKERS.iter().find(|m| code.contains(**m)).copied()
+}
+
+/// gdb commands other than reading state (`bt`, `info`, `print`, ...) can run programs
+/// (`shell`, `!`, `pipe`, `python`), write memory or files, or start the inferior.
+pub(crate) fn gdb_mutating(cmd: &str) -> bool {
+    const READS: [&str; 22] = [
+        "bt",
+        "backtrace",
+        "info",
+        "i",
+        "p",
+        "print",
+        "list",
+        "l",
+        "frame",
+        "f",
+        "thread",
+        "where",
+        "x",
+        "disassemble",
+        "quit",
+        "q",
+        "ptype",
+        "whatis",
+        "up",
+        "down",
+        "set",
+        "show",
+    ];
+    let word: String = cmd
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    if word == "set" {
+        let rest = cmd.trim()[3..].trim_start();
+        return ![
+            "pagination",
+            "confirm",
+            "print",
+            "width",
+            "height",
+            "logging",
+        ]
+        .iter()
+        .any(|s| rest.starts_with(s));
+    }
+    !READS.contains(&word.as_str())
 }
 
 #[cfg(test)]
@@ -102,25 +340,59 @@ mod tests {
 
     #[test]
     fn deleting_and_spawning_code_is_found() {
+        let py = |c| mutating_call(Lang::Python, c);
+        assert_eq!(py("import shutil; shutil.rmtree('/x')"), Some("rmtree"));
         assert_eq!(
-            mutating_call("import shutil; shutil.rmtree('/x')"),
-            Some("rmtree")
-        );
-        assert_eq!(
-            mutating_call("require('child_process').execSync('ls')"),
+            mutating_call(Lang::JavaScript, "require('child_process').execSync('ls')"),
             Some("child_process")
         );
-        assert_eq!(mutating_call("open('f', 'w').close()"), Some("'w'"));
-        assert_eq!(mutating_call("system('rm -rf /')"), Some("system("));
+        assert_eq!(py("open('f', 'w').close()"), Some("'w'"));
+        assert_eq!(py("system('rm -rf /')"), Some("system("));
+        assert_eq!(py("f.write('x')"), Some(".write("));
+        assert_eq!(py("__import__('os').system('x')"), Some("system("));
+        assert_eq!(mutating_call(Lang::Ruby, "puts %x(ls)"), Some("%x"));
     }
 
     #[test]
     fn reading_and_printing_code_is_not() {
-        assert_eq!(mutating_call("print('hello')"), None);
+        let py = |c| mutating_call(Lang::Python, c);
+        assert_eq!(py("print('hello')"), None);
+        assert_eq!(py("print('%x' % 255)"), None);
+        assert_eq!(py("import sys; sys.stdout.write('ok\\n')"), None);
         assert_eq!(
-            mutating_call("import json,sys; print(json.load(open('p.json'))['v'])"),
+            py("import json,sys; print(json.load(open('p.json'))['v'])"),
             None
         );
-        assert_eq!(mutating_call("console.log(process.version)"), None);
+        assert_eq!(
+            mutating_call(Lang::JavaScript, "console.log(process.version)"),
+            None
+        );
+    }
+
+    #[test]
+    fn sed_awk_vim_effects() {
+        assert!(sed_effects("1e rm -rf /").executes);
+        assert!(sed_effects("s/a/b/e").executes);
+        assert_eq!(
+            sed_effects("s/a/b/w /etc/x").writes,
+            vec!["/etc/x".to_string()]
+        );
+        assert_eq!(
+            sed_effects("/x/w out.txt").writes,
+            vec!["out.txt".to_string()]
+        );
+        assert_eq!(sed_effects("s/e/w/g"), SedEffects::default());
+        assert_eq!(sed_effects("/^end/d"), SedEffects::default());
+        assert_eq!(awk_mutating("BEGIN{system(\"id\")}"), Some("system()"));
+        assert_eq!(
+            awk_mutating("{print $1 > \"/etc/x\"}"),
+            Some("output redirected to a file")
+        );
+        assert_eq!(awk_mutating("$3 > 100 {print $1}"), None);
+        assert_eq!(awk_mutating("NR==1 || /x/"), None);
+        assert_eq!(vim_effects(":!rm -rf /").0, Some("a shell command"));
+        assert_eq!(vim_effects("%s/a/b/g | wq"), (None, true));
+        assert!(gdb_mutating("shell rm -rf /"));
+        assert!(!gdb_mutating("bt"));
     }
 }

@@ -8,10 +8,12 @@
 //! The outcome is the most severe finding. See `docs/rule-packs.md`.
 
 mod args;
+mod builtins;
 mod checks;
 mod commands;
 mod git;
 mod inline;
+mod remote;
 mod walk;
 mod writes;
 
@@ -40,6 +42,7 @@ pub mod rule {
     pub const DESTRUCTIVE: &str = "fs.destructive";
     pub const TAMPER: &str = "gate.tamper";
     pub const GIT: &str = "git.destructive";
+    pub const REMOTE_DESTRUCTIVE: &str = "remote.destructive";
     pub const REMOTE: &str = "exec.remote";
     pub const ESCAPE: &str = "fs.escape";
     pub const INLINE: &str = "exec.inline";
@@ -47,12 +50,13 @@ pub mod rule {
     pub const PARSE: &str = "parse.error";
     pub const ALLOW: &str = "allow.default";
 
-    pub(crate) const ORDER: [&str; 10] = [
+    pub(crate) const ORDER: [&str; 11] = [
         OBSERVER,
         BOUNDS,
         DESTRUCTIVE,
         TAMPER,
         GIT,
+        REMOTE_DESTRUCTIVE,
         REMOTE,
         ESCAPE,
         INLINE,
@@ -134,7 +138,7 @@ pub fn decide(command: &str, ctx: &AgentContext) -> Decision {
 /// are `/a/b`.
 fn normalized(ctx: &AgentContext) -> AgentContext {
     let root = std::path::Path::new("/");
-    let norm = |p: &std::path::Path| sandbox::roots::normalize(p, root, None);
+    let norm = |p: &std::path::Path| roots::normalize(p, root, None);
     AgentContext {
         cwd: norm(&ctx.cwd),
         repo_root: norm(&ctx.repo_root),

@@ -11,21 +11,20 @@ use std::path::PathBuf;
 pub(crate) const MAX_DEPTH: usize = 12;
 /// Simple commands analysed at most per decision.
 const MAX_COMMANDS: usize = 4096;
-/// Programs run by programs (`env env ... rm`, `sudo nice timeout ...`, `xargs`,
-/// `find -exec`) analysed at most this deep in one command. Each level is a stack frame of
-/// the analyser, so without the bound `env` repeated a few thousand times overflows the
-/// stack and the hook dies (an agent reads a crashed hook as "proceed").
-pub(crate) const MAX_WRAPPERS: usize = 64;
-/// Programs analysed at most per decision, wrappers included (`find a b -exec find a b
-/// -exec ...` multiplies them: each start directory is analysed on its own).
-const MAX_PROGRAMS: usize = 16 * MAX_COMMANDS;
-
 /// What a shell knows while it runs a string: where it is, and which files this very
 /// command downloaded (running one of them is running remote code).
 #[derive(Debug, Clone)]
 pub(crate) struct ShellState {
     pub cwd: Cwd,
     pub downloaded: Vec<PathBuf>,
+    /// `HOME`, `PWD` or `CDPATH` was reassigned earlier in the string, so `~`, `$HOME`,
+    /// `$PWD` and relative `cd` no longer mean what the context says.
+    pub home_changed: bool,
+    pub pwd_changed: bool,
+    pub cdpath_changed: bool,
+    /// Symlinks this command creates (`ln -s`): a later write through one lands where only
+    /// the running shell knows.
+    pub links: Vec<PathBuf>,
 }
 
 pub(crate) struct Analyzer<'a> {
@@ -35,18 +34,34 @@ pub(crate) struct Analyzer<'a> {
     findings: Vec<Finding>,
     commands: Vec<String>,
     steps: usize,
-    /// Current depth of programs run through wrappers (see [`MAX_WRAPPERS`]).
-    wrappers: usize,
-    programs: usize,
     out_of_bounds: bool,
+    /// Wrappers being peeled right now (see `invoke`).
+    pub(crate) wrapper_depth: usize,
+    /// What the previous pipeline stage writes to the next one, when the string spells it.
+    last_out: Option<PipeOut>,
+    /// Standard input for the next simple command reached in a pipeline stage.
+    pipe_in: Option<Stdin>,
 }
 
 /// The standard input a command gets, when the command string itself supplies it.
 #[derive(Debug, Clone)]
 pub(crate) struct Stdin {
+    /// The content, when the command string spells it out (a heredoc, `echo ... |`).
     pub text: Option<String>,
     /// Content downloaded from the network flows in (a pipe from `curl`, ...).
     pub remote: bool,
+    /// Fed by a pipe or a here-string whose content only the running shell knows.
+    pub piped: bool,
+}
+
+impl Stdin {
+    pub fn none() -> Stdin {
+        Stdin {
+            text: None,
+            remote: false,
+            piped: false,
+        }
+    }
 }
 
 /// One simple command, words decoded, ready for the per-program rules.
@@ -68,9 +83,10 @@ impl<'a> Analyzer<'a> {
             findings: Vec::new(),
             commands: Vec::new(),
             steps: 0,
-            wrappers: 0,
-            programs: 0,
             out_of_bounds: false,
+            wrapper_depth: 0,
+            last_out: None,
+            pipe_in: None,
         }
     }
 
@@ -78,6 +94,10 @@ impl<'a> Analyzer<'a> {
         let mut state = ShellState {
             cwd: Cwd::known(self.ctx.cwd.clone()),
             downloaded: Vec::new(),
+            home_changed: false,
+            pwd_changed: false,
+            cdpath_changed: false,
+            links: Vec::new(),
         };
         self.script(command, &mut state, 0, false);
     }
@@ -102,34 +122,7 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// Enter one more level of a program run by a program; false (and a `parse.bounds`
-    /// finding) past [`MAX_WRAPPERS`]. Every `true` is paired with [`Self::leave_wrapper`].
-    pub(crate) fn enter_wrapper(&mut self) -> bool {
-        if self.out_of_bounds {
-            return false;
-        }
-        if self.wrappers >= MAX_WRAPPERS {
-            self.bounds(format!(
-                "the command runs programs through more than {MAX_WRAPPERS} wrappers (env, sudo, xargs, find -exec, ...)"
-            ));
-            return false;
-        }
-        self.programs += 1;
-        if self.programs > MAX_PROGRAMS {
-            self.bounds(format!(
-                "the command string runs more than {MAX_PROGRAMS} programs"
-            ));
-            return false;
-        }
-        self.wrappers += 1;
-        true
-    }
-
-    pub(crate) fn leave_wrapper(&mut self) {
-        self.wrappers = self.wrappers.saturating_sub(1);
-    }
-
-    fn bounds(&mut self, why: String) {
+    pub(crate) fn bounds(&mut self, why: String) {
         if !self.out_of_bounds {
             self.out_of_bounds = true;
             self.add(Finding::ask(
@@ -242,10 +235,31 @@ impl<'a> Analyzer<'a> {
         }
         // Every stage of a multi-command pipeline runs in its own subshell.
         let mut upstream_remote = stdin_remote;
-        for stage in &pipeline.seq {
+        for (n, stage) in pipeline.seq.iter().enumerate() {
             let mut sub = st.clone();
+            self.pipe_in = (n > 0).then(|| match self.last_out.take() {
+                // `cat script.sh | sh` runs a file, as `sh script.sh` does.
+                Some(PipeOut::Files) => Stdin {
+                    text: None,
+                    remote: upstream_remote,
+                    piped: false,
+                },
+                Some(PipeOut::Text(text)) => Stdin {
+                    text: Some(text),
+                    remote: upstream_remote,
+                    piped: true,
+                },
+                None => Stdin {
+                    text: None,
+                    remote: upstream_remote,
+                    piped: true,
+                },
+            });
+            self.last_out = None;
             upstream_remote |= self.command(stage, &mut sub, depth, upstream_remote);
+            self.pipe_in = None;
         }
+        self.last_out = None;
         upstream_remote
     }
 
@@ -312,6 +326,10 @@ impl<'a> Analyzer<'a> {
             st.cwd = st.cwd.union(&sub.cwd);
         }
         st.downloaded = sub.downloaded;
+        st.links = sub.links;
+        st.home_changed |= sub.home_changed;
+        st.pwd_changed |= sub.pwd_changed;
+        st.cdpath_changed |= sub.cdpath_changed;
         downloads
     }
 
@@ -390,14 +408,23 @@ impl<'a> Analyzer<'a> {
         if raw.contains(['$', '`']) && !self.out_of_bounds {
             let mut subs = Vec::new();
             if let Ok(pieces) = brush_parser::word::parse(raw, &shell::parser_options()) {
-                collect_substitutions(&pieces, &mut subs, 0);
+                collect_substitutions(raw, &pieces, &mut subs, 0);
             }
             for inner in subs {
                 let mut sub = st.clone();
                 remote |= self.script(&inner, &mut sub, depth + 1, false);
             }
         }
-        let mut arg = decode_arg(raw, self.ctx.home.as_deref(), &st.cwd);
+        let home = if st.home_changed {
+            None
+        } else {
+            self.ctx.home.as_deref()
+        };
+        let mut arg = if st.pwd_changed {
+            decode_arg(raw, home, &Cwd::unknown())
+        } else {
+            decode_arg(raw, home, &st.cwd)
+        };
         arg.remote = remote;
         arg
     }
@@ -409,7 +436,7 @@ impl<'a> Analyzer<'a> {
         }
         let mut subs = Vec::new();
         if let Ok(pieces) = brush_parser::word::parse_heredoc(body, &shell::parser_options()) {
-            collect_substitutions(&pieces, &mut subs, 0);
+            collect_substitutions(body, &pieces, &mut subs, 0);
         }
         let mut remote = false;
         for inner in subs {
@@ -450,7 +477,11 @@ impl<'a> Analyzer<'a> {
                     let mut inner = st.clone();
                     let remote = self.list(&sub.list, &mut inner, depth + 1, false);
                     if matches!(kind, K::Read) {
-                        *body = Some(Stdin { text: None, remote });
+                        *body = Some(Stdin {
+                            text: None,
+                            remote,
+                            piped: true,
+                        });
                     }
                 }
                 T::Fd(_) => {}
@@ -465,11 +496,14 @@ impl<'a> Analyzer<'a> {
                 *body = Some(Stdin {
                     text: Some(doc.doc.value.clone()),
                     remote,
+                    piped: false,
                 });
             }
             R::HereString(_, w) => {
                 let arg = self.word(&w.value, st, depth);
+                // `<<< "$X"`: content only the running shell knows.
                 *body = Some(Stdin {
+                    piped: arg.value.is_none(),
                     text: arg.value.clone(),
                     remote: arg.remote,
                 });
@@ -487,6 +521,7 @@ impl<'a> Analyzer<'a> {
         argv: &mut Vec<Arg>,
         raw_parts: &mut Vec<String>,
         redirects: &mut Vec<&'b ast::IoRedirect>,
+        assignments: &mut Vec<Arg>,
     ) {
         use ast::CommandPrefixOrSuffixItem as I;
         match item {
@@ -497,7 +532,8 @@ impl<'a> Analyzer<'a> {
             I::AssignmentWord(_, w) if prefix => {
                 raw_parts.push(w.value.clone());
                 // Only the substitutions of a leading assignment run.
-                self.word(&w.value, st, depth);
+                let arg = self.word(&w.value, st, depth);
+                assignments.push(arg);
             }
             // After the command name `x=y` is an ordinary argument (`dd of=...`).
             I::AssignmentWord(_, w) => {
@@ -542,6 +578,7 @@ impl<'a> Analyzer<'a> {
         let mut argv: Vec<Arg> = Vec::new();
         let mut redirects: Vec<&ast::IoRedirect> = Vec::new();
         let mut raw_parts: Vec<String> = Vec::new();
+        let mut assignments: Vec<Arg> = Vec::new();
         for item in simple.prefix.iter().flat_map(|p| p.0.iter()) {
             self.item(
                 item,
@@ -551,6 +588,7 @@ impl<'a> Analyzer<'a> {
                 &mut argv,
                 &mut raw_parts,
                 &mut redirects,
+                &mut assignments,
             );
         }
         if let Some(name) = &simple.word_or_name {
@@ -566,6 +604,7 @@ impl<'a> Analyzer<'a> {
                 &mut argv,
                 &mut raw_parts,
                 &mut redirects,
+                &mut assignments,
             );
         }
         let display = readable(&raw_parts);
@@ -573,19 +612,42 @@ impl<'a> Analyzer<'a> {
             self.commands.push(display.clone());
         }
         let mut body: Option<Stdin> = None;
-        for r in redirects {
+        for r in &redirects {
             self.redirect(r, st, depth, &display, &mut body);
         }
-        let stdin = match body {
-            Some(mut b) => {
+        let piped = self.pipe_in.take();
+        let stdin = match (body, piped) {
+            (Some(mut b), _) => {
                 b.remote |= stdin_remote;
                 b
             }
-            None => Stdin {
+            (None, Some(mut p)) => {
+                p.remote |= stdin_remote;
+                p
+            }
+            (None, None) => Stdin {
                 text: None,
                 remote: stdin_remote,
+                piped: false,
             },
         };
+        for a in &assignments {
+            if let Some((name, _)) = a.raw.split_once('=') {
+                let value = a.text().and_then(|t| t.split_once('=')).map(|(_, v)| v);
+                if argv.is_empty() {
+                    // A bare assignment changes this shell for the commands after it.
+                    match name.trim_end_matches('+') {
+                        "HOME" => st.home_changed = true,
+                        "PWD" => st.pwd_changed = true,
+                        "CDPATH" => st.cdpath_changed = true,
+                        _ => {}
+                    }
+                } else {
+                    self.env_assignment(name.trim_end_matches('+'), value, &display, st, depth);
+                }
+            }
+        }
+        self.last_out = output_of(&argv, &stdin);
         if argv.is_empty() {
             return false;
         }
@@ -597,7 +659,100 @@ impl<'a> Analyzer<'a> {
             xargs: false,
             display,
         };
-        self.invoke(&inv, 0, st, depth) || carries_remote
+        let remote_out = self.invoke(&inv, 0, st, depth);
+        if remote_out {
+            // `curl x > f`: the file now holds downloaded content.
+            for r in &redirects {
+                if let ast::IoRedirect::File(
+                    _,
+                    ast::IoFileRedirectKind::Write
+                    | ast::IoFileRedirectKind::Append
+                    | ast::IoFileRedirectKind::Clobber,
+                    ast::IoFileRedirectTarget::Filename(w),
+                ) = r
+                {
+                    let arg = decode_arg(&w.value, self.ctx.home.as_deref(), &st.cwd);
+                    if let Some(paths) = arg
+                        .text()
+                        .and_then(|t| st.cwd.resolve(t, self.ctx.home.as_deref()))
+                    {
+                        st.downloaded.extend(paths);
+                    }
+                }
+            }
+        }
+        remote_out || carries_remote
+    }
+}
+
+/// `printf FORMAT ARGS...` for formats made of text, `\n`, `\t` and `%s` (the format is
+/// reused while arguments remain, as printf does); anything else is unknown.
+fn printf_output(words: &[&str]) -> Option<String> {
+    let (format, args) = words.split_first()?;
+    let mut out = String::new();
+    let mut next = 0;
+    loop {
+        let mut chars = format.chars().peekable();
+        let mut used = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some('n') => out.push('\n'),
+                    Some('t') => out.push('\t'),
+                    Some('\\') => out.push('\\'),
+                    _ => return None,
+                },
+                '%' => match chars.next() {
+                    Some('s') => {
+                        out.push_str(args.get(next).copied().unwrap_or(""));
+                        next += 1;
+                        used = true;
+                    }
+                    Some('%') => out.push('%'),
+                    _ => return None,
+                },
+                c => out.push(c),
+            }
+        }
+        if !used || next >= args.len() {
+            return Some(out);
+        }
+    }
+}
+
+/// What one pipeline stage hands the next.
+#[derive(Debug, Clone)]
+pub(crate) enum PipeOut {
+    /// Text the string spells out.
+    Text(String),
+    /// The content of files named literally (`cat a b`), judged like a script file.
+    Files,
+}
+
+/// What a command writes to its standard output, when the string spells it out: `echo`
+/// and `printf` of literal words, `cat` of a heredoc or of named files.
+fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
+    let prog = argv.first()?.text()?;
+    let words: Option<Vec<&str>> = argv[1..].iter().map(|a| a.text()).collect();
+    let words = words?;
+    match crate::programs::normalise(prog).as_str() {
+        "echo" => {
+            let start = words
+                .iter()
+                .take_while(|w| matches!(**w, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .count();
+            Some(PipeOut::Text(words[start..].join(" ")))
+        }
+        "printf" => printf_output(&words).map(PipeOut::Text),
+        "cat" if words.is_empty() => stdin.text.clone().map(PipeOut::Text),
+        "cat"
+            if words
+                .iter()
+                .all(|w| !w.starts_with('-') && !super::commands::reads_stdin_path(w)) =>
+        {
+            Some(PipeOut::Files)
+        }
+        _ => None,
     }
 }
 
@@ -617,24 +772,45 @@ fn readable(parts: &[String]) -> String {
 #[allow(clippy::collapsible_match)]
 /// Every `$(...)` and backtick body in word pieces, including those inside double quotes,
 /// parameter defaults (`${x:-$(cmd)}`) and arithmetic.
-fn collect_substitutions(pieces: &[WordPieceWithSource], out: &mut Vec<String>, depth: usize) {
+fn collect_substitutions(
+    raw: &str,
+    pieces: &[WordPieceWithSource],
+    out: &mut Vec<String>,
+    depth: usize,
+) {
     if depth > MAX_DEPTH {
         return;
     }
     for piece in pieces {
+        if let WordPiece::ParameterExpansion(expr) = &piece.piece {
+            if parameter_word(expr).is_none() {
+                // `${x:$(cmd)}`, `${a[$(cmd)]}`, `${x/$(a)/$(b)}`: whatever the expansion
+                // holds, its substitutions run.
+                let inner = raw
+                    .get(piece.start_index..piece.end_index)
+                    .and_then(|t| t.strip_prefix("${"))
+                    .and_then(|t| t.strip_suffix('}'));
+                if let Some(inner) = inner.filter(|t| t.contains(['$', '`'])) {
+                    if let Ok(p) = brush_parser::word::parse(inner, &shell::parser_options()) {
+                        collect_substitutions(inner, &p, out, depth + 1);
+                    }
+                }
+                continue;
+            }
+        }
         match &piece.piece {
             WordPiece::CommandSubstitution(s) | WordPiece::BackquotedCommandSubstitution(s) => {
                 out.push(s.clone())
             }
             WordPiece::DoubleQuotedSequence(inner)
             | WordPiece::GettextDoubleQuotedSequence(inner) => {
-                collect_substitutions(inner, out, depth + 1)
+                collect_substitutions(raw, inner, out, depth + 1)
             }
             WordPiece::ParameterExpansion(expr) => {
                 if let Some(text) = parameter_word(expr) {
                     if text.contains(['$', '`']) {
                         if let Ok(p) = brush_parser::word::parse(text, &shell::parser_options()) {
-                            collect_substitutions(&p, out, depth + 1);
+                            collect_substitutions(text, &p, out, depth + 1);
                         }
                     }
                 }
@@ -642,7 +818,7 @@ fn collect_substitutions(pieces: &[WordPieceWithSource], out: &mut Vec<String>, 
             WordPiece::ArithmeticExpression(e) => {
                 if e.value.contains(['$', '`']) {
                     if let Ok(p) = brush_parser::word::parse(&e.value, &shell::parser_options()) {
-                        collect_substitutions(&p, out, depth + 1);
+                        collect_substitutions(&e.value, &p, out, depth + 1);
                     }
                 }
             }

@@ -141,6 +141,7 @@ impl Analyzer<'_> {
             a
         };
         let mut writes: Vec<(Vec<Arg>, Op)> = Vec::new();
+        let mut new_links: Vec<std::path::PathBuf> = Vec::new();
         let cloned = |v: &[&Arg]| v.iter().map(|a| (*a).clone()).collect::<Vec<Arg>>();
         match name {
             "rm" | "unlink" | "rmdir" | "shred" => {
@@ -267,14 +268,53 @@ impl Analyzer<'_> {
                     writes.push((cloned(&local), Op::Write));
                 }
                 if let Some(dest) = dest {
-                    let op = if name == "rsync"
-                        && p.opts.iter().any(|(o, _)| o.starts_with("--delete"))
-                    {
-                        Op::Delete { recursive: true }
+                    let op =
+                        if name == "rsync" && p.opts.iter().any(|(o, _)| o.starts_with("--del")) {
+                            Op::Delete { recursive: true }
+                        } else {
+                            Op::Write
+                        };
+                    // Into a directory, each source lands under its own name (`cp f .claude/`
+                    // writes `.claude/f`); a directory copied in brings its whole tree
+                    // (`cp -r x/.claude .` writes `./.claude/**`).
+                    let recursive = name == "mv"
+                        || p.has("--recursive", Some('r'))
+                        || p.has("--recursive", Some('R'))
+                        || p.has("--archive", Some('a'));
+                    let inner: Vec<Arg> = sources
+                        .iter()
+                        .filter_map(|src| {
+                            let base = src.text()?.trim_end_matches('/').rsplit('/').next()?;
+                            let d = dest.text()?;
+                            (!base.is_empty() && base != "." && base != "..").then(|| {
+                                Arg::literal(&format!("{}/{base}", d.trim_end_matches('/')))
+                            })
+                        })
+                        .collect();
+                    if name == "ln" && p.has("--symbolic", Some('s')) {
+                        let home = self.ctx.home.clone();
+                        for link in std::iter::once(&dest).chain(inner.iter()) {
+                            if let Some(paths) =
+                                link.text().and_then(|t| st.cwd.resolve(t, home.as_deref()))
+                            {
+                                new_links.extend(paths);
+                            }
+                        }
+                    }
+                    let tree_op = if recursive && op == Op::Write {
+                        Op::WriteTree
                     } else {
-                        Op::Write
+                        op
                     };
-                    writes.push((vec![dest], op));
+                    // `rsync -a src/ dest`, `cp -r src/. dest`: the contents land in dest itself.
+                    let contents = recursive
+                        && sources.iter().any(|s| {
+                            s.text().is_some_and(|t| {
+                                (name == "rsync" && t.ends_with('/')) || t.ends_with("/.")
+                            })
+                        });
+                    writes.push((inner, tree_op));
+                    writes.push((vec![dest], if contents { tree_op } else { op }));
                 }
                 let moves =
                     name == "mv" || (name == "rsync" && p.has("--remove-source-files", None));
@@ -309,13 +349,12 @@ impl Analyzer<'_> {
                     .iter()
                     .any(|(o, _)| o.starts_with("--in-place") || in_place_cluster(o, name));
                 if in_place {
-                    let has_script = p
+                    let has_script = p.opts.iter().any(|(o, _)| {
+                        matches!(o.as_str(), "-e" | "-f" | "--expression" | "--file" | "-E")
+                    }) || p
                         .opts
                         .iter()
-                        .any(|(o, _)| matches!(*o, "-e" | "-f" | "--expression" | "--file" | "-E"))
-                        || p.opts
-                            .iter()
-                            .any(|(o, _)| !o.starts_with("--") && o.ends_with('e'));
+                        .any(|(o, _)| !o.starts_with("--") && o.ends_with('e'));
                     let skip = usize::from(!has_script);
                     let mut targets = cloned(p.operands.get(skip..).unwrap_or(&[]));
                     if xargs {
@@ -352,9 +391,37 @@ impl Analyzer<'_> {
             }
             _ => {}
         }
+        if matches!(name, "tar" | "bsdtar" | "unzip") {
+            // Extracting into a named directory below the repository root writes its whole
+            // tree (`tar -xf cfg.tar -C .codex`); the root itself stays a plain write, or
+            // every archive unpacked there would count as touching the gate files.
+            let below_root: Vec<(Vec<Arg>, Op)> = writes
+                .iter()
+                .filter(|(_, op)| *op == Op::Write)
+                .map(|(targets, _)| {
+                    let inner: Vec<Arg> = targets
+                        .iter()
+                        .filter(|t| {
+                            t.text()
+                                .and_then(|v| st.cwd.resolve(v, self.ctx.home.as_deref()))
+                                .is_some_and(|ps| {
+                                    ps.iter().all(|p| {
+                                        p.starts_with(&self.ctx.repo_root)
+                                            && p != &self.ctx.repo_root
+                                    })
+                                })
+                        })
+                        .cloned()
+                        .collect();
+                    (inner, Op::WriteTree)
+                })
+                .collect();
+            writes.extend(below_root);
+        }
         for (targets, op) in writes {
             self.check_writes(&targets, op, display, st);
         }
+        st.links.extend(new_links);
     }
 }
 

@@ -119,6 +119,66 @@ pub(super) fn scan_flags(program: &str, args: &[String], flags: &Flags) -> Resul
     Ok(())
 }
 
+/// `node` reading its program from standard input (no script, `-i`), or loading a test
+/// reporter from a `data:` URL or the network.
+pub(super) fn vet_node_extras(args: &[String]) -> Result<(), Refusal> {
+    let mut iter = args.iter();
+    let mut script = false;
+    let mut runs_without_script = false;
+    while let Some(arg) = iter.next() {
+        if arg == "--" {
+            script = iter.next().is_some();
+            break;
+        }
+        if matches!(arg.as_str(), "-i" | "--interactive") {
+            return Err(inline_refusal("node", arg));
+        }
+        let (name, value) = match arg.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (arg.as_str(), None),
+        };
+        if matches!(name, "--test-reporter" | "--test-reporter-destination") {
+            let value = value.or_else(|| iter.next().cloned()).unwrap_or_default();
+            if value.starts_with("data:") || value.contains("://") {
+                return Err(Refusal::new(
+                    "check.inline_code",
+                    arg.as_str(),
+                    format!("`node {name} {value}` loads reporter code from a URL, which nothing vets"),
+                    "use a built-in reporter (`spec`, `tap`, `dot`) or one installed in the repository",
+                ));
+            }
+            continue;
+        }
+        if matches!(
+            name,
+            "--test"
+                | "-v"
+                | "--version"
+                | "-h"
+                | "--help"
+                | "--run"
+                | "-c"
+                | "--check"
+                | "--watch"
+        ) {
+            runs_without_script = true;
+        }
+        if !arg.starts_with('-') {
+            script = true;
+            break;
+        }
+    }
+    if !script && !runs_without_script {
+        return Err(Refusal::new(
+            "check.inline_code",
+            "node",
+            "`node` without a script reads its program from standard input",
+            "name the script to run, e.g. `node test/run.js`, or use `node --test`",
+        ));
+    }
+    Ok(())
+}
+
 /// The first positional argument of an interpreter is the script it runs.
 pub(super) fn vet_interpreter_script(
     args: &[String],
@@ -184,8 +244,20 @@ pub(super) fn vet_python(
         for (i, c) in cluster.char_indices() {
             match c {
                 'c' => return Err(inline_refusal("python", arg)),
-                // Everything after `-m module` belongs to the module (e.g. pytest's own `-c`).
-                'm' => return Ok(()),
+                // Everything after `-m module` belongs to the module (e.g. pytest's own `-c`),
+                // except for modules that run code given on the command line.
+                'm' => {
+                    let rest = &cluster[i + 1..];
+                    let module = if rest.is_empty() {
+                        iter.next().map(String::as_str).unwrap_or("")
+                    } else {
+                        rest
+                    };
+                    if matches!(module, "timeit" | "pdb" | "code" | "idlelib") {
+                        return Err(inline_refusal("python", &format!("-m {module}")));
+                    }
+                    return Ok(());
+                }
                 'W' | 'X' => {
                     if i + 1 == cluster.len() {
                         iter.next();

@@ -137,6 +137,14 @@ pub trait Repo {
     fn path_exists(&self, path: &Path) -> bool;
     /// `node_modules/.bin/<name>` exists at the root.
     fn has_local_bin(&self, name: &str) -> bool;
+    /// The npm lockfile at the root pins package `name`.
+    fn locked_package(&self, _name: &str) -> bool {
+        false
+    }
+    /// Where `path` (repository-relative) points when it is a symlink.
+    fn link_target(&self, _path: &Path) -> Option<PathBuf> {
+        None
+    }
 }
 
 /// The real repository on disk.
@@ -151,6 +159,17 @@ impl Repo for DiskRepo<'_> {
         // A name like `..` or `a/b` would leave `.bin` and point at some other directory.
         let plain = !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\']);
         plain && self.0.join("node_modules/.bin").join(name).is_file()
+    }
+
+    fn locked_package(&self, name: &str) -> bool {
+        let Ok(lock) = std::fs::read_to_string(self.0.join("package-lock.json")) else {
+            return false;
+        };
+        lock.contains(&format!("\"node_modules/{name}\""))
+    }
+
+    fn link_target(&self, path: &Path) -> Option<PathBuf> {
+        std::fs::read_link(self.0.join(path)).ok()
     }
 }
 

@@ -82,133 +82,14 @@ pub const DEFAULT_PROGRAMS: &[&str] = &[
     "prove",
 ];
 
-pub(super) const SHELLS: &[&str] = &[
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    "mksh",
-    "pdksh",
-    "ash",
-    "yash",
-    "fish",
-    "csh",
-    "tcsh",
-    "rc",
-    "es",
-    "nu",
-    "elvish",
-    "xonsh",
-    "osh",
-    "busybox",
-    "toybox",
-    "pwsh",
-    "powershell",
-    "cmd",
-    "cmd.exe",
-];
-
-/// Programs whose job is to run another program or a string of code.
-pub(super) const WRAPPERS: &[&str] = &[
-    "env",
-    "sudo",
-    "doas",
-    "su",
-    "runuser",
-    "xargs",
-    "eval",
-    "exec",
-    "source",
-    ".",
-    "nohup",
-    "timeout",
-    "nice",
-    "ionice",
-    "command",
-    "builtin",
-    "stdbuf",
-    "chroot",
-    "setsid",
-    "script",
-    "expect",
-    "watch",
-    "time",
-    "strace",
-    "ltrace",
-    "gdb",
-    "unbuffer",
-    "flock",
-    "parallel",
-    "systemd-run",
-    "uvx",
-    "pipx",
-    "pnpx",
-    "bunx",
-    "dlx",
-];
-
-/// Interpreters that take code on the command line; a `[gate] programs` entry naming one
-/// is reported by `policy lint`.
-pub(super) const INLINE_INTERPRETERS: &[&str] = &[
-    "awk",
-    "gawk",
-    "mawk",
-    "nawk",
-    "sed",
-    "gsed",
-    "lua",
-    "luajit",
-    "tclsh",
-    "wish",
-    "rscript",
-    "r",
-    "julia",
-    "osascript",
-    "python2",
-    "pypy",
-    "pypy3",
-    "jshell",
-    "groovy",
-    "irb",
-    "ghci",
-    "runghc",
-    "erl",
-    "escript",
-    "iex",
-    "clojure",
-    "bb",
-    "guile",
-    "racket",
-    "sbcl",
-    "vim",
-    "nvim",
-    "emacs",
-    "node",
-    "nodejs",
-    "python",
-    "python3",
-    "ruby",
-    "perl",
-    "php",
-    "deno",
-    "bun",
-    "elixir",
-];
-
-/// Tools that are not interpreters but run arbitrary commands through their own options
-/// (`git -c alias.x='!sh'`, `find -exec`, `docker run`), or fetch code.
-pub(super) const LAUNCHERS: &[&str] = &[
-    "git", "find", "docker", "podman", "kubectl", "ssh", "curl", "wget",
-];
-
 pub(super) fn basename(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
-/// `python3.12` -> `python3`, `pypy3.10` -> `pypy3`: version suffixes do not change flags.
+/// `python3.12` -> `python`, `node.exe` -> `node`: the flag rules of a program family.
+/// Names are normalised by the one program model ([`crate::programs`]).
 pub(super) fn family(program: &str) -> String {
-    let base = basename(program).to_ascii_lowercase();
+    let base = crate::programs::normalise(program).to_ascii_lowercase();
     let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
     match trimmed {
         "python" | "pypy" => "python".to_string(),
@@ -223,17 +104,22 @@ pub(super) fn family(program: &str) -> String {
     }
 }
 
+/// A shell, or a multi-call binary that is one (`busybox sh`).
 pub fn is_shell(program: &str) -> bool {
-    SHELLS.contains(&basename(program).to_ascii_lowercase().as_str())
+    crate::programs::is_shell(program)
+        || matches!(
+            crate::programs::normalise(program).as_str(),
+            "busybox" | "toybox"
+        )
 }
 
+/// Runs another program or a code string (from the one program table), `gdb` included.
 pub fn is_wrapper(program: &str) -> bool {
-    WRAPPERS.contains(&basename(program))
+    crate::programs::is_wrapper(program) || crate::programs::normalise(program) == "gdb"
 }
 
 /// Why adding `program` to `[gate] programs` deserves a human's eye, if it does.
 pub fn suspicious_program(program: &str) -> Option<String> {
-    let base = basename(program).to_ascii_lowercase();
     if is_shell(program) {
         return Some(format!(
             "`{program}` is a shell: it runs any code it is given"
@@ -244,13 +130,15 @@ pub fn suspicious_program(program: &str) -> Option<String> {
             "`{program}` runs other programs or code it is given"
         ));
     }
-    let trimmed = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    if INLINE_INTERPRETERS.contains(&base.as_str()) || INLINE_INTERPRETERS.contains(&trimmed) {
+    if crate::programs::is_interpreter(program) {
         return Some(format!(
             "`{program}` is an interpreter that accepts inline code"
         ));
     }
-    if LAUNCHERS.contains(&base.as_str()) {
+    if matches!(
+        crate::programs::role(program),
+        Some(crate::programs::Role::Launcher | crate::programs::Role::Downloader)
+    ) {
         return Some(format!(
             "`{program}` can run arbitrary commands through its own options"
         ));
@@ -397,6 +285,24 @@ pub(super) fn vet_script_path(
             "run a script committed inside the repository, e.g. `./scripts/test.sh`",
         ));
     }
+    if let Some(target) = repo.link_target(&rel) {
+        // A committed `scripts/run -> /bin/sh` is a shell under another name.
+        let target = target.to_string_lossy().to_string();
+        if is_shell(&target)
+            || is_wrapper(&target)
+            || crate::programs::is_interpreter(&target)
+            || repo_relative(&target, &opts.root).is_none()
+                && !target.starts_with('.')
+                && target.starts_with('/')
+        {
+            return Err(Refusal::new(
+                "check.shell",
+                path,
+                format!("{role} `{path}` is a symlink to `{target}`, a program that runs any code it is given"),
+                "commit the script itself, not a link to a shell or interpreter",
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -439,6 +345,7 @@ pub(super) fn vet_args(
     match family {
         "node" => {
             scan_flags(family, args, &NODE)?;
+            vet_node_extras(args)?;
             vet_interpreter_script(args, earlier, opts, repo)
         }
         "ruby" => {

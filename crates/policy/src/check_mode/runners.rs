@@ -184,11 +184,35 @@ pub(super) fn vet_npm(args: &[String], repo: &dyn Repo) -> Result<(), Refusal> {
             &format!("`npm pkg {action}` rewrites package.json, e.g. the test script the next command runs"),
         )),
         ["set-script", ..] => Err(runner_refusal("set-script", "`npm set-script` rewrites a package script")),
+        [sub @ ("install" | "i" | "add" | "in" | "ins" | "inst" | "insta" | "instal" | "isnt" | "isnta" | "isntal" | "isntall"), packages @ ..] if !packages.is_empty() => {
+            for spec in packages {
+                let name = package_name(spec);
+                let fetched = spec.contains(':') || spec.contains('/') && !spec.starts_with('@') || spec.ends_with(".tgz");
+                if fetched || !repo.locked_package(name) {
+                    return Err(runner_refusal(
+                        sub,
+                        &format!("`npm {sub} {spec}` downloads a package the lockfile does not pin and runs its install scripts"),
+                    ));
+                }
+            }
+            Ok(())
+        }
         [sub @ ("init" | "create" | "innit"), _, ..] => Err(runner_refusal(
             sub,
             &format!("`npm {sub} <package>` downloads and runs a package"),
         )),
         _ => Ok(()),
+    }
+}
+
+/// `@scope/name@1.2` -> `@scope/name`; `name@^1` -> `name`.
+fn package_name(spec: &str) -> &str {
+    match spec.strip_prefix('@') {
+        Some(rest) => match rest.find('@') {
+            Some(at) => &spec[..at + 1],
+            None => spec,
+        },
+        None => spec.split('@').next().unwrap_or(spec),
     }
 }
 

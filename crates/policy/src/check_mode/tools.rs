@@ -27,11 +27,35 @@ pub(super) fn vet_cargo(args: &[String], opts: &CheckModeOptions) -> Result<(), 
             arg.strip_prefix("--config=").map(str::to_string)
         };
         if let Some(value) = value {
+            if value.contains('=') && harmless_cargo_setting(&value) {
+                continue;
+            }
             if value.contains('=') || repo_relative(&value, &opts.root).is_none() {
                 return Err(exec_flag_refusal(
                     "cargo",
                     &format!("--config {value}"),
                     "sets cargo configuration from the command line (runners and wrappers run any program)",
+                ));
+            }
+        }
+    }
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--" {
+            break;
+        }
+        let manifest = if arg == "--manifest-path" {
+            iter.next().cloned()
+        } else {
+            arg.strip_prefix("--manifest-path=").map(str::to_string)
+        };
+        if let Some(path) = manifest {
+            if repo_relative(&path, &opts.root).is_none() {
+                return Err(Refusal::new(
+                    "check.path",
+                    path.clone(),
+                    format!("the manifest `{path}` is outside the repository: its build scripts would run"),
+                    "build the repository's own manifest",
                 ));
             }
         }
@@ -43,6 +67,25 @@ pub(super) fn vet_cargo(args: &[String], opts: &CheckModeOptions) -> Result<(), 
         )),
         _ => Ok(()),
     }
+}
+
+/// `cargo --config KEY=VALUE` settings that change no program cargo runs and no code it
+/// builds (`net.offline=true`, `term.color=...`, `profile.dev.debug=0`).
+fn harmless_cargo_setting(kv: &str) -> bool {
+    let key = kv.split('=').next().unwrap_or("").trim();
+    let allowed = [
+        "net.",
+        "http.",
+        "term.",
+        "build.jobs",
+        "build.incremental",
+        "profile.",
+        "future-incompat-report.",
+        "cargo-new.",
+    ];
+    allowed.iter().any(|p| key.starts_with(p))
+        && !key.contains("rustflags")
+        && !key.contains("linker")
 }
 
 pub(super) fn vet_go(args: &[String]) -> Result<(), Refusal> {
@@ -89,6 +132,8 @@ pub(super) fn vet_make(args: &[String], opts: &CheckModeOptions) -> Result<(), R
             return Err(inline_refusal("make", arg));
         }
         if let Some((name, _)) = arg.split_once('=') {
+            // `SHELL:=x`, `SHELL+=x`, `SHELL?=x`, `SHELL!=x` assign too.
+            let name = name.trim_end_matches([':', '+', '?', '!']).trim();
             if matches!(name, "SHELL" | ".SHELLFLAGS" | "MAKEFLAGS" | "MAKESHELL") {
                 return Err(exec_flag_refusal(
                     "make",

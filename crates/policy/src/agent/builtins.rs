@@ -1,0 +1,224 @@
+//! Bash's own evaluation corners: builtins that take code (`trap`, `alias`,
+//! `mapfile -C`), that evaluate array subscripts (`let`, `declare`, `printf -v`, `read`,
+//! `test -v`), that rebind names (`hash -p`, `enable -f`), and environment variables that
+//! make a program load code.
+
+use super::args::Arg;
+use super::commands::Parsed;
+use super::walk::{Analyzer, ShellState};
+use super::{rule, Finding};
+
+/// Environment variables whose value is a command line some program runs.
+const COMMAND_VARIABLES: &[&str] = &[
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "MANPAGER",
+];
+
+/// Environment variables that load code into the program they are given to.
+const CODE_VARIABLES: &[&str] = &[
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "LD_LIBRARY_PATH",
+    "BASH_ENV",
+    "ENV",
+    "PROMPT_COMMAND",
+    "PS4",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PERL5DB",
+    "PERL5OPT",
+    "RUBYOPT",
+    "PYTHONSTARTUP",
+    "PYTHONWARNINGS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_SSH",
+    "GIT_PROXY_COMMAND",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_EXEC_PATH",
+    "GIT_TEMPLATE_DIR",
+    "DYLD_INSERT_LIBRARIES",
+    "JAVA_TOOL_OPTIONS",
+    "DOTNET_STARTUP_HOOKS",
+];
+
+/// Values of an editor or pager variable that run nothing but themselves.
+const HARMLESS_COMMANDS: &[&str] = &["true", ":", "cat", "less", "more", "vi", "vim", "nano", ""];
+
+impl Analyzer<'_> {
+    /// `NAME=value` before a command (or given to `env`).
+    pub(crate) fn env_assignment(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        if COMMAND_VARIABLES.contains(&name) {
+            match value {
+                Some(v) if HARMLESS_COMMANDS.contains(&v.trim()) => {}
+                Some(v) => {
+                    let first = v.split_whitespace().next().unwrap_or("");
+                    if crate::programs::lookup(first).is_none() {
+                        self.add(Finding::ask(
+                            rule::DYNAMIC,
+                            format!("`{display}` sets `{name}` to `{v}`, a program loopgate does not know, which git or the tool will run"),
+                            "leave the variable unset, or point it at a well-known program",
+                        ));
+                    }
+                    let mut sub = st.clone();
+                    self.script(v, &mut sub, depth + 1, false);
+                }
+                None => self.dynamic_code(display, &format!("${name}")),
+            }
+            return;
+        }
+        let loads_code = CODE_VARIABLES.contains(&name)
+            || name.starts_with("GIT_CONFIG_KEY_")
+            || name.starts_with("GIT_CONFIG_VALUE_")
+            || name.starts_with("BASH_FUNC_")
+            || (name == "NODE_OPTIONS"
+                && value.is_none_or(|v| {
+                    [
+                        "-r",
+                        "--require",
+                        "--import",
+                        "--loader",
+                        "--experimental-loader",
+                        "-e",
+                        "--eval",
+                    ]
+                    .iter()
+                    .any(|f| v.contains(f))
+                }));
+        if loads_code {
+            self.add(Finding::ask(
+                rule::DYNAMIC,
+                format!("`{display}` sets `{name}`, which makes the program load or run code that is not on the command line"),
+                "drop the assignment; configure the tool in a file committed to the repository",
+            ));
+        }
+    }
+
+    /// Bash builtins that evaluate code or rebind what a name runs.
+    pub(crate) fn builtin(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        match name {
+            "trap" => {
+                // `trap [-lp] [[ACTION] SIGNAL...]`: the action runs later, in this shell.
+                let p = Parsed::until_operand(rest, &[]).0;
+                let action = rest.iter().find(|a| {
+                    !a.text().is_some_and(|t| t.starts_with('-') && t != "-") && !a.is("--")
+                });
+                if p.has("-p", Some('p')) || p.has("-l", Some('l')) {
+                    return;
+                }
+                if let Some(action) = action.filter(|a| !a.is("-") && rest.len() > 1) {
+                    self.code_words(std::slice::from_ref(action), display, st, depth, false);
+                }
+            }
+            "alias" => {
+                for a in rest {
+                    if let Some((_, value)) = a.text().and_then(|t| t.split_once('=')) {
+                        let mut sub = st.clone();
+                        self.script(value, &mut sub, depth + 1, false);
+                    }
+                }
+            }
+            "hash" => {
+                let p = Parsed::new(rest, &["-p"]);
+                if p.value("-p", Some("-p")).is_some() {
+                    self.add(Finding::ask(
+                        rule::DYNAMIC,
+                        format!("`{display}` rebinds a command name to another program, so later commands are not what they read as"),
+                        "call the program by its own name or path",
+                    ));
+                }
+            }
+            "enable" => {
+                let p = Parsed::new(rest, &["-f"]);
+                if p.value("-f", Some("-f")).is_some() {
+                    self.add(Finding::ask(
+                        rule::DYNAMIC,
+                        format!("`{display}` loads a shared object as a builtin"),
+                        "call the program directly",
+                    ));
+                }
+            }
+            "mapfile" | "readarray" => {
+                let p = Parsed::new(rest, &["-C", "-c", "-d", "-n", "-O", "-s", "-u"]);
+                if let Some(callback) = p.value("-C", Some("-C")) {
+                    self.code_words(std::slice::from_ref(&callback), display, st, depth, false);
+                }
+            }
+            _ => {}
+        }
+        // Array subscripts are arithmetic, and bash expands `$(...)` inside them even
+        // from a quoted string: `let 'a[$(cmd)]'`, `declare -p 'a[$(cmd)]'`, `test -v`.
+        let evaluates = matches!(
+            name,
+            "let"
+                | "declare"
+                | "typeset"
+                | "local"
+                | "export"
+                | "readonly"
+                | "printf"
+                | "read"
+                | "unset"
+                | "test"
+                | "["
+        );
+        if evaluates {
+            for a in rest {
+                let Some(t) = a.text() else { continue };
+                if t.contains("$(") || t.contains('`') {
+                    let subject = if name == "let" || t.contains('[') {
+                        Some(t)
+                    } else {
+                        None
+                    };
+                    if let Some(text) = subject {
+                        let mut subs = Vec::new();
+                        for (open, close) in [("$(", ')'), ("`", '`')] {
+                            let mut from = 0;
+                            while let Some(at) = text[from..].find(open) {
+                                let body_start = from + at + open.len();
+                                let Some(end) = text[body_start..].rfind(close) else {
+                                    break;
+                                };
+                                subs.push(text[body_start..body_start + end].to_string());
+                                from = body_start + end + 1;
+                                if from >= text.len() {
+                                    break;
+                                }
+                            }
+                        }
+                        for inner in subs {
+                            let mut sub = st.clone();
+                            self.script(&inner, &mut sub, depth + 1, false);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

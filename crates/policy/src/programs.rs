@@ -1,0 +1,976 @@
+//! The one model of programs: for each program loopgate knows, what role it plays (a
+//! shell, a wrapper that runs another command, an interpreter that takes code, a
+//! downloader, a launcher that runs commands through its own options, or a plain tool),
+//! which of its options take a value, and which take code.
+//!
+//! Check mode (`check_mode`), agent mode (`agent`) and user rules (`rules`) all read this
+//! table, so a program is described once. To add one, add an entry to [`TABLE`] (see
+//! `docs/rule-packs.md`, "The program model").
+
+/// What a program does with its arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `-c STRING`, a script operand and standard input are shell code.
+    Shell,
+    /// Runs another command given as its remaining words (after its own options and
+    /// `positionals` leading operands), or a shell string given to one of `code`.
+    Wrapper {
+        positionals: usize,
+        /// Options whose value is a shell command string (`su -c`, `flock -c`, `script -c`).
+        code: &'static [&'static str],
+    },
+    /// Takes code in the language `lang` through `code` options, as its first operand
+    /// (`awk`, `sed`) when `code_operand`, or on standard input.
+    Interpreter {
+        lang: Lang,
+        code: &'static [&'static str],
+        code_operand: bool,
+    },
+    /// Fetches content from the network.
+    Downloader,
+    /// Runs arbitrary commands through its own options or subcommands (`git -c alias.x=!`,
+    /// `find -exec`, `docker run`, `ssh host cmd`); analysed by its own rules.
+    Launcher,
+    /// Known, and none of its options take code.
+    Tool,
+}
+
+/// Languages whose inline code is screened for calls that write, delete or spawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Python,
+    JavaScript,
+    Ruby,
+    Perl,
+    Php,
+    Lua,
+    R,
+    Julia,
+    AppleScript,
+    Tcl,
+    Awk,
+    Sed,
+    Vim,
+    Elisp,
+    Gdb,
+    Make,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Program {
+    pub names: &'static [&'static str],
+    pub role: Role,
+    /// Options that take the next word as their value (`-t DIR`, `--target-directory DIR`);
+    /// short ones also take the rest of a cluster (`-tDIR`, `-rtDIR`), long ones `=VALUE`,
+    /// and long ones may be abbreviated as GNU getopt allows (`--target`).
+    pub values: &'static [&'static str],
+}
+
+const fn p(names: &'static [&'static str], role: Role, values: &'static [&'static str]) -> Program {
+    Program {
+        names,
+        role,
+        values,
+    }
+}
+
+const fn wrapper(
+    names: &'static [&'static str],
+    positionals: usize,
+    code: &'static [&'static str],
+    values: &'static [&'static str],
+) -> Program {
+    p(names, Role::Wrapper { positionals, code }, values)
+}
+
+const fn interp(
+    names: &'static [&'static str],
+    lang: Lang,
+    code: &'static [&'static str],
+    code_operand: bool,
+    values: &'static [&'static str],
+) -> Program {
+    p(
+        names,
+        Role::Interpreter {
+            lang,
+            code,
+            code_operand,
+        },
+        values,
+    )
+}
+
+const fn tool(names: &'static [&'static str]) -> Program {
+    p(names, Role::Tool, &[])
+}
+
+/// Every program loopgate knows. Order does not matter; a name appears once.
+pub const TABLE: &[Program] = &[
+    // Shells.
+    p(
+        &[
+            "sh",
+            "bash",
+            "rbash",
+            "zsh",
+            "rzsh",
+            "dash",
+            "ksh",
+            "mksh",
+            "pdksh",
+            "ash",
+            "yash",
+            "fish",
+            "csh",
+            "tcsh",
+            "rc",
+            "es",
+            "nu",
+            "elvish",
+            "xonsh",
+            "osh",
+            "pwsh",
+            "powershell",
+            "cmd",
+        ],
+        Role::Shell,
+        &["-o", "+o", "-O", "+O", "--rcfile", "--init-file"],
+    ),
+    // Multi-call binaries: the first operand is the program.
+    wrapper(&["busybox", "toybox"], 0, &[], &[]),
+    // Wrappers.
+    wrapper(
+        &["env"],
+        0,
+        &["-S", "--split-string"],
+        &["-u", "--unset", "-C", "--chdir"],
+    ),
+    wrapper(
+        &["sudo", "doas"],
+        0,
+        &[],
+        &[
+            "-u",
+            "-g",
+            "-C",
+            "-h",
+            "-p",
+            "-r",
+            "-t",
+            "-U",
+            "-T",
+            "-D",
+            "--user",
+            "--group",
+            "--chdir",
+            "--host",
+            "--prompt",
+            "--role",
+            "--type",
+            "--other-user",
+            "--close-from",
+        ],
+    ),
+    wrapper(
+        &["su"],
+        1,
+        &["-c", "--command", "--session-command"],
+        &[
+            "-s",
+            "--shell",
+            "-g",
+            "--group",
+            "-G",
+            "--supp-group",
+            "-w",
+            "--whitelist-environment",
+        ],
+    ),
+    wrapper(
+        &["runuser"],
+        0,
+        &["-c", "--command", "--session-command"],
+        &[
+            "-u",
+            "--user",
+            "-g",
+            "--group",
+            "-G",
+            "--supp-group",
+            "-s",
+            "--shell",
+            "-w",
+            "--whitelist-environment",
+        ],
+    ),
+    wrapper(&["sg"], 1, &["-c"], &[]),
+    wrapper(
+        &["flock"],
+        1,
+        &["-c", "--command"],
+        &["-w", "--timeout", "-E", "--conflict-exit-code"],
+    ),
+    wrapper(
+        &["unshare"],
+        0,
+        &[],
+        &[
+            "--propagation",
+            "--setgroups",
+            "-S",
+            "--setuid",
+            "-G",
+            "--setgid",
+            "--map-user",
+            "--map-group",
+            "--map-users",
+            "--map-groups",
+            "-R",
+            "--root",
+            "-w",
+            "--wd",
+        ],
+    ),
+    wrapper(
+        &["nsenter"],
+        0,
+        &[],
+        &["-t", "--target", "-S", "--setuid", "-G", "--setgid"],
+    ),
+    wrapper(&["chroot"], 1, &[], &["--userspec", "--groups"]),
+    wrapper(&["prlimit"], 0, &[], &["-p", "--pid", "-o", "--output"]),
+    wrapper(
+        &["setpriv"],
+        0,
+        &[],
+        &[
+            "--reuid",
+            "--regid",
+            "--ruid",
+            "--rgid",
+            "--euid",
+            "--egid",
+            "--groups",
+            "--inh-caps",
+            "--ambient-caps",
+            "--bounding-set",
+            "--securebits",
+            "--selinux-label",
+            "--apparmor-profile",
+            "--pdeathsig",
+        ],
+    ),
+    wrapper(
+        &["strace"],
+        0,
+        &[],
+        &[
+            "-e", "-o", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-U",
+            "--output", "--trace", "--signal", "--user",
+        ],
+    ),
+    wrapper(
+        &["ltrace"],
+        0,
+        &[],
+        &[
+            "-e", "-o", "-p", "-s", "-u", "-a", "-n", "-A", "-D", "-F", "-L", "--output",
+        ],
+    ),
+    wrapper(
+        &[
+            "valgrind",
+            "catchsegv",
+            "fakeroot",
+            "torsocks",
+            "caffeinate",
+            "dbus-run-session",
+        ],
+        0,
+        &[],
+        &["-l", "-s", "-i", "--config-file"],
+    ),
+    wrapper(&["proxychains", "proxychains4"], 0, &[], &["-f"]),
+    wrapper(
+        &["systemd-run"],
+        0,
+        &[],
+        &[
+            "-u",
+            "--unit",
+            "-p",
+            "--property",
+            "-E",
+            "--setenv",
+            "-M",
+            "--machine",
+            "--description",
+            "--slice",
+            "--working-directory",
+            "--uid",
+            "--gid",
+            "--nice",
+        ],
+    ),
+    wrapper(
+        &["xvfb-run"],
+        0,
+        &[],
+        &["-n", "-s", "-e", "-f", "-p", "--server-num"],
+    ),
+    wrapper(&["pkexec"], 0, &[], &["--user"]),
+    wrapper(
+        &["timeout"],
+        1,
+        &[],
+        &["-s", "-k", "--signal", "--kill-after"],
+    ),
+    wrapper(&["nice"], 0, &[], &["-n", "--adjustment"]),
+    wrapper(
+        &["ionice"],
+        0,
+        &[],
+        &[
+            "-c",
+            "-n",
+            "-p",
+            "-P",
+            "-u",
+            "--class",
+            "--classdata",
+            "--pid",
+            "--pgid",
+            "--uid",
+        ],
+    ),
+    wrapper(&["chrt", "taskset"], 1, &[], &[]),
+    wrapper(
+        &["numactl", "cgexec"],
+        0,
+        &[],
+        &["-g", "-C", "-m", "-N", "-i", "-p"],
+    ),
+    wrapper(&["nohup", "setsid", "unbuffer", "builtin"], 0, &[], &[]),
+    wrapper(&["stdbuf"], 0, &[], &["-i", "-o", "-e"]),
+    wrapper(&["exec"], 0, &[], &["-a"]),
+    wrapper(&["time"], 0, &[], &["-o", "-f", "--output", "--format"]),
+    wrapper(&["command"], 0, &[], &[]),
+    wrapper(&["firejail"], 0, &[], &[]),
+    wrapper(&["gdbserver"], 1, &[], &[]),
+    // `xargs`, `parallel`, `watch`, `eval`, `source`, `find` and `git` have rules of
+    // their own in agent mode; they are listed so every seat knows what they are.
+    wrapper(
+        &["xargs"],
+        0,
+        &[],
+        &[
+            "-I",
+            "-n",
+            "-P",
+            "-d",
+            "-L",
+            "-l",
+            "-s",
+            "-a",
+            "-E",
+            "-e",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+            "--arg-file",
+            "--replace",
+            "--max-lines",
+            "--max-chars",
+            "--eof",
+        ],
+    ),
+    wrapper(
+        &["parallel", "sem"],
+        0,
+        &[],
+        &["-j", "--jobs", "-S", "--sshlogin"],
+    ),
+    wrapper(
+        &["watch"],
+        0,
+        &[],
+        &["-n", "--interval", "-d", "--differences"],
+    ),
+    wrapper(&["eval", "source", ".", "trap", "expect"], 0, &[], &[]),
+    wrapper(
+        &["script"],
+        0,
+        &["-c", "--command"],
+        &[
+            "-t",
+            "--timing",
+            "-T",
+            "--log-timing",
+            "-I",
+            "--log-in",
+            "-O",
+            "--log-out",
+            "-B",
+            "--log-io",
+            "-m",
+            "--logging-format",
+            "-E",
+            "--echo",
+        ],
+    ),
+    // Package runners that download and run.
+    wrapper(&["uvx", "pipx", "pnpx", "bunx", "dlx"], 0, &[], &[]),
+    // Interpreters.
+    interp(
+        &["python", "python2", "python3", "pypy", "pypy3"],
+        Lang::Python,
+        &["-c"],
+        false,
+        &["-c", "-m", "-W", "-X", "-Q"],
+    ),
+    interp(
+        &["node", "nodejs"],
+        Lang::JavaScript,
+        &["-e", "--eval", "-p", "--print"],
+        false,
+        &[
+            "-e",
+            "--eval",
+            "-p",
+            "--print",
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "-C",
+            "--conditions",
+            "--env-file",
+            "--test-reporter",
+            "--test-reporter-destination",
+            "--title",
+            "--input-type",
+        ],
+    ),
+    interp(
+        &["bun"],
+        Lang::JavaScript,
+        &["-e", "--eval", "-p", "--print"],
+        false,
+        &[
+            "-e",
+            "--eval",
+            "-p",
+            "--print",
+            "-r",
+            "--preload",
+            "--require",
+            "--cwd",
+        ],
+    ),
+    interp(&["deno"], Lang::JavaScript, &[], false, &[]),
+    interp(
+        &["ruby", "jruby", "irb"],
+        Lang::Ruby,
+        &["-e"],
+        false,
+        &["-e", "-I", "-r", "-C", "-E", "-F", "--require"],
+    ),
+    interp(
+        &["perl"],
+        Lang::Perl,
+        &["-e", "-E"],
+        false,
+        &["-e", "-E", "-I", "-M", "-m", "-x", "-C"],
+    ),
+    interp(
+        &["php"],
+        Lang::Php,
+        &["-r", "-B", "-R", "-E", "--run"],
+        false,
+        &[
+            "-r", "-B", "-R", "-E", "-F", "-d", "-c", "-z", "-t", "--run", "--define",
+        ],
+    ),
+    interp(&["lua", "luajit"], Lang::Lua, &["-e"], false, &["-e", "-l"]),
+    interp(&["rscript", "r"], Lang::R, &["-e"], false, &["-e"]),
+    interp(
+        &["julia"],
+        Lang::Julia,
+        &["-e", "--eval", "-E", "--print"],
+        false,
+        &[
+            "-e",
+            "--eval",
+            "-E",
+            "--print",
+            "-L",
+            "--load",
+            "-J",
+            "-t",
+            "--threads",
+        ],
+    ),
+    interp(
+        &["osascript"],
+        Lang::AppleScript,
+        &["-e"],
+        false,
+        &["-e", "-l"],
+    ),
+    interp(&["tclsh", "wish", "expectk"], Lang::Tcl, &[], false, &[]),
+    interp(
+        &["awk", "gawk", "mawk", "nawk"],
+        Lang::Awk,
+        &["-e", "--source"],
+        true,
+        &[
+            "-F",
+            "-v",
+            "-f",
+            "-e",
+            "-i",
+            "-l",
+            "--file",
+            "--field-separator",
+            "--assign",
+            "--source",
+            "--include",
+            "--load",
+        ],
+    ),
+    interp(
+        &["sed", "gsed"],
+        Lang::Sed,
+        &["-e", "--expression"],
+        true,
+        &["-e", "-f", "--expression", "--file", "-l", "--line-length"],
+    ),
+    interp(
+        &["vim", "nvim", "vi", "ex", "view", "gvim", "vimdiff", "rvim"],
+        Lang::Vim,
+        &["-c", "--cmd"],
+        false,
+        &[
+            "-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t", "-q",
+        ],
+    ),
+    interp(
+        &["emacs"],
+        Lang::Elisp,
+        &["--eval", "-eval", "--execute"],
+        false,
+        &[
+            "--eval",
+            "-eval",
+            "--execute",
+            "-l",
+            "--load",
+            "-f",
+            "--funcall",
+            "-L",
+        ],
+    ),
+    interp(
+        &["gdb"],
+        Lang::Gdb,
+        &["-ex", "--eval-command", "-iex", "--init-eval-command"],
+        false,
+        &[
+            "-ex",
+            "--eval-command",
+            "-iex",
+            "--init-eval-command",
+            "-x",
+            "-ix",
+            "-p",
+            "--pid",
+            "-c",
+            "--core",
+        ],
+    ),
+    interp(
+        &["make", "gmake"],
+        Lang::Make,
+        &["-E", "--eval"],
+        false,
+        &[
+            "-E",
+            "--eval",
+            "-f",
+            "--file",
+            "--makefile",
+            "-C",
+            "--directory",
+            "-j",
+            "--jobs",
+            "-l",
+            "-o",
+            "-W",
+            "-I",
+        ],
+    ),
+    // Downloaders.
+    p(
+        &[
+            "curl",
+            "wget",
+            "fetch",
+            "aria2c",
+            "http",
+            "https",
+            "xh",
+            "lwp-request",
+        ],
+        Role::Downloader,
+        &[],
+    ),
+    // Launchers: rules of their own.
+    p(
+        &["git", "find", "docker", "podman", "kubectl", "ssh"],
+        Role::Launcher,
+        &[],
+    ),
+    // Tools whose `-c` / `-e` / `--eval`-looking options are not code.
+    tool(&[
+        "gcc",
+        "cc",
+        "c++",
+        "g++",
+        "clang",
+        "clang++",
+        "rustc",
+        "javac",
+        "java",
+        "tsc",
+        "ld",
+        "as",
+        "ar",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "ag",
+        "ack",
+        "tar",
+        "bsdtar",
+        "zip",
+        "unzip",
+        "gzip",
+        "gunzip",
+        "bzip2",
+        "xz",
+        "zstd",
+        "lz4",
+        "cat",
+        "echo",
+        "printf",
+        "ls",
+        "cut",
+        "wc",
+        "head",
+        "tail",
+        "sort",
+        "uniq",
+        "tr",
+        "tee",
+        "paste",
+        "join",
+        "comm",
+        "cmp",
+        "diff",
+        "patch",
+        "od",
+        "xxd",
+        "hexdump",
+        "file",
+        "stat",
+        "du",
+        "df",
+        "date",
+        "jq",
+        "yq",
+        "base64",
+        "openssl",
+        "ps",
+        "kill",
+        "pkill",
+        "pgrep",
+        "cp",
+        "mv",
+        "rm",
+        "ln",
+        "mkdir",
+        "rmdir",
+        "touch",
+        "chmod",
+        "chown",
+        "chgrp",
+        "install",
+        "rsync",
+        "scp",
+        "dd",
+        "truncate",
+        "split",
+        "csplit",
+        "nl",
+        "fold",
+        "fmt",
+        "column",
+        "seq",
+        "sleep",
+        "true",
+        "false",
+        "test",
+        "[",
+        "expr",
+        "basename",
+        "dirname",
+        "realpath",
+        "readlink",
+        "which",
+        "type",
+        "whoami",
+        "id",
+        "uname",
+        "hostname",
+        "pytest",
+        "mypy",
+        "ruff",
+        "black",
+        "flake8",
+        "pylint",
+        "eslint",
+        "prettier",
+        "jest",
+        "vitest",
+        "mocha",
+        "pip",
+        "pip3",
+        "uv",
+        "poetry",
+        "conda",
+        "apt",
+        "apt-get",
+        "brew",
+        "dnf",
+        "yum",
+        "psql",
+        "mysql",
+        "sqlite3",
+        "redis-cli",
+        "mongosh",
+        "mongo",
+        "aws",
+        "gcloud",
+        "az",
+        "terraform",
+        "tofu",
+        "pulumi",
+        "helm",
+        "gh",
+        "dropdb",
+        "createdb",
+        "pg_dump",
+        "mysqldump",
+        "ninja",
+        "meson",
+        "ctest",
+        "tox",
+        "nox",
+        "cd",
+        "pushd",
+        "popd",
+        "pwd",
+        "export",
+        "unset",
+        "set",
+        "shift",
+        "read",
+        "wait",
+        "jobs",
+        "exit",
+        "return",
+        "local",
+        "declare",
+        "typeset",
+        "readonly",
+        "shopt",
+        "ulimit",
+        "umask",
+        "getopts",
+        "printenv",
+        "tput",
+        "clear",
+        "less",
+        "more",
+        "man",
+        "tree",
+        "fd",
+        "bat",
+        "delta",
+        "sha256sum",
+        "sha1sum",
+        "md5sum",
+        "b2sum",
+        "cksum",
+        "strings",
+        "nm",
+        "objdump",
+        "readelf",
+        "ldd",
+        "strip",
+        "lsof",
+        "free",
+        "top",
+        "htop",
+        "uptime",
+        "nproc",
+        "loopgate",
+        "npx",
+        "npm",
+        "pnpm",
+        "yarn",
+        "cargo",
+        "go",
+        "mix",
+        "bundle",
+        "just",
+        "cmake",
+        "mvn",
+        "gradle",
+        "rake",
+        "dotnet",
+    ]),
+];
+
+/// The name a program is looked up by: the base name of a path, without a Windows
+/// `.exe`, lower-cased only in that Windows spelling.
+pub fn base_name(word: &str) -> &str {
+    word.rsplit(['/', '\\']).next().unwrap_or(word)
+}
+
+/// `python3.12` -> `python3`; `gcc-12` -> `gcc`; `Python.EXE` -> `python`. The
+/// candidates are tried in order; the first known one wins.
+pub fn candidates(word: &str) -> Vec<String> {
+    let base = base_name(word);
+    let lower = base.to_ascii_lowercase();
+    let base = match lower.strip_suffix(".exe") {
+        Some(stem) => stem.to_string(),
+        None => base.to_string(),
+    };
+    let mut out = vec![base.clone()];
+    let no_dotted = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if no_dotted.len() < base.len() && base[no_dotted.len()..].contains('.') {
+        // `python3.12` -> `python3`: keep the major version.
+        let major = base
+            .split_once('.')
+            .map(|(m, _)| m.to_string())
+            .unwrap_or_default();
+        if !major.is_empty() {
+            out.push(major);
+        }
+    }
+    let bare = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+    if !bare.is_empty() && bare != base {
+        out.push(bare.to_string());
+    }
+    let lowered = base.to_ascii_lowercase();
+    if lowered != base {
+        out.push(lowered);
+    }
+    out
+}
+
+/// The program `word` (a command word: a name or a path) names, if loopgate knows it,
+/// with the name it was found under.
+pub fn lookup(word: &str) -> Option<(&'static Program, String)> {
+    for name in candidates(word) {
+        if let Some(prog) = TABLE.iter().find(|p| p.names.contains(&name.as_str())) {
+            return Some((prog, name));
+        }
+    }
+    None
+}
+
+/// The normalised name of `word`: its table name when known, else its base name.
+pub fn normalise(word: &str) -> String {
+    match lookup(word) {
+        Some((_, name)) => name,
+        None => candidates(word).remove(0),
+    }
+}
+
+pub fn role(word: &str) -> Option<Role> {
+    lookup(word).map(|(p, _)| p.role)
+}
+
+pub fn is_shell(word: &str) -> bool {
+    role(word) == Some(Role::Shell)
+}
+
+/// Runs another program or a string of code: a wrapper, or a multi-call binary.
+pub fn is_wrapper(word: &str) -> bool {
+    matches!(role(word), Some(Role::Wrapper { .. }))
+}
+
+pub fn is_interpreter(word: &str) -> bool {
+    matches!(role(word), Some(Role::Interpreter { .. }))
+}
+
+/// Does long option `given` (`--recurs`, `--target=x`'s name part) stand for `full`
+/// (`--recursive`)? GNU getopt accepts any unambiguous prefix; loopgate accepts any prefix
+/// of at least one letter, so an ambiguous one (which the program refuses) errs towards
+/// the rule.
+pub fn long_matches(given: &str, full: &str) -> bool {
+    let name = given.split('=').next().unwrap_or(given);
+    name == full || (name.len() >= 3 && name.starts_with("--") && full.starts_with(name))
+}
+
+/// Option words that hand a program code, for programs loopgate does not know.
+pub const CODE_SHAPED_OPTIONS: &[&str] = &["-c", "-e", "--eval", "--exec", "--command", "-ex"];
+
+/// A value that reads as code rather than as a name: it holds a separator, a call, a
+/// quote or whitespace between words.
+pub fn looks_like_code(value: &str) -> bool {
+    value.contains([
+        ';', '|', '&', '(', ')', '`', '$', '{', '}', '\n', '<', '>', '=', '\'', '"',
+    ]) || value.trim().contains(char::is_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_normalised() {
+        assert_eq!(normalise("/usr/bin/python3.12"), "python3");
+        assert_eq!(normalise("python3.12"), "python3");
+        assert_eq!(normalise("Python.EXE"), "python");
+        assert_eq!(normalise("node.exe"), "node");
+        assert_eq!(normalise("gcc-12"), "gcc");
+        assert_eq!(normalise("./x/unknown-tool"), "unknown-tool");
+        assert!(is_shell("/bin/rbash"));
+        assert!(is_wrapper("flock"));
+        assert!(is_interpreter("gawk"));
+    }
+
+    #[test]
+    fn every_name_is_listed_once() {
+        let mut all: Vec<&str> = TABLE.iter().flat_map(|p| p.names.iter().copied()).collect();
+        let n = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), n, "a program is listed twice");
+    }
+
+    #[test]
+    fn long_option_abbreviations() {
+        assert!(long_matches("--recurs", "--recursive"));
+        assert!(long_matches("--har", "--hard"));
+        assert!(long_matches("--target=x", "--target-directory"));
+        assert!(!long_matches("--", "--hard"));
+        assert!(!long_matches("--soft", "--hard"));
+    }
+}
