@@ -96,7 +96,10 @@ fn before_tool_answers() {
                 reason: "confirm".into()
             }
         ),
-        json!({"decision": "ask", "reason": "confirm", "systemMessage": "confirm"})
+        // A headless Gemini run hangs on an ask, so it is a deny naming the human step.
+        json!({"decision": "deny",
+               "reason": "a human must approve this first (loopgate cannot ask in a headless Gemini run): confirm",
+               "systemMessage": "a human must approve this first (loopgate cannot ask in a headless Gemini run): confirm"})
     );
     assert_eq!(
         rendered(A, "BeforeTool", Response::Allow { reason: None }),

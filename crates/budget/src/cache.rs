@@ -6,6 +6,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Lines longer than this are skipped (and counted) without being held in memory.
 pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
@@ -103,19 +104,50 @@ fn anchor(file: &mut File, offset: u64) -> io::Result<String> {
     Ok(blake3::hash(&buf).to_hex().to_string())
 }
 
+/// Open the transcript without ever blocking: `O_NONBLOCK` so a FIFO planted at its path
+/// cannot hold the open, then `fstat` on the opened file so only a regular file is read.
+fn open_regular(transcript: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(transcript)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    Ok(file)
+}
+
 /// Bring the session's totals up to date with `transcript` and return them. Costs
 /// O(bytes appended since the last call); a transcript that shrank or was replaced is
 /// rescanned from the start (the exhausted marker, a separate file, is not affected).
+///
+/// A transcript that does not exist (yet: agents create it lazily, after the first hook
+/// calls of a session) is no new usage: the totals already on record, zero at first.
 pub fn account(transcript: &Path, state_dir: &Path, session: &str) -> Result<Usage, BudgetError> {
+    account_call(transcript, state_dir, session, None)
+}
+
+fn account_call(
+    transcript: &Path,
+    state_dir: &Path,
+    session: &str,
+    call: Option<&str>,
+) -> Result<Usage, BudgetError> {
     let path = cache_path(state_dir, session);
     let read_err = |source| BudgetError::Transcript {
         path: transcript.to_path_buf(),
         source,
     };
-    let mut file = File::open(transcript).map_err(read_err)?;
-    if !file.metadata().map_err(read_err)?.is_file() {
-        return Err(read_err(io::Error::other("not a regular file")));
-    }
+    let mut file = match open_regular(transcript) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let cache = load(&path);
+            let mut usage = Usage::from_tally(&cache.tally, marker_path(&path).exists());
+            usage.call_counted = call.map(|id| cache.tally.settled(id));
+            return Ok(usage);
+        }
+        Err(e) => return Err(read_err(e)),
+    };
     let parent = path.parent().unwrap_or(state_dir);
     state::ensure_dir(parent).map_err(state_err(parent))?;
     let _lock = state::Lock::acquire(&lock_path(&path)).map_err(state_err(&path))?;
@@ -139,13 +171,43 @@ pub fn account(transcript: &Path, state_dir: &Path, session: &str) -> Result<Usa
         };
     }
     let was_exhausted = marker_path(&path).exists();
+    let usage = |cache: &Cache| {
+        let mut u = Usage::from_tally(&cache.tally, was_exhausted);
+        u.call_counted = call.map(|id| cache.tally.settled(id));
+        u
+    };
     if same_file && cache.offset == len {
-        return Ok(Usage::from_tally(&cache.tally, was_exhausted));
+        return Ok(usage(&cache));
     }
     read_new(&mut file, len, &mut cache).map_err(read_err)?;
     cache.anchor = anchor(&mut file, cache.offset).map_err(read_err)?;
     store(&path, &cache)?;
-    Ok(Usage::from_tally(&cache.tally, was_exhausted))
+    Ok(usage(&cache))
+}
+
+/// [`account`], waiting (at most `wait`) until the response that asked for tool call `call`
+/// is on record, so that a tool call is judged on the usage up to and including the
+/// message that asked for it. Agents write their transcript asynchronously: at the time
+/// of the hook it may lag a response or two. Polls only the new bytes; the lock is never
+/// held while waiting. Past `wait` the answer is the usage on record then, with
+/// [`Usage::call_counted`] `Some(false)`.
+pub fn account_until(
+    transcript: &Path,
+    state_dir: &Path,
+    session: &str,
+    call: Option<&str>,
+    wait: Duration,
+) -> Result<Usage, BudgetError> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        let usage = account_call(transcript, state_dir, session, call)?;
+        if usage.call_counted != Some(false) || started.elapsed() >= wait {
+            return Ok(usage);
+        }
+        std::thread::sleep(pause.min(wait.saturating_sub(started.elapsed())));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
 }
 
 /// Feed the complete lines between `cache.offset` and `len` to the tally, in chunks.

@@ -1,4 +1,5 @@
-//! The pure incremental step: running totals fed one complete line at a time.
+//! The pure incremental step: running totals fed one complete line at a time, whichever
+//! agent wrote the transcript (see `transcript` for the three formats).
 //!
 //! Claude Code writes one line per content block of an assistant message, each repeating
 //! `message.id` and `usage`; while the message streams, `output_tokens` on the earlier
@@ -55,7 +56,19 @@ pub struct Tally {
     /// Every older id, as a 64-bit hash: enough to never count it twice, and small.
     #[serde(with = "hex_set")]
     older: HashSet<u64>,
+    /// The largest running total seen (Codex `token_count`); see [`Tally::counted`].
+    #[serde(default)]
+    pub cumulative: Counts,
+    /// Tool calls named before the usage of the response that asked for them (Codex).
+    #[serde(default)]
+    pending_calls: Vec<String>,
+    /// The latest tool calls whose asking response is counted, oldest first.
+    #[serde(default)]
+    settled_calls: VecDeque<String>,
 }
+
+/// Tool calls remembered as settled: more than one response can ask in parallel.
+pub const RECENT_CALLS: usize = 64;
 
 impl Tally {
     /// Account for one complete line (without its newline).
@@ -66,12 +79,62 @@ impl Tally {
         }
         match parse_line(line) {
             Err(_) => self.malformed_lines += 1,
-            Ok(LineKind::Other) => {}
-            Ok(LineKind::Prompt) => {
+            Ok(kind) => self.apply(kind),
+        }
+    }
+
+    fn apply(&mut self, kind: LineKind) {
+        match kind {
+            LineKind::Other => {}
+            LineKind::Prompt => {
                 self.turn += 1;
                 self.turn_tokens = 0;
             }
-            Ok(LineKind::Usage { id, usage }) => self.add_usage(id, usage),
+            LineKind::Usage { id, usage, calls } => {
+                self.add_usage(id, usage);
+                let pending = std::mem::take(&mut self.pending_calls);
+                for call in pending.into_iter().chain(calls) {
+                    self.settle(call);
+                }
+            }
+            LineKind::Cumulative(total) => {
+                let c = &mut self.cumulative;
+                c.input = c.input.max(total.input_tokens);
+                c.output = c.output.max(total.output_tokens);
+                c.cache_creation = c.cache_creation.max(total.cache_creation_input_tokens);
+                c.cache_read = c.cache_read.max(total.cache_read_input_tokens);
+            }
+            LineKind::Call(id) => {
+                if self.pending_calls.len() < RECENT_CALLS {
+                    self.pending_calls.push(id);
+                }
+            }
+            LineKind::Many(kinds) => kinds.into_iter().for_each(|k| self.apply(k)),
+        }
+    }
+
+    fn settle(&mut self, call: String) {
+        if self.settled_calls.contains(&call) {
+            return;
+        }
+        self.settled_calls.push_back(call);
+        if self.settled_calls.len() > RECENT_CALLS {
+            self.settled_calls.pop_front();
+        }
+    }
+
+    /// Whether the response that asked for tool call `id` has been counted.
+    pub fn settled(&self, id: &str) -> bool {
+        self.settled_calls.iter().any(|c| c == id)
+    }
+
+    /// The counts a budget uses: the sum over responses, or a running total the agent
+    /// wrote when that is larger (a response whose own record is missing).
+    pub fn counted(&self) -> Counts {
+        if self.cumulative.counted() > self.totals.counted() {
+            self.cumulative
+        } else {
+            self.totals
         }
     }
 

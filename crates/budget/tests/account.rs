@@ -229,12 +229,106 @@ fn hostile_session_ids_stay_inside_the_budget_dir() {
 }
 
 #[test]
-fn a_missing_transcript_is_an_error_naming_it() {
+fn a_missing_transcript_is_the_usage_on_record() {
     let tmp = tempfile::tempdir().unwrap();
-    let err = account(&tmp.path().join("nope.jsonl"), tmp.path(), "s").unwrap_err();
-    assert!(err.to_string().contains("nope.jsonl"), "{err}");
+    let state = tmp.path().join(".loopgate");
+    // The first hook call of a session can come before the agent created its transcript.
+    let missing = tmp.path().join("nope.jsonl");
+    assert_eq!(account(&missing, &state, "s").unwrap().session_tokens, 0);
+    // Once counted, a vanished transcript does not reset the session's spending.
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &assistant("m1", 10, 5, 0));
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 15);
+    fs::remove_file(&t).unwrap();
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 15);
+}
+
+#[test]
+fn a_directory_or_fifo_is_an_error_naming_it_never_a_hang() {
+    let tmp = tempfile::tempdir().unwrap();
     let err = account(tmp.path(), tmp.path(), "s").unwrap_err();
     assert!(err.to_string().contains("not a regular file"), "{err}");
+    let fifo = tmp.path().join("fifo.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Without O_NONBLOCK the open itself would wait for a writer forever.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (f, state) = (fifo.clone(), tmp.path().to_path_buf());
+    std::thread::spawn(move || {
+        let _ = tx.send(account(&f, &state, "s").map_err(|e| e.to_string()));
+    });
+    let answer = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("a FIFO transcript is answered, not waited on");
+    let err = answer.unwrap_err();
+    assert!(
+        err.contains("fifo.jsonl") && err.contains("not a regular file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn garbage_and_a_format_change_mid_file_are_counted_line_by_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    let t = tmp.path().join("t.jsonl");
+    let codex = r#"{"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":20}}}"#;
+    let gemini = r#"{"id":"g1","type":"gemini","content":"x","tokens":{"input":7,"output":3,"cached":0,"thoughts":0,"tool":0,"total":10}}"#;
+    append(
+        &t,
+        &(assistant("m1", 10, 5, 0)
+            + "\u{0}\u{1}garbage{{{\n"
+            + codex
+            + "\n"
+            + "[1,2,3]\n"
+            + gemini
+            + "\n"),
+    );
+    let u = account(&t, &state, "s").unwrap();
+    assert_eq!(u.session_tokens, 15 + 120 + 10);
+    assert_eq!(u.messages, 3);
+    assert_eq!(u.malformed_lines, 2);
+}
+
+#[test]
+fn a_tool_call_waits_for_the_response_that_asked_for_it() {
+    use budget::account_until;
+    use std::time::Duration;
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &assistant("m1", 100, 20, 0));
+    let asking = r#"{"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"toolu_2","name":"Bash","input":{}}],"usage":{"input_tokens":100,"output_tokens":20}}}"#.to_string() + "\n";
+    // The client writes the asking message a little after the hook started.
+    let (writer_path, line) = (t.clone(), asking.clone());
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        append(&writer_path, &line);
+    });
+    let u = account_until(&t, &state, "s", Some("toolu_2"), Duration::from_secs(20)).unwrap();
+    writer.join().unwrap();
+    assert_eq!(u.call_counted, Some(true));
+    assert_eq!(u.session_tokens, 240, "up to and including the asking message");
+    // A call that never shows up is answered after the bound with what is on record.
+    let u = account_until(&t, &state, "s", Some("toolu_9"), Duration::from_millis(50)).unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (Some(false), 240));
+    // Codex: the call is named first, the usage record of its response follows.
+    let c = tmp.path().join("rollout.jsonl");
+    append(
+        &c,
+        &(r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"call_1"}}"#.to_string() + "\n"),
+    );
+    let u = account_until(&c, &state, "c", Some("call_1"), Duration::from_millis(50)).unwrap();
+    assert_eq!(u.call_counted, Some(false), "its usage is not on record yet");
+    append(
+        &c,
+        &(r#"{"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":100,"output_tokens":20}}}"#.to_string() + "\n"),
+    );
+    let u = account_until(&c, &state, "c", Some("call_1"), Duration::from_millis(50)).unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (Some(true), 120));
 }
 
 #[test]
