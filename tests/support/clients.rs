@@ -187,6 +187,15 @@ pub fn setup_gemini(r: &TestRepo) {
     .unwrap();
     let trusted = serde_json::json!({ r.path().display().to_string(): "TRUST_FOLDER" });
     std::fs::write(dir.join("trustedFolders.json"), trusted.to_string()).unwrap();
+    // The project's short name, so its temp dir is known: see `gemini_project_temp`.
+    let projects = serde_json::json!({"projects": { r.path().display().to_string(): "proj" }});
+    std::fs::write(dir.join("projects.json"), projects.to_string()).unwrap();
+}
+
+/// The project temp dir Gemini CLI lets its tools write besides the workspace (outside the
+/// repository, so outside loopgate's write roots when the temp dir is not writable).
+pub fn gemini_project_temp(r: &TestRepo) -> PathBuf {
+    r.home().join(".gemini/tmp/proj")
 }
 
 /// `gemini -p` headless (`--yolo`: the CLI's own approvals are off, loopgate decides).
