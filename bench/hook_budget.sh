@@ -77,9 +77,18 @@ def payload(agent, path, last):
         return {"session_id": "bench-codex", "transcript_path": str(path), "cwd": str(repo), "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": f"call_{last}"}
     return {"session_id": "bench-gemini", "transcript_path": str(path), "cwd": str(repo), "hook_event_name": "BeforeTool", "tool_name": "read_file", "tool_input": {"file_path": str(repo / "src/lib.rs")}}
 
+cpu = []
+
 def spawn_ms(argv, stdin_bytes):
+    """Wall time of one whole process; its CPU time (user + system) goes to `cpu`, which is
+    steadier than wall time on a shared machine."""
     t = time.perf_counter()
-    subprocess.run(argv, input=stdin_bytes, cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p.stdin.write(stdin_bytes)
+    p.stdin.close()
+    _, _, usage = os.wait4(p.pid, 0)
+    p.returncode = 0
+    cpu.append((usage.ru_utime + usage.ru_stime) * 1000)
     return (time.perf_counter() - t) * 1000
 
 def pct(values, p):
@@ -93,9 +102,11 @@ for agent in ["claude", "codex", "gemini"]:
     first = spawn_ms([binary, "hook", agent], body)
     out = subprocess.run([binary, "hook", agent], input=body, cwd=repo, env=env, capture_output=True)
     assert b"deny" not in out.stdout, out.stdout
-    hook, true = [], []
+    hook, true, hook_cpu, true_cpu = [], [], [], []
     for _ in range(calls):
         true.append(spawn_ms(["/bin/true"], body))
+        true_cpu.append(cpu[-1])
         hook.append(spawn_ms([binary, "hook", agent], body))
-    print(f"  {agent:<7} {path.stat().st_size / 1e6:5.1f} MB, first call {first:8.1f} ms | /bin/true p50 {pct(true, 50):.3f} ms | hook p50 {pct(hook, 50):.3f} ms p99 {pct(hook, 99):.3f} ms | ratio p50 {pct(hook, 50) / pct(true, 50):.2f}x")
+        hook_cpu.append(cpu[-1])
+    print(f"  {agent:<7} {path.stat().st_size / 1e6:5.1f} MB, first call {first:8.1f} ms | wall: /bin/true p50 {pct(true, 50):.3f} ms, hook p50 {pct(hook, 50):.3f} ms p99 {pct(hook, 99):.3f} ms, ratio p50 {pct(hook, 50) / pct(true, 50):.2f}x | cpu: /bin/true p50 {pct(true_cpu, 50):.3f} ms, hook p50 {pct(hook_cpu, 50):.3f} ms")
 PY

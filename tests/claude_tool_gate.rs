@@ -171,7 +171,9 @@ fn the_observer_profile_refuses_every_tool() {
 #[test]
 fn an_exhausted_token_budget_halts_the_session_exactly() {
     let Some(bin) = claude::binary() else { return };
-    let r = repo("version = 1\n[[check]]\nname = \"true\"\nrun = \"true\"\n[budget]\nsession_tokens = 250\n");
+    let r = repo(
+        "version = 1\n[[check]]\nname = \"true\"\nrun = \"true\"\n[budget]\nsession_tokens = 250\n",
+    );
     let usage = Usage {
         input_tokens: 100,
         output_tokens: 20,
@@ -192,7 +194,12 @@ fn an_exhausted_token_budget_halts_the_session_exactly() {
             run.explain()
         );
         // `continue: false` ended the session at once: no request after the halted call.
-        assert_eq!(server.requests().len(), 3, "round {round}\n{}", run.explain());
+        assert_eq!(
+            server.requests().len(),
+            3,
+            "round {round}\n{}",
+            run.explain()
+        );
     }
     let halted: Vec<_> = r
         .audit_lines()

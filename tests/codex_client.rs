@@ -95,9 +95,16 @@ fn an_apply_patch_outside_the_roots_is_refused() {
         return;
     };
     assert!(run.success, "{}", run.explain());
-    assert!(!outside.exists(), "the patch never applied\n{}", run.explain());
     assert!(
-        model_saw(&server, &["loopgate refused this (fs.escape)", "escaped.txt"]),
+        !outside.exists(),
+        "the patch never applied\n{}",
+        run.explain()
+    );
+    assert!(
+        model_saw(
+            &server,
+            &["loopgate refused this (fs.escape)", "escaped.txt"]
+        ),
         "{:#?}\n{}",
         server.script.sent_strings(),
         run.explain()
@@ -127,15 +134,26 @@ fn a_failing_check_bounces_the_stop_with_its_output_until_fixed() {
         return;
     };
     assert!(run.success, "{}", run.explain());
-    assert_eq!(r.read("src/sum.js").as_deref(), Some(SUM_OK), "{}", run.explain());
+    assert_eq!(
+        r.read("src/sum.js").as_deref(),
+        Some(SUM_OK),
+        "{}",
+        run.explain()
+    );
     assert!(
-        model_saw(&server, &["attempt 1/3", "`test` (node --test) failed", "sum adds"]),
+        model_saw(
+            &server,
+            &["attempt 1/3", "`test` (node --test) failed", "sum adds"]
+        ),
         "the check's output reached the model: {:#?}\n{}",
         server.script.sent_strings(),
         run.explain()
     );
     let stops = audit(&r, "gate.stop");
-    let decisions: Vec<&str> = stops.iter().filter_map(|l| l["decision"].as_str()).collect();
+    let decisions: Vec<&str> = stops
+        .iter()
+        .filter_map(|l| l["decision"].as_str())
+        .collect();
     assert_eq!(decisions, ["block", "allow"], "{stops:#?}");
     assert_eq!(r.latest_receipt().unwrap()["verdict"], "pass");
     assert_eq!(server.script.turns_left(), 0, "{}", run.explain());
@@ -156,8 +174,16 @@ fn a_spent_bounce_budget_lets_the_stop_through_red() {
     };
     assert!(run.success, "{}", run.explain());
     let stops = audit(&r, "gate.stop");
-    let decisions: Vec<&str> = stops.iter().filter_map(|l| l["decision"].as_str()).collect();
-    assert_eq!(decisions, ["block", "allow-red"], "{stops:#?}\n{}", run.explain());
+    let decisions: Vec<&str> = stops
+        .iter()
+        .filter_map(|l| l["decision"].as_str())
+        .collect();
+    assert_eq!(
+        decisions,
+        ["block", "allow-red"],
+        "{stops:#?}\n{}",
+        run.explain()
+    );
     assert!(model_saw(&server, &["attempt 1/1", "sum adds"]));
     let receipt = r.latest_receipt().unwrap();
     assert_eq!(receipt["verdict"], "fail", "{receipt:#}");
@@ -186,7 +212,11 @@ fn a_working_directory_outside_the_repository_cannot_act_outside_the_roots() {
         "rm -r keep ran in {home}, outside the roots\n{:#?}",
         r.audit_lines()
     );
-    assert!(model_saw(&server, &["loopgate refused this"]), "{}", run.explain());
+    assert!(
+        model_saw(&server, &["loopgate refused this"]),
+        "{}",
+        run.explain()
+    );
 }
 
 #[test]
@@ -196,7 +226,10 @@ fn an_ask_is_answered_as_a_deny_and_never_hangs() {
         &[("README.md", "demo\n")],
     );
     let server = ResponsesServer::start(
-        vec![exec("echo asked > asked.txt", None), Turn::text("Waiting for a human.")],
+        vec![
+            exec("echo asked > asked.txt", None),
+            Turn::text("Waiting for a human."),
+        ],
         Usage::default(),
     );
     let Some(run) = run(&r, &server, "ask first") else {
@@ -243,7 +276,10 @@ fn the_token_budget_halts_exactly_at_the_response_over_it() {
             run.explain()
         );
         assert!(
-            model_saw(&server, &["token budget exceeded", "360 tokens", "limit 250 tokens"]),
+            model_saw(
+                &server,
+                &["token budget exceeded", "360 tokens", "limit 250 tokens"]
+            ),
             "round {round}: {}",
             run.explain()
         );

@@ -96,9 +96,16 @@ fn a_write_file_outside_the_roots_is_refused() {
         return;
     };
     assert!(run.success, "{}", run.explain());
-    assert!(!outside.exists(), "the write never happened\n{}", run.explain());
     assert!(
-        model_saw(&server, &["loopgate refused this (fs.escape)", "escaped.txt"]),
+        !outside.exists(),
+        "the write never happened\n{}",
+        run.explain()
+    );
+    assert!(
+        model_saw(
+            &server,
+            &["loopgate refused this (fs.escape)", "escaped.txt"]
+        ),
         "{:#?}\n{}",
         server.script.sent_strings(),
         run.explain()
@@ -127,15 +134,26 @@ fn a_failing_check_bounces_the_stop_with_its_output_until_fixed() {
         return;
     };
     assert!(run.success, "{}", run.explain());
-    assert_eq!(r.read("src/sum.js").as_deref(), Some(SUM_OK), "{}", run.explain());
+    assert_eq!(
+        r.read("src/sum.js").as_deref(),
+        Some(SUM_OK),
+        "{}",
+        run.explain()
+    );
     assert!(
-        model_saw(&server, &["attempt 1/3", "`test` (node --test) failed", "sum adds"]),
+        model_saw(
+            &server,
+            &["attempt 1/3", "`test` (node --test) failed", "sum adds"]
+        ),
         "{:#?}\n{}",
         server.script.sent_strings(),
         run.explain()
     );
     let stops = audit(&r, "gate.stop");
-    let decisions: Vec<&str> = stops.iter().filter_map(|l| l["decision"].as_str()).collect();
+    let decisions: Vec<&str> = stops
+        .iter()
+        .filter_map(|l| l["decision"].as_str())
+        .collect();
     assert_eq!(decisions, ["block", "allow"], "{stops:#?}");
     assert_eq!(r.latest_receipt().unwrap()["verdict"], "pass");
 }
@@ -155,8 +173,16 @@ fn a_spent_bounce_budget_lets_the_stop_through_red() {
     };
     assert!(run.success, "{}", run.explain());
     let stops = audit(&r, "gate.stop");
-    let decisions: Vec<&str> = stops.iter().filter_map(|l| l["decision"].as_str()).collect();
-    assert_eq!(decisions, ["block", "allow-red"], "{stops:#?}\n{}", run.explain());
+    let decisions: Vec<&str> = stops
+        .iter()
+        .filter_map(|l| l["decision"].as_str())
+        .collect();
+    assert_eq!(
+        decisions,
+        ["block", "allow-red"],
+        "{stops:#?}\n{}",
+        run.explain()
+    );
     assert!(model_saw(&server, &["attempt 1/1", "sum adds"]));
     assert_eq!(r.latest_receipt().unwrap()["verdict"], "fail");
 }
@@ -199,7 +225,10 @@ fn an_ask_is_answered_as_a_deny_and_never_hangs() {
         &[("README.md", "demo\n")],
     );
     let server = GeminiServer::start(
-        vec![shell("echo asked > asked.txt"), Turn::text("Waiting for a human.")],
+        vec![
+            shell("echo asked > asked.txt"),
+            Turn::text("Waiting for a human."),
+        ],
         Usage::default(),
     );
     let Some(run) = run(&r, &server, "ask first") else {

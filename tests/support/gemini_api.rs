@@ -54,7 +54,10 @@ fn serve(mut stream: TcpStream, script: &Script, usage: Usage) -> std::io::Resul
         sse_event(&mut stream, None, &data)?;
         return std::io::Write::flush(&mut stream);
     }
-    script.note(format!("{} {} (routing or harmless answer)", req.method, req.path));
+    script.note(format!(
+        "{} {} (routing or harmless answer)",
+        req.method, req.path
+    ));
     if route.ends_with(":generateContent") {
         // Both classifier shapes 0.61.0 may ask for; each strategy reads its own keys.
         let choice = json!({"reasoning": "a bounded task", "model_choice": "flash",

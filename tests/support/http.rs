@@ -60,7 +60,6 @@ pub fn sse_event(stream: &mut TcpStream, name: Option<&str>, data: &Value) -> st
     write!(stream, "data: {data}\n\n")
 }
 
-
 pub fn read_request(stream: &mut TcpStream) -> std::io::Result<Request> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
@@ -118,4 +117,3 @@ pub fn respond_json(stream: &mut TcpStream, status: &str, body: &Value) -> std::
     stream.write_all(&bytes)?;
     stream.flush()
 }
-

@@ -5,9 +5,9 @@
 //! message_stop). Every request body is recorded so a test can assert what the model was
 //! sent. Plain std networking: one request per connection (`Connection: close`).
 
+use super::http::{read_request, respond_json};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
-use super::http::{read_request, respond_json};
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};

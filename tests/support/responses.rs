@@ -57,7 +57,10 @@ fn serve(mut stream: TcpStream, script: &Script, usage: Usage) -> std::io::Resul
     }
     let (turn, n) = script.next(req.route(), req.json());
     let item = match &turn {
-        Turn::Tool { name, input: Value::String(text) } => json!({
+        Turn::Tool {
+            name,
+            input: Value::String(text),
+        } => json!({
             "type": "custom_tool_call", "id": format!("ctc_{n}"), "call_id": format!("call_{n}"),
             "name": name, "input": text, "status": "completed"
         }),

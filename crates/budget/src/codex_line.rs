@@ -138,7 +138,8 @@ mod tests {
         assert_eq!(parse_line(empty).unwrap(), LineKind::Other);
         let task = br#"{"type":"event_msg","payload":{"type":"task_started","turn_id":"x"}}"#;
         assert_eq!(parse_line(task).unwrap(), LineKind::Prompt);
-        let meta = br#"{"type":"session_meta","payload":{"id":"x","cwd":"/r","git":{"branch":"main"}}}"#;
+        let meta =
+            br#"{"type":"session_meta","payload":{"id":"x","cwd":"/r","git":{"branch":"main"}}}"#;
         assert_eq!(parse_codex_line(meta).unwrap(), LineKind::Other);
     }
 }

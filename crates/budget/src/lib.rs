@@ -15,9 +15,9 @@ mod transcript;
 mod verdict;
 
 pub use cache::{account, account_until, cache_path, exhausted, mark_exhausted, MAX_LINE_BYTES};
-pub use tally::{Counts, Tally};
 pub use codex_line::parse_codex_line;
 pub use gemini_line::parse_gemini_line;
+pub use tally::{Counts, Tally};
 pub use transcript::{parse_line, ApiUsage, LineKind};
 pub use verdict::{check, BudgetVerdict, Limits};
 

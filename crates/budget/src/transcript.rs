@@ -153,8 +153,8 @@ impl<'de> Visitor<'de> for ContentVisitor {
                 written = true;
                 continue;
             };
-            let tool_result = block.kind.as_deref() == Some("tool_result")
-                || block.function_response.is_some();
+            let tool_result =
+                block.kind.as_deref() == Some("tool_result") || block.function_response.is_some();
             written |= !tool_result;
             if block.kind.as_deref() == Some("tool_use") {
                 calls.extend(block.id);

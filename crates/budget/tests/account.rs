@@ -311,7 +311,10 @@ fn a_tool_call_waits_for_the_response_that_asked_for_it() {
     let u = account_until(&t, &state, "s", Some("toolu_2"), Duration::from_secs(20)).unwrap();
     writer.join().unwrap();
     assert_eq!(u.call_counted, Some(true));
-    assert_eq!(u.session_tokens, 240, "up to and including the asking message");
+    assert_eq!(
+        u.session_tokens, 240,
+        "up to and including the asking message"
+    );
     // A call that never shows up is answered after the bound with what is on record.
     let u = account_until(&t, &state, "s", Some("toolu_9"), Duration::from_millis(50)).unwrap();
     assert_eq!((u.call_counted, u.session_tokens), (Some(false), 240));
@@ -322,7 +325,11 @@ fn a_tool_call_waits_for_the_response_that_asked_for_it() {
         &(r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"call_1"}}"#.to_string() + "\n"),
     );
     let u = account_until(&c, &state, "c", Some("call_1"), Duration::from_millis(50)).unwrap();
-    assert_eq!(u.call_counted, Some(false), "its usage is not on record yet");
+    assert_eq!(
+        u.call_counted,
+        Some(false),
+        "its usage is not on record yet"
+    );
     append(
         &c,
         &(r#"{"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":100,"output_tokens":20}}}"#.to_string() + "\n"),

@@ -53,20 +53,15 @@ pub fn assess(ws: &Workspace, input: &HookInput) -> Budget {
         _ => None,
     };
     let wait = super::deadline::for_tool_call(ws.config.gate.hook_deadline) / 3;
-    let usage = match budget::account_until(
-        transcript,
-        &state_dir,
-        &session,
-        call,
-        wait.min(CALL_WAIT),
-    ) {
-        Ok(usage) => usage,
-        Err(e) => {
-            return Budget::Unmeasurable(format!(
-                "a token budget is configured but cannot be measured: {e}"
-            ))
-        }
-    };
+    let usage =
+        match budget::account_until(transcript, &state_dir, &session, call, wait.min(CALL_WAIT)) {
+            Ok(usage) => usage,
+            Err(e) => {
+                return Budget::Unmeasurable(format!(
+                    "a token budget is configured but cannot be measured: {e}"
+                ))
+            }
+        };
     let verdict = budget::check(&usage, &limits);
     let message = match (&verdict, usage.exhausted) {
         (budget::BudgetVerdict::Exceeded { message, .. }, _) => message.clone(),

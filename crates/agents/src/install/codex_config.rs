@@ -102,10 +102,7 @@ mod tests {
             panic!("expected a write")
         };
         assert!(on.starts_with(original), "{on}");
-        assert!(
-            on.contains("[features]\nhooks = true # added by"),
-            "{on}"
-        );
+        assert!(on.contains("[features]\nhooks = true # added by"), "{on}");
         assert_eq!(enable(Some(&on)).unwrap(), FeatureSwitch::AlreadyOn);
         assert_eq!(disable(&on).unwrap().as_deref(), Some(original));
     }
