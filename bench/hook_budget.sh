@@ -33,7 +33,9 @@ def git(repo, *args):
 repo = work / "project"
 repo.mkdir()
 git(repo, "init", "-q", "-b", "main")
-(repo / "loopgate.toml").write_text("version = 1\n[budget]\nsession_tokens = 4000000000\n")
+# LOOPGATE_BENCH_NO_BUDGET=1: the same calls without a budget, for the difference.
+budget = "" if os.environ.get("LOOPGATE_BENCH_NO_BUDGET") == "1" else "[budget]\nsession_tokens = 4000000000\n"
+(repo / "loopgate.toml").write_text("version = 1\n" + budget)
 (repo / "src").mkdir()
 (repo / "src/lib.rs").write_text("pub fn x() {}\n")
 
@@ -84,8 +86,11 @@ def spawn_ms(argv, stdin_bytes):
     steadier than wall time on a shared machine."""
     t = time.perf_counter()
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    p.stdin.write(stdin_bytes)
-    p.stdin.close()
+    try:
+        p.stdin.write(stdin_bytes)
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
     _, _, usage = os.wait4(p.pid, 0)
     p.returncode = 0
     cpu.append((usage.ru_utime + usage.ru_stime) * 1000)

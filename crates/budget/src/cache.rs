@@ -13,7 +13,7 @@ pub const MAX_LINE_BYTES: usize = 32 * 1024 * 1024;
 const CHUNK: usize = 1024 * 1024;
 /// Bytes before the offset whose hash tells a grown file from a replaced one.
 const ANCHOR_BYTES: u64 = 256;
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Cache {
@@ -27,6 +27,9 @@ struct Cache {
     anchor: String,
     /// Inside an over-long line: discard up to the next newline.
     skipping: bool,
+    /// Hash of the `<session>.ids` file that goes with this cache (the tally's older ids).
+    #[serde(default)]
+    ids_hash: String,
     tally: Tally,
 }
 
@@ -45,6 +48,13 @@ pub fn cache_path(state_dir: &Path, session: &str) -> PathBuf {
         format!("h-{}", &blake3::hash(session.as_bytes()).to_hex()[..32])
     };
     state_dir.join("budget").join(format!("{name}.json"))
+}
+
+/// `<state_dir>/budget/<session>.ids`: the older-id hashes, 8 bytes each. Kept apart from
+/// the cache because a 50 MB transcript has thousands of them, and parsing them on every
+/// call cost more than the rest of the hook (they are needed only when new lines arrive).
+fn ids_path(cache: &Path) -> PathBuf {
+    cache.with_extension("ids")
 }
 
 fn lock_path(cache: &Path) -> PathBuf {
@@ -92,6 +102,53 @@ fn store(path: &Path, cache: &Cache) -> Result<(), BudgetError> {
         Ok(())
     };
     write().map_err(state_err(path))
+}
+
+/// Load the older ids into the cache's tally; false when the file does not match the hash
+/// the cache recorded.
+fn load_ids(path: &Path, cache: &mut Cache) -> bool {
+    let bytes = match std::fs::read(ids_path(path)) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+        Err(_) => return false,
+    };
+    if bytes.len() % 8 != 0 || blake3::hash(&bytes).to_hex().as_str() != cache.ids_hash {
+        return false;
+    }
+    let ids = bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])));
+    cache.tally.set_older_ids(ids);
+    true
+}
+
+/// Write the older ids (before the cache that names their hash), in place like the cache.
+fn store_ids(path: &Path, cache: &mut Cache) -> Result<(), BudgetError> {
+    let bytes: Vec<u8> = cache
+        .tally
+        .older_ids()
+        .iter()
+        .flat_map(|id| id.to_le_bytes())
+        .collect();
+    let hash = blake3::hash(&bytes).to_hex().to_string();
+    if hash == cache.ids_hash {
+        return Ok(());
+    }
+    let ids = ids_path(path);
+    let write = || -> io::Result<()> {
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(&ids)?;
+        file.write_all(&bytes)?;
+        file.set_len(bytes.len() as u64)?;
+        Ok(())
+    };
+    write().map_err(state_err(&ids))?;
+    cache.ids_hash = hash;
+    Ok(())
 }
 
 fn anchor(file: &mut File, offset: u64) -> io::Result<String> {
@@ -179,8 +236,20 @@ fn account_call(
     if same_file && cache.offset == len {
         return Ok(usage(&cache));
     }
+    if same_file && !load_ids(&path, &mut cache) {
+        // The ids file does not match the cache (a crash between the two writes): start
+        // over rather than risk counting a message twice or not at all.
+        cache = Cache {
+            version: VERSION,
+            transcript: transcript.to_path_buf(),
+            dev: meta.dev(),
+            ino: meta.ino(),
+            ..Cache::default()
+        };
+    }
     read_new(&mut file, len, &mut cache).map_err(read_err)?;
     cache.anchor = anchor(&mut file, cache.offset).map_err(read_err)?;
+    store_ids(&path, &mut cache)?;
     store(&path, &cache)?;
     Ok(usage(&cache))
 }

@@ -53,8 +53,10 @@ pub struct Tally {
     pub oversized_lines: u64,
     /// The most recent ids with their counts, oldest first.
     recent: VecDeque<(String, Seen)>,
-    /// Every older id, as a 64-bit hash: enough to never count it twice, and small.
-    #[serde(with = "hex_set")]
+    /// Every older id, as a 64-bit hash: enough to never count it twice, and small. Not in
+    /// the serialized form: the cache layer keeps it in a file of its own, read only when
+    /// new lines are fed (see `cache`), so a call with nothing new never parses it.
+    #[serde(skip)]
     older: HashSet<u64>,
     /// The largest running total seen (Codex `token_count`); see [`Tally::counted`].
     #[serde(default)]
@@ -121,6 +123,18 @@ impl Tally {
         if self.settled_calls.len() > RECENT_CALLS {
             self.settled_calls.pop_front();
         }
+    }
+
+    /// The older-id hashes, for the cache layer to store.
+    pub fn older_ids(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self.older.iter().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Restore the older-id hashes the cache layer stored.
+    pub fn set_older_ids(&mut self, ids: impl IntoIterator<Item = u64>) {
+        self.older = ids.into_iter().collect();
     }
 
     /// Whether the response that asked for tool call `id` has been counted.
@@ -212,41 +226,6 @@ fn id_hash(id: &str) -> u64 {
     u64::from_le_bytes(first)
 }
 
-/// The older-id set as one hex string (16 digits per id, sorted): a JSON array of numbers
-/// would be twice the size and far slower to read on every hook call.
-mod hex_set {
-    use serde::{Deserialize, Deserializer, Serializer};
-    use std::collections::HashSet;
-
-    pub fn serialize<S: Serializer>(set: &HashSet<u64>, s: S) -> Result<S::Ok, S::Error> {
-        let mut sorted: Vec<u64> = set.iter().copied().collect();
-        sorted.sort_unstable();
-        let mut text = String::with_capacity(sorted.len() * 16);
-        for n in sorted {
-            text.push_str(&format!("{n:016x}"));
-        }
-        s.serialize_str(&text)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<HashSet<u64>, D::Error> {
-        let text = String::deserialize(d)?;
-        if text.len() % 16 != 0 {
-            return Err(serde::de::Error::custom(
-                "id set length is not a multiple of 16",
-            ));
-        }
-        text.as_bytes()
-            .chunks(16)
-            .map(|chunk| {
-                std::str::from_utf8(chunk)
-                    .ok()
-                    .and_then(|h| u64::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| serde::de::Error::custom("bad hex in id set"))
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,7 +276,9 @@ mod tests {
         assert_eq!(t.messages, RECENT_IDS as u64 + 6);
         assert_eq!(t.totals.counted(), 3 + RECENT_IDS as u64 + 5);
         let json = serde_json::to_string(&t).unwrap();
-        let back: Tally = serde_json::from_str(&json).unwrap();
+        let mut back: Tally = serde_json::from_str(&json).unwrap();
+        assert_ne!(back, t, "the older ids are stored apart");
+        back.set_older_ids(t.older_ids());
         assert_eq!(back, t);
     }
 

@@ -355,3 +355,21 @@ fn concurrent_callers_agree() {
         assert_eq!(h.join().unwrap(), 600);
     }
 }
+
+#[test]
+fn an_ids_file_out_of_step_with_the_cache_means_a_rescan_not_a_miscount() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    let t = tmp.path().join("t.jsonl");
+    // Enough messages that older ids leave the recent window and go to the ids file.
+    for i in 0..100 {
+        append(&t, &assistant(&format!("m{i}"), 1, 1, 0));
+    }
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 200);
+    let ids = cache_path(&state, "s").with_extension("ids");
+    assert!(fs::metadata(&ids).unwrap().len() > 0);
+    fs::write(&ids, b"garbage").unwrap();
+    // A repeat of an old message and a new one: counted exactly once each.
+    append(&t, &(assistant("m3", 1, 1, 0) + &assistant("new", 5, 5, 0)));
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 210);
+}
