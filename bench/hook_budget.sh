@@ -100,7 +100,7 @@ def pct(values, p):
     s = sorted(values)
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
-print(f"PreToolUse with a token budget, {megabytes} MB transcript, warm, {calls} calls each (interleaved with /bin/true):")
+print(f"PreToolUse {'WITHOUT' if not budget else 'with'} a token budget, {megabytes} MB transcript, warm, {calls} calls each (interleaved with /bin/true):")
 for agent in ["claude", "codex", "gemini"]:
     path, last = transcript(agent, {"claude": claude, "codex": codex, "gemini": gemini}[agent])
     body = json.dumps(payload(agent, path, last)).encode()
