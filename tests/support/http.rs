@@ -55,7 +55,7 @@ pub fn start_sse(stream: &mut TcpStream) -> std::io::Result<()> {
 /// One event: `event: name` (when given) and `data: json`.
 pub fn sse_event(stream: &mut TcpStream, name: Option<&str>, data: &Value) -> std::io::Result<()> {
     if let Some(name) = name {
-        write!(stream, "event: {name}\n")?;
+        writeln!(stream, "event: {name}")?;
     }
     write!(stream, "data: {data}\n\n")
 }

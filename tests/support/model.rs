@@ -11,7 +11,6 @@ use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 /// One assistant turn.
 #[derive(Debug, Clone)]
