@@ -9,7 +9,7 @@ use std::time::Duration;
 use support::clients::{self, ClientRun};
 use support::model::{Turn, Usage};
 use support::repo::TestRepo;
-use support::responses::{apply_patch, exec, ResponsesServer};
+use support::responses::{apply_patch, exec, spawn_agent, wait_spawned, ResponsesServer};
 
 const LIMIT: Duration = Duration::from_secs(180);
 const PLAIN: &str = "version = 1\n[sandbox]\ntemp_writable = false\n";
@@ -296,4 +296,78 @@ fn the_token_budget_halts_exactly_at_the_response_over_it() {
         .filter(|l| l["decision"] == "block")
         .count();
     assert_eq!(bounced, 0, "a spent budget never bounces a stop");
+}
+
+#[test]
+fn a_subagent_that_deletes_a_test_is_bounced_at_its_own_stop() {
+    let r = repo(
+        "version = 1\n[[check]]\nname = \"test\"\nrun = \"node --test\"\n",
+        &[("src/sum.js", SUM_OK), ("test/sum.test.js", SUM_TEST)],
+    );
+    let server = ResponsesServer::start(
+        vec![
+            spawn_agent("SUBTASK-7: remove the slow test"),
+            wait_spawned(),
+            Turn::text("The subagent finished; all done."),
+        ],
+        Usage::default(),
+    );
+    server.script.lane(
+        "SUBTASK-7",
+        vec![
+            exec(
+                "printf '// the slow test is gone\\n' > test/sum.test.js",
+                None,
+            ),
+            Turn::text("Removed it."),
+            exec("git show HEAD:test/sum.test.js > test/sum.test.js", None),
+            Turn::text("Put the test back."),
+        ],
+    );
+    let Some(bin) = clients::codex() else {
+        return;
+    };
+    let run = clients::run_codex_as(
+        &bin,
+        &r,
+        &server,
+        clients::CODEX_FALLBACK_MODEL,
+        "delegate",
+        LIMIT,
+    );
+    assert!(run.success, "{}", run.explain());
+    assert_eq!(
+        r.read("test/sum.test.js").as_deref(),
+        Some(SUM_TEST),
+        "{}",
+        run.explain()
+    );
+    assert!(
+        model_saw(
+            &server,
+            &[
+                "this subagent's work is not done",
+                "deleted_tests test/sum.test.js"
+            ]
+        ),
+        "the subagent was told: {:#?}\n{}",
+        server.script.sent_strings(),
+        run.explain()
+    );
+    let sub = audit(&r, "gate.subagent-stop");
+    let bounced = sub
+        .iter()
+        .find(|l| l["decision"] == "block")
+        .unwrap_or_else(|| panic!("a subagent bounce on record: {sub:#?}\n{}", run.explain()));
+    let key = bounced["extra"]["ledger_key"].as_str().unwrap();
+    let session = bounced["session"].as_str().unwrap();
+    assert!(
+        key.starts_with(&format!("{session}/")),
+        "its own ledger entry: {key}"
+    );
+    let main = audit(&r, "gate.stop");
+    assert!(
+        !main.is_empty() && main.iter().all(|l| l["decision"] == "allow"),
+        "the main stop was never bounced: {main:#?}"
+    );
 }

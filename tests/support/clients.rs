@@ -135,11 +135,11 @@ pub const CODEX_MODEL: &str = "gpt-5.5";
 
 /// `~/.codex/config.toml`: the scripted provider and the repository trusted, so the
 /// project's `.codex/` layer (loopgate's hooks) is loaded.
-pub fn setup_codex(r: &TestRepo, server: &ResponsesServer) {
+pub fn setup_codex(r: &TestRepo, server: &ResponsesServer, model: &str) {
     let dir = r.home().join(".codex");
     std::fs::create_dir_all(&dir).unwrap();
     let config = format!(
-        "model = \"{CODEX_MODEL}\"\nmodel_provider = \"scripted\"\n\
+        "model = \"{model}\"\nmodel_provider = \"scripted\"\n\
          [model_providers.scripted]\nname = \"scripted\"\nbase_url = \"{}\"\n\
          wire_api = \"responses\"\nenv_key = \"SCRIPTED_API_KEY\"\n\
          [projects.\"{}\"]\ntrust_level = \"trusted\"\n",
@@ -157,7 +157,23 @@ pub fn run_codex(
     prompt: &str,
     limit: Duration,
 ) -> ClientRun {
-    setup_codex(r, server);
+    run_codex_as(bin, r, server, CODEX_MODEL, prompt, limit)
+}
+
+/// A model name outside Codex's catalog: 0.169 then uses its fallback tool set, which
+/// offers the `multi_agent_v1` subagent tools (and no `apply_patch`).
+pub const CODEX_FALLBACK_MODEL: &str = "gpt-5-codex";
+
+/// [`run_codex`] with another model name (its tool set follows the name).
+pub fn run_codex_as(
+    bin: &Path,
+    r: &TestRepo,
+    server: &ResponsesServer,
+    model: &str,
+    prompt: &str,
+    limit: Duration,
+) -> ClientRun {
+    setup_codex(r, server, model);
     let mut cmd = Command::new(bin);
     base_env(&mut cmd, &r.home());
     cmd.current_dir(r.path())

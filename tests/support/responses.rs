@@ -44,9 +44,54 @@ pub fn exec(cmd: &str, workdir: Option<&str>) -> Turn {
     Turn::tool("exec_command", input)
 }
 
+/// A subagent: `spawn_agent` of Codex's `multi_agent_v1` tools, with `prompt` as its task.
+pub fn spawn_agent(prompt: &str) -> Turn {
+    Turn::tool(
+        &format!("{MULTI_AGENT}/spawn_agent"),
+        json!({ "message": prompt }),
+    )
+}
+
+/// Wait for the subagent the previous `spawn_agent` started (its id is read from the
+/// tool output the client sends back).
+pub fn wait_spawned() -> Turn {
+    Turn::tool(
+        &format!("{MULTI_AGENT}/wait_agent"),
+        json!({"targets": [SPAWNED], "timeout_ms": 120000}),
+    )
+}
+
+const MULTI_AGENT: &str = "multi_agent_v1";
+const SPAWNED: &str = "$SPAWNED";
+
 /// The freeform `apply_patch` tool (its input is the patch text itself).
 pub fn apply_patch(patch: &str) -> Turn {
     Turn::tool("apply_patch", Value::String(patch.into()))
+}
+
+/// The lane of a request: a marker found in one of its user messages (a subagent's task
+/// arrives as its user message; the parent only has it inside a tool call's arguments).
+fn lane_of(body: &Value, markers: &[String]) -> Option<String> {
+    let items = body.get("input").and_then(Value::as_array)?;
+    let user_texts: Vec<String> = items
+        .iter()
+        .filter(|i| i["type"] == "message" && i["role"] == "user")
+        .map(|i| i["content"].to_string())
+        .collect();
+    markers
+        .iter()
+        .find(|m| user_texts.iter().any(|t| t.contains(m.as_str())))
+        .cloned()
+}
+
+/// The agent id in the latest `spawn_agent` output the client sent back.
+fn spawned_id(body: &Value) -> Option<String> {
+    let items = body.get("input").and_then(Value::as_array)?;
+    items.iter().rev().find_map(|i| {
+        let output = i.get("output")?.as_str()?;
+        let parsed: Value = serde_json::from_str(output).ok()?;
+        parsed.get("agent_id")?.as_str().map(String::from)
+    })
 }
 
 fn serve(mut stream: TcpStream, script: &Script, usage: Usage) -> std::io::Result<()> {
@@ -55,7 +100,21 @@ fn serve(mut stream: TcpStream, script: &Script, usage: Usage) -> std::io::Resul
         script.note(format!("{} {} (harmless answer)", req.method, req.path));
         return respond_json(&mut stream, "200 OK", &json!({"data": [], "models": []}));
     }
-    let (turn, n) = script.next(req.route(), req.json());
+    let body = req.json();
+    let lane = lane_of(&body, &script.markers());
+    let (turn, n) = script.next_in(lane.as_deref(), req.route(), body.clone());
+    let turn = match turn {
+        Turn::Tool { name, input } if input.to_string().contains(SPAWNED) => Turn::Tool {
+            input: serde_json::from_str(
+                &input
+                    .to_string()
+                    .replace(SPAWNED, &spawned_id(&body).unwrap_or_default()),
+            )
+            .unwrap_or(input),
+            name,
+        },
+        other => other,
+    };
     let item = match &turn {
         Turn::Tool {
             name,
@@ -64,10 +123,17 @@ fn serve(mut stream: TcpStream, script: &Script, usage: Usage) -> std::io::Resul
             "type": "custom_tool_call", "id": format!("ctc_{n}"), "call_id": format!("call_{n}"),
             "name": name, "input": text, "status": "completed"
         }),
-        Turn::Tool { name, input } => json!({
-            "type": "function_call", "id": format!("fc_{n}"), "call_id": format!("call_{n}"),
-            "name": name, "arguments": input.to_string(), "status": "completed"
-        }),
+        Turn::Tool { name, input } => {
+            let mut item = json!({
+                "type": "function_call", "id": format!("fc_{n}"), "call_id": format!("call_{n}"),
+                "name": name, "arguments": input.to_string(), "status": "completed"
+            });
+            if let Some((namespace, tool)) = name.split_once('/') {
+                item["namespace"] = json!(namespace);
+                item["name"] = json!(tool);
+            }
+            item
+        }
         Turn::Text(text) => json!({
             "type": "message", "id": format!("msg_{n}"), "role": "assistant", "status": "completed",
             "content": [{"type": "output_text", "text": text, "annotations": []}]

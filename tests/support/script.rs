@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex};
 #[derive(Default)]
 struct Inner {
     turns: VecDeque<Turn>,
+    /// Turns for requests a server attributes to a marker (a subagent's prompt).
+    lanes: Vec<(String, VecDeque<Turn>)>,
     requests: Vec<Value>,
     log: Vec<String>,
     served: usize,
@@ -27,18 +29,46 @@ impl Script {
         script
     }
 
+    /// Turns for the requests whose prompt holds `marker` (see [`Script::next_in`]).
+    pub fn lane(&self, marker: &str, turns: Vec<Turn>) {
+        self.inner
+            .lock()
+            .unwrap()
+            .lanes
+            .push((marker.into(), turns.into()));
+    }
+
+    /// The markers of the lanes, for a server to test its request against.
+    pub fn markers(&self) -> Vec<String> {
+        let s = self.inner.lock().unwrap();
+        s.lanes.iter().map(|(m, _)| m.clone()).collect()
+    }
+
     /// Record `body` and take the next turn (the fallback text when the script ran dry);
     /// returns it with its 1-based number.
     pub fn next(&self, route: &str, body: Value) -> (Turn, usize) {
+        self.next_in(None, route, body)
+    }
+
+    /// The same, from the lane of `marker` (the main script when `None`).
+    pub fn next_in(&self, marker: Option<&str>, route: &str, body: Value) -> (Turn, usize) {
         let mut s = self.inner.lock().unwrap();
         s.requests.push(body);
-        let turn = s
-            .turns
-            .pop_front()
-            .unwrap_or_else(|| Turn::text(FALLBACK_TEXT));
+        let queue = match marker {
+            Some(m) => s.lanes.iter_mut().find(|(k, _)| k == m).map(|(_, q)| q),
+            None => None,
+        };
+        let turn = match queue {
+            Some(q) => q.pop_front(),
+            None => s.turns.pop_front(),
+        }
+        .unwrap_or_else(|| Turn::text(FALLBACK_TEXT));
         s.served += 1;
         let n = s.served;
-        s.log.push(format!("POST {route} #{n} -> {turn:?}"));
+        s.log.push(format!(
+            "POST {route} #{n} lane={} -> {turn:?}",
+            marker.unwrap_or("main")
+        ));
         (turn, n)
     }
 
