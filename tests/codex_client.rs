@@ -287,7 +287,10 @@ fn the_token_budget_halts_exactly_at_the_response_over_it() {
     let halted = audit(&r, "budget.exhausted");
     assert!(!halted.is_empty());
     assert!(
-        halted.iter().all(|l| l["extra"]["call_counted"] != false),
+        halted
+            .iter()
+            .filter(|l| l["event"] == "PreToolUse")
+            .all(|l| l["extra"]["call_counted"] == true),
         "{halted:#?}"
     );
     let bounced = r

@@ -188,7 +188,7 @@ fn account_call(
     transcript: &Path,
     state_dir: &Path,
     session: &str,
-    call: Option<&str>,
+    call: Option<Call>,
 ) -> Result<Usage, BudgetError> {
     let path = cache_path(state_dir, session);
     let read_err = |source| BudgetError::Transcript {
@@ -200,7 +200,7 @@ fn account_call(
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let cache = load(&path);
             let mut usage = Usage::from_tally(&cache.tally, marker_path(&path).exists());
-            usage.call_counted = call.map(|id| cache.tally.settled(id));
+            usage.call_counted = call_counted(&cache.tally, call);
             return Ok(usage);
         }
         Err(e) => return Err(read_err(e)),
@@ -230,7 +230,7 @@ fn account_call(
     let was_exhausted = marker_path(&path).exists();
     let usage = |cache: &Cache| {
         let mut u = Usage::from_tally(&cache.tally, was_exhausted);
-        u.call_counted = call.map(|id| cache.tally.settled(id));
+        u.call_counted = call_counted(&cache.tally, call);
         u
     };
     if same_file && cache.offset == len {
@@ -254,17 +254,34 @@ fn account_call(
     Ok(usage(&cache))
 }
 
+/// A tool call to wait for: its id, and whether the agent's transcript format always names
+/// the calls its responses ask for (Claude Code's `tool_use` blocks do). When it does not
+/// (Codex writes the usage records that settle a call only since 0.169), a transcript that
+/// has never settled a call is not waited on: the wait could only run out.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    pub id: &'a str,
+    pub always_named: bool,
+}
+
+/// Whether the response that asked for `call` is counted; `None` when no call is named, or
+/// when there is nothing to wait for (see [`Call`]).
+fn call_counted(tally: &crate::Tally, call: Option<Call>) -> Option<bool> {
+    call.filter(|c| c.always_named || tally.settles_calls())
+        .map(|c| tally.settled(c.id))
+}
+
 /// [`account`], waiting (at most `wait`) until the response that asked for tool call `call`
 /// is on record, so that a tool call is judged on the usage up to and including the
 /// message that asked for it. Agents write their transcript asynchronously: at the time
 /// of the hook it may lag a response or two. Polls only the new bytes; the lock is never
 /// held while waiting. Past `wait` the answer is the usage on record then, with
-/// [`Usage::call_counted`] `Some(false)`.
+/// [`Usage::call_counted`] `Some(false)`. See [`Call`] for when there is nothing to wait for.
 pub fn account_until(
     transcript: &Path,
     state_dir: &Path,
     session: &str,
-    call: Option<&str>,
+    call: Option<Call>,
     wait: Duration,
 ) -> Result<Usage, BudgetError> {
     let started = Instant::now();

@@ -14,7 +14,9 @@ mod tally;
 mod transcript;
 mod verdict;
 
-pub use cache::{account, account_until, cache_path, exhausted, mark_exhausted, MAX_LINE_BYTES};
+pub use cache::{
+    account, account_until, cache_path, exhausted, mark_exhausted, Call, MAX_LINE_BYTES,
+};
 pub use codex_line::parse_codex_line;
 pub use gemini_line::parse_gemini_line;
 pub use tally::{Counts, Tally};

@@ -137,6 +137,13 @@ impl Tally {
         self.older = ids.into_iter().collect();
     }
 
+    /// Whether this transcript has shown that it names the calls its responses ask for
+    /// (so waiting for one can succeed). An older Codex without usage records, or a
+    /// transcript not written yet, never settles a call: nothing to wait for there.
+    pub fn settles_calls(&self) -> bool {
+        !self.settled_calls.is_empty()
+    }
+
     /// Whether the response that asked for tool call `id` has been counted.
     pub fn settled(&self, id: &str) -> bool {
         self.settled_calls.iter().any(|c| c == id)

@@ -295,7 +295,7 @@ fn garbage_and_a_format_change_mid_file_are_counted_line_by_line() {
 
 #[test]
 fn a_tool_call_waits_for_the_response_that_asked_for_it() {
-    use budget::account_until;
+    use budget::{account_until, Call};
     use std::time::Duration;
     let tmp = tempfile::tempdir().unwrap();
     let state = tmp.path().join(".loopgate");
@@ -308,7 +308,19 @@ fn a_tool_call_waits_for_the_response_that_asked_for_it() {
         std::thread::sleep(Duration::from_millis(300));
         append(&writer_path, &line);
     });
-    let u = account_until(&t, &state, "s", Some("toolu_2"), Duration::from_secs(20)).unwrap();
+    let claude = |id| {
+        Some(Call {
+            id,
+            always_named: true,
+        })
+    };
+    let codex = |id| {
+        Some(Call {
+            id,
+            always_named: false,
+        })
+    };
+    let u = account_until(&t, &state, "s", claude("toolu_2"), Duration::from_secs(20)).unwrap();
     writer.join().unwrap();
     assert_eq!(u.call_counted, Some(true));
     assert_eq!(
@@ -316,7 +328,14 @@ fn a_tool_call_waits_for_the_response_that_asked_for_it() {
         "up to and including the asking message"
     );
     // A call that never shows up is answered after the bound with what is on record.
-    let u = account_until(&t, &state, "s", Some("toolu_9"), Duration::from_millis(50)).unwrap();
+    let u = account_until(
+        &t,
+        &state,
+        "s",
+        claude("toolu_9"),
+        Duration::from_millis(50),
+    )
+    .unwrap();
     assert_eq!((u.call_counted, u.session_tokens), (Some(false), 240));
     // Codex: the call is named first, the usage record of its response follows.
     let c = tmp.path().join("rollout.jsonl");
@@ -324,18 +343,66 @@ fn a_tool_call_waits_for_the_response_that_asked_for_it() {
         &c,
         &(r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"call_1"}}"#.to_string() + "\n"),
     );
-    let u = account_until(&c, &state, "c", Some("call_1"), Duration::from_millis(50)).unwrap();
+    let u = account_until(&c, &state, "c", codex("call_1"), Duration::from_secs(60)).unwrap();
     assert_eq!(
-        u.call_counted,
-        Some(false),
-        "its usage is not on record yet"
+        u.call_counted, None,
+        "nothing settled in this rollout yet: not waited on, nothing claimed"
     );
     append(
         &c,
         &(r#"{"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":100,"output_tokens":20}}}"#.to_string() + "\n"),
     );
-    let u = account_until(&c, &state, "c", Some("call_1"), Duration::from_millis(50)).unwrap();
+    let u = account_until(&c, &state, "c", codex("call_1"), Duration::from_millis(50)).unwrap();
     assert_eq!((u.call_counted, u.session_tokens), (Some(true), 120));
+}
+
+#[test]
+fn a_transcript_that_never_names_calls_is_not_waited_on() {
+    use budget::{account_until, Call};
+    use std::time::{Duration, Instant};
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    // An older Codex: running totals only, no usage records that settle a call.
+    let t = tmp.path().join("rollout.jsonl");
+    append(
+        &t,
+        &(r#"{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"output_tokens":20}}}}"#.to_string() + "\n"),
+    );
+    let started = Instant::now();
+    let older_codex = Some(Call {
+        id: "call_7",
+        always_named: false,
+    });
+    let u = account_until(&t, &state, "s", older_codex, Duration::from_secs(120)).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "answered without waiting out the bound"
+    );
+    assert_eq!((u.call_counted, u.session_tokens), (None, 120));
+    // Not written yet: zero, at once.
+    let missing = tmp.path().join("later.jsonl");
+    let codex_first = Some(Call {
+        id: "call_1",
+        always_named: false,
+    });
+    let u = account_until(&missing, &state, "m", codex_first, Duration::from_secs(120)).unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (None, 0));
+    assert!(started.elapsed() < Duration::from_secs(60));
+    // Claude names every call: its first call waits (bounded) for the transcript to appear,
+    // then counts zero, never a denial.
+    let claude_first = Some(Call {
+        id: "toolu_1",
+        always_named: true,
+    });
+    let u = account_until(
+        &missing,
+        &state,
+        "n",
+        claude_first,
+        Duration::from_millis(50),
+    )
+    .unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (Some(false), 0));
 }
 
 #[test]

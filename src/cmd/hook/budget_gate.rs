@@ -49,7 +49,12 @@ pub fn assess(ws: &Workspace, input: &HookInput) -> Budget {
         );
     };
     let call = match &input.event {
-        agents::Event::PreTool { .. } => input.tool_use_id.as_deref(),
+        agents::Event::PreTool { .. } => input.tool_use_id.as_deref().map(|id| budget::Call {
+            id,
+            // Claude Code's assistant lines always carry their `tool_use` blocks; Codex
+            // settles a call only in the rollouts of releases that write usage records.
+            always_named: input.agent == agents::AgentKind::Claude,
+        }),
         _ => None,
     };
     let wait = super::deadline::for_tool_call(ws.config.gate.hook_deadline) / 3;
