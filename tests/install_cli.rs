@@ -177,9 +177,10 @@ fn uninstall_keeps_a_codex_config_the_user_owns() {
     let config = "# mine\nmodel = \"gpt-5-codex\"\n";
     repo.write(".codex/config.toml", config);
     repo.loopgate(&["install", "codex"]).success();
-    assert!(repo
-        .read(".codex/config.toml")
-        .contains("codex_hooks = true"));
+    let installed = repo.read(".codex/config.toml");
+    // Codex 0.169 names the switch `[features] hooks`; `codex_hooks` is deprecated there.
+    assert!(installed.contains("\nhooks = true"), "{installed}");
+    assert!(!installed.contains("codex_hooks"), "{installed}");
     repo.loopgate(&["uninstall", "codex"]).success();
     assert_eq!(repo.read(".codex/config.toml"), config);
     assert!(!repo.root.join(".codex/hooks.json").exists());

@@ -1,4 +1,4 @@
-//! Arbitrary bytes as a Claude Code transcript: the line parser and the incremental step
+//! Arbitrary bytes as an agent transcript (any of the three formats): the line parser and the incremental step
 //! must never panic, and reading in two pieces must agree with reading at once.
 #![no_main]
 

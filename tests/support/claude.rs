@@ -3,10 +3,9 @@
 
 use super::model::ModelServer;
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 pub const PINNED_VERSION: &str = "2.1.330";
 
@@ -14,30 +13,11 @@ pub const PINNED_VERSION: &str = "2.1.330";
 /// Missing: `None` only when `LOOPGATE_SKIP_REAL_AGENTS=1` outside CI; otherwise a panic
 /// telling how to install it.
 pub fn binary() -> Option<PathBuf> {
-    let candidate = std::env::var_os("LOOPGATE_CLAUDE_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"));
-            target.join("agents/node_modules/.bin/claude")
-        });
-    if candidate.exists() {
-        return Some(candidate);
-    }
-    let message = format!(
-        "the Claude Code client is not installed at {}: run `tests/install-agents.sh` \
-         (installs @anthropic-ai/claude-code@{PINNED_VERSION}) or set LOOPGATE_CLAUDE_BIN",
-        candidate.display()
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{message} (CI is set, so the real-client tests cannot be skipped)");
-    }
-    if std::env::var("LOOPGATE_SKIP_REAL_AGENTS").as_deref() == Ok("1") {
-        eprintln!("skipped: {message}");
-        return None;
-    }
-    panic!("{message}; or set LOOPGATE_SKIP_REAL_AGENTS=1 to skip these tests locally");
+    super::clients::binary(
+        "claude",
+        "LOOPGATE_CLAUDE_BIN",
+        &format!("@anthropic-ai/claude-code@{PINNED_VERSION}"),
+    )
 }
 
 pub struct ClaudeRun {
@@ -120,52 +100,14 @@ pub fn run_under(
         .env("DISABLE_ERROR_REPORTING", "1")
         .env("DISABLE_AUTOUPDATER", "1")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-        .env("CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", claude.display()));
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the client") {
-            break Some(status);
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
-    let run = ClaudeRun {
-        success: status.is_some_and(|s| s.success()),
-        code: status.and_then(|s| s.code()),
-        result: serde_json::from_str(stdout.trim()).ok(),
-        stdout,
-        stderr,
-        server_log: server.log(),
-    };
-    if status.is_none() {
-        panic!(
-            "the Claude Code client did not finish within {limit:?}\n{}",
-            run.explain()
-        );
+        .env("CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY", "1");
+    let finished = super::clients::finish(cmd, limit, || server.log());
+    ClaudeRun {
+        success: finished.success,
+        code: finished.code,
+        result: serde_json::from_str(finished.stdout.trim()).ok(),
+        stdout: finished.stdout,
+        stderr: finished.stderr,
+        server_log: finished.server_log,
     }
-    run
 }

@@ -3,6 +3,11 @@
 #![allow(dead_code)]
 
 pub mod claude;
+pub mod clients;
+pub mod gemini_api;
 pub mod hook;
+pub mod http;
 pub mod model;
 pub mod repo;
+pub mod responses;
+pub mod script;

@@ -5,12 +5,12 @@
 //! message_stop). Every request body is recorded so a test can assert what the model was
 //! sent. Plain std networking: one request per connection (`Connection: close`).
 
+use super::http::{read_request, respond_json};
 use serde_json::{json, Value};
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 /// One assistant turn.
 #[derive(Debug, Clone)]
@@ -222,7 +222,7 @@ impl ModelServer {
     }
 }
 
-fn collect_text(v: &Value, out: &mut Vec<String>) {
+pub(crate) fn collect_text(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::String(s) => out.push(s.clone()),
         Value::Array(items) => items.iter().for_each(|i| collect_text(i, out)),
@@ -236,70 +236,6 @@ fn collect_text(v: &Value, out: &mut Vec<String>) {
         }
         _ => {}
     }
-}
-
-struct Request {
-    method: String,
-    path: String,
-    body: Vec<u8>,
-}
-
-fn read_request(stream: &mut TcpStream) -> std::io::Result<Request> {
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next().unwrap_or("").to_string();
-    let path = parts.next().unwrap_or("").to_string();
-    let mut length = 0usize;
-    let mut chunked = false;
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
-            break;
-        }
-        let lower = header.to_ascii_lowercase();
-        if let Some(v) = lower.strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-        if lower.starts_with("transfer-encoding:") && lower.contains("chunked") {
-            chunked = true;
-        }
-    }
-    let mut body = Vec::new();
-    if chunked {
-        loop {
-            let mut size = String::new();
-            reader.read_line(&mut size)?;
-            let n = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16)
-                .unwrap_or(0);
-            if n == 0 {
-                let mut end = String::new();
-                reader.read_line(&mut end)?;
-                break;
-            }
-            let mut chunk = vec![0; n + 2];
-            reader.read_exact(&mut chunk)?;
-            chunk.truncate(n);
-            body.extend(chunk);
-        }
-    } else {
-        body.resize(length, 0);
-        reader.read_exact(&mut body)?;
-    }
-    Ok(Request { method, path, body })
-}
-
-fn respond_json(stream: &mut TcpStream, status: &str, body: &Value) -> std::io::Result<()> {
-    let bytes = serde_json::to_vec(body).unwrap();
-    write!(
-        stream,
-        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-        bytes.len()
-    )?;
-    stream.write_all(&bytes)?;
-    stream.flush()
 }
 
 fn first_user_text(body: &Value) -> String {

@@ -47,6 +47,7 @@ pub(crate) fn parse_shaped(
         session_id: fields::string(object, "session_id"),
         cwd,
         transcript_path: fields::path(object, "transcript_path"),
+        tool_use_id: fields::string(object, "tool_use_id"),
     })
 }
 

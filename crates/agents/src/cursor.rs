@@ -76,6 +76,7 @@ pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
             .or_else(|| fields::string(object, "session_id")),
         cwd,
         transcript_path: fields::path(object, "transcript_path"),
+        tool_use_id: None,
     })
 }
 

@@ -4,8 +4,10 @@
 //! dir_path}, `write_file` {file_path}, `replace` {file_path}, `read_file` {file_path});
 //! `AfterAgent` adds `prompt`, `prompt_response`, `stop_hook_active`.
 //!
-//! Output: `{"decision":"allow|ask|deny","reason"}` for BeforeTool (`ask` forces Gemini's
-//! confirmation prompt, supported since gemini-cli PR #21146), `{"decision":"deny","reason"}`
+//! Output: `{"decision":"allow|deny","reason"}` for BeforeTool. Gemini's `ask` would force
+//! its confirmation prompt, but a headless run (`gemini -p`, 0.61.0) waits on that prompt
+//! until it is killed, and the hook cannot tell a headless run from an interactive one; so
+//! an ask is answered as a deny saying a human must approve first. `{"decision":"deny","reason"}`
 //! for AfterAgent (the reason goes back to the model as a new prompt: the retry),
 //! `continue: false` + `stopReason` to end the loop, and
 //! `hookSpecificOutput.additionalContext` for SessionStart.
@@ -39,6 +41,7 @@ pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
         session_id: fields::string(object, "session_id"),
         cwd,
         transcript_path: fields::path(object, "transcript_path"),
+        tool_use_id: None,
     })
 }
 
@@ -98,7 +101,11 @@ fn before_tool(response: &Response) -> Option<Value> {
             None => json!({"decision": "allow"}),
         }),
         Response::Ask { reason } => {
-            Some(json!({"decision": "ask", "reason": reason, "systemMessage": reason}))
+            let reason = format!(
+                "a human must approve this first (loopgate cannot ask in a headless Gemini run): {}",
+                non_empty(reason)
+            );
+            Some(json!({"decision": "deny", "reason": reason, "systemMessage": reason}))
         }
         Response::Deny { reason } | Response::Block { reason } => {
             Some(json!({"decision": "deny", "reason": non_empty(reason)}))

@@ -120,6 +120,9 @@ pub struct HookInput {
     pub session_id: Option<String>,
     pub cwd: Option<PathBuf>,
     pub transcript_path: Option<PathBuf>,
+    /// The id of the tool call a PreToolUse is about (Claude Code and Codex send it; it
+    /// names the transcript message that asked for the call, which the budget waits for).
+    pub tool_use_id: Option<String>,
 }
 
 /// What loopgate wants to tell the agent; each protocol renders what it supports.

@@ -201,3 +201,20 @@ fn session_start_context() {
         json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "gate on"}})
     );
 }
+
+#[test]
+fn a_real_exec_command_payload_names_its_call() {
+    // Captured from codex-cli 0.169.0: `exec_command {cmd, workdir}` arrives as `Bash`
+    // with the command only; `cwd` is the tool's workdir, `tool_use_id` the call id the
+    // rollout's `function_call` item carries.
+    let input = parsed(A, "pre_tool_use_exec_command_real.json");
+    assert_eq!(input.tool_use_id.as_deref(), Some("call_1"));
+    let Event::PreTool {
+        call: ToolCall::Shell { command, cwd, .. },
+    } = input.event
+    else {
+        panic!()
+    };
+    assert_eq!(command, "echo hello > out.txt");
+    assert_eq!(cwd, Some(PathBuf::from("/tmp")));
+}

@@ -100,7 +100,10 @@ fn before_tool_answers() {
                 reason: "confirm".into()
             }
         ),
-        json!({"decision": "ask", "reason": "confirm", "systemMessage": "confirm"})
+        // A headless Gemini run hangs on an ask, so it is a deny naming the human step.
+        json!({"decision": "deny",
+               "reason": "a human must approve this first (loopgate cannot ask in a headless Gemini run): confirm",
+               "systemMessage": "a human must approve this first (loopgate cannot ask in a headless Gemini run): confirm"})
     );
     assert_eq!(
         rendered(A, "BeforeTool", Response::Allow { reason: None }),
@@ -142,4 +145,17 @@ fn after_agent_retry_and_session_context() {
         ),
         json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "gate on"}})
     );
+}
+
+#[test]
+fn a_real_before_tool_payload_has_a_jsonl_transcript_and_no_call_id() {
+    // Captured from gemini-cli 0.61.0: the chat recording is `.jsonl`, and BeforeTool
+    // names no tool call id.
+    let input = parsed(A, "before_tool_shell_real.json");
+    assert!(input
+        .transcript_path
+        .as_deref()
+        .is_some_and(|p| p.extension().is_some_and(|e| e == "jsonl")));
+    assert_eq!(input.tool_use_id, None);
+    assert!(matches!(input.event, Event::PreTool { .. }));
 }

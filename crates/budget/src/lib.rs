@@ -1,4 +1,5 @@
-//! Token budgets from the agent's own transcript (Claude Code JSONL), never estimated.
+//! Token budgets from the agent's own transcript (Claude Code JSONL, Codex rollout JSONL,
+//! Gemini CLI chat-recording JSONL), never estimated.
 //!
 //! [`account`] reads only the bytes appended since its last call: a cache file
 //! `<state_dir>/budget/<session>.json` keeps the byte offset reached (always just after a
@@ -6,11 +7,18 @@
 //! the session went over budget. [`check`] is the pure decision. See `docs/audit.md` for the computation and the turn definition.
 
 mod cache;
+mod claude_line;
+mod codex_line;
+mod gemini_line;
 mod tally;
 mod transcript;
 mod verdict;
 
-pub use cache::{account, cache_path, exhausted, mark_exhausted, MAX_LINE_BYTES};
+pub use cache::{
+    account, account_until, cache_path, exhausted, mark_exhausted, Call, MAX_LINE_BYTES,
+};
+pub use codex_line::parse_codex_line;
+pub use gemini_line::parse_gemini_line;
 pub use tally::{Counts, Tally};
 pub use transcript::{parse_line, ApiUsage, LineKind};
 pub use verdict::{check, BudgetVerdict, Limits};
@@ -34,18 +42,23 @@ pub struct Usage {
     pub oversized_lines: u64,
     /// The session went over budget once; it stays so (see [`exhausted`]).
     pub exhausted: bool,
+    /// Asked for one tool call ([`account_until`]): whether the response that asked for
+    /// it is counted in these numbers.
+    #[serde(default)]
+    pub call_counted: Option<bool>,
 }
 
 impl Usage {
     pub fn from_tally(tally: &Tally, exhausted: bool) -> Usage {
         Usage {
-            session_tokens: tally.totals.counted(),
+            session_tokens: tally.counted().counted(),
             turn_tokens: tally.turn_tokens,
-            counts: tally.totals,
+            counts: tally.counted(),
             messages: tally.messages,
             malformed_lines: tally.malformed_lines,
             oversized_lines: tally.oversized_lines,
             exhausted,
+            call_counted: None,
         }
     }
 }

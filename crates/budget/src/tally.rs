@@ -1,4 +1,5 @@
-//! The pure incremental step: running totals fed one complete line at a time.
+//! The pure incremental step: running totals fed one complete line at a time, whichever
+//! agent wrote the transcript (see `transcript` for the three formats).
 //!
 //! Claude Code writes one line per content block of an assistant message, each repeating
 //! `message.id` and `usage`; while the message streams, `output_tokens` on the earlier
@@ -52,10 +53,24 @@ pub struct Tally {
     pub oversized_lines: u64,
     /// The most recent ids with their counts, oldest first.
     recent: VecDeque<(String, Seen)>,
-    /// Every older id, as a 64-bit hash: enough to never count it twice, and small.
-    #[serde(with = "hex_set")]
+    /// Every older id, as a 64-bit hash: enough to never count it twice, and small. Not in
+    /// the serialized form: the cache layer keeps it in a file of its own, read only when
+    /// new lines are fed (see `cache`), so a call with nothing new never parses it.
+    #[serde(skip)]
     older: HashSet<u64>,
+    /// The largest running total seen (Codex `token_count`); see [`Tally::counted`].
+    #[serde(default)]
+    pub cumulative: Counts,
+    /// Tool calls named before the usage of the response that asked for them (Codex).
+    #[serde(default)]
+    pending_calls: Vec<String>,
+    /// The latest tool calls whose asking response is counted, oldest first.
+    #[serde(default)]
+    settled_calls: VecDeque<String>,
 }
+
+/// Tool calls remembered as settled: more than one response can ask in parallel.
+pub const RECENT_CALLS: usize = 64;
 
 impl Tally {
     /// Account for one complete line (without its newline).
@@ -66,12 +81,81 @@ impl Tally {
         }
         match parse_line(line) {
             Err(_) => self.malformed_lines += 1,
-            Ok(LineKind::Other) => {}
-            Ok(LineKind::Prompt) => {
+            Ok(kind) => self.apply(kind),
+        }
+    }
+
+    fn apply(&mut self, kind: LineKind) {
+        match kind {
+            LineKind::Other => {}
+            LineKind::Prompt => {
                 self.turn += 1;
                 self.turn_tokens = 0;
             }
-            Ok(LineKind::Usage { id, usage }) => self.add_usage(id, usage),
+            LineKind::Usage { id, usage, calls } => {
+                self.add_usage(id, usage);
+                let pending = std::mem::take(&mut self.pending_calls);
+                for call in pending.into_iter().chain(calls) {
+                    self.settle(call);
+                }
+            }
+            LineKind::Cumulative(total) => {
+                let c = &mut self.cumulative;
+                c.input = c.input.max(total.input_tokens);
+                c.output = c.output.max(total.output_tokens);
+                c.cache_creation = c.cache_creation.max(total.cache_creation_input_tokens);
+                c.cache_read = c.cache_read.max(total.cache_read_input_tokens);
+            }
+            LineKind::Call(id) => {
+                if self.pending_calls.len() < RECENT_CALLS {
+                    self.pending_calls.push(id);
+                }
+            }
+            LineKind::Many(kinds) => kinds.into_iter().for_each(|k| self.apply(k)),
+        }
+    }
+
+    fn settle(&mut self, call: String) {
+        if self.settled_calls.contains(&call) {
+            return;
+        }
+        self.settled_calls.push_back(call);
+        if self.settled_calls.len() > RECENT_CALLS {
+            self.settled_calls.pop_front();
+        }
+    }
+
+    /// The older-id hashes, for the cache layer to store.
+    pub fn older_ids(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self.older.iter().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Restore the older-id hashes the cache layer stored.
+    pub fn set_older_ids(&mut self, ids: impl IntoIterator<Item = u64>) {
+        self.older = ids.into_iter().collect();
+    }
+
+    /// Whether this transcript has shown that it names the calls its responses ask for
+    /// (so waiting for one can succeed). An older Codex without usage records, or a
+    /// transcript not written yet, never settles a call: nothing to wait for there.
+    pub fn settles_calls(&self) -> bool {
+        !self.settled_calls.is_empty()
+    }
+
+    /// Whether the response that asked for tool call `id` has been counted.
+    pub fn settled(&self, id: &str) -> bool {
+        self.settled_calls.iter().any(|c| c == id)
+    }
+
+    /// The counts a budget uses: the sum over responses, or a running total the agent
+    /// wrote when that is larger (a response whose own record is missing).
+    pub fn counted(&self) -> Counts {
+        if self.cumulative.counted() > self.totals.counted() {
+            self.cumulative
+        } else {
+            self.totals
         }
     }
 
@@ -149,41 +233,6 @@ fn id_hash(id: &str) -> u64 {
     u64::from_le_bytes(first)
 }
 
-/// The older-id set as one hex string (16 digits per id, sorted): a JSON array of numbers
-/// would be twice the size and far slower to read on every hook call.
-mod hex_set {
-    use serde::{Deserialize, Deserializer, Serializer};
-    use std::collections::HashSet;
-
-    pub fn serialize<S: Serializer>(set: &HashSet<u64>, s: S) -> Result<S::Ok, S::Error> {
-        let mut sorted: Vec<u64> = set.iter().copied().collect();
-        sorted.sort_unstable();
-        let mut text = String::with_capacity(sorted.len() * 16);
-        for n in sorted {
-            text.push_str(&format!("{n:016x}"));
-        }
-        s.serialize_str(&text)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<HashSet<u64>, D::Error> {
-        let text = String::deserialize(d)?;
-        if text.len() % 16 != 0 {
-            return Err(serde::de::Error::custom(
-                "id set length is not a multiple of 16",
-            ));
-        }
-        text.as_bytes()
-            .chunks(16)
-            .map(|chunk| {
-                std::str::from_utf8(chunk)
-                    .ok()
-                    .and_then(|h| u64::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| serde::de::Error::custom("bad hex in id set"))
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,7 +283,9 @@ mod tests {
         assert_eq!(t.messages, RECENT_IDS as u64 + 6);
         assert_eq!(t.totals.counted(), 3 + RECENT_IDS as u64 + 5);
         let json = serde_json::to_string(&t).unwrap();
-        let back: Tally = serde_json::from_str(&json).unwrap();
+        let mut back: Tally = serde_json::from_str(&json).unwrap();
+        assert_ne!(back, t, "the older ids are stored apart");
+        back.set_older_ids(t.older_ids());
         assert_eq!(back, t);
     }
 

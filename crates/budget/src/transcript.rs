@@ -1,5 +1,9 @@
-//! What one line of a Claude Code JSONL transcript means for a budget. Only the fields
-//! that matter are read; everything else is skipped without being built.
+//! What one line of an agent's JSONL transcript means for a budget. One pass of serde reads
+//! the fields any of the three formats uses (Claude Code `message`, Codex rollout
+//! `payload`, Gemini CLI chat recording `tokens`/`$set`); everything else is skipped
+//! without being built. The per-format meaning lives in `claude_line`, `codex_line` and
+//! `gemini_line`. A line is read by its own shape, so a file that changes format
+//! mid-way is still counted line by line.
 
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -24,46 +28,87 @@ fn count<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     Ok(Option::<u64>::deserialize(d)?.unwrap_or(0))
 }
 
+fn lenient_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => Some(s),
+        _ => None,
+    })
+}
+
 /// The budget-relevant meaning of one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LineKind {
-    /// An assistant line carrying usage; `id` is `message.id` when present.
-    Usage { id: Option<String>, usage: ApiUsage },
-    /// A user line that a person typed: it starts a turn.
+    /// A model response carrying usage; `id` names the response when the format has one
+    /// (Claude `message.id`, Codex `response_id`, Gemini message `id`). `calls` are the
+    /// tool calls this very line asked for (Claude `tool_use` blocks).
+    Usage {
+        id: Option<String>,
+        usage: ApiUsage,
+        calls: Vec<String>,
+    },
+    /// A running total of the whole thread (Codex `token_count`): never summed, only the
+    /// largest one seen stands in when it is above the sum of the responses.
+    Cumulative(ApiUsage),
+    /// A tool call whose response's usage is on the next usage line (Codex writes the
+    /// `function_call` item, then the `token_usage_record` of the response).
+    Call(String),
+    /// A user line that a person typed (or a new Codex task): it starts a turn.
     Prompt,
+    /// Several lines in one (a Gemini `$set` of the whole message list).
+    Many(Vec<LineKind>),
     /// Anything else: tool results, metadata, summaries, sidechain prompts.
     Other,
 }
 
 #[derive(Deserialize)]
-struct RawLine {
+pub(crate) struct RawLine {
     #[serde(rename = "type")]
-    kind: Option<String>,
+    pub(crate) kind: Option<String>,
     #[serde(rename = "isMeta", default)]
-    is_meta: Option<bool>,
+    pub(crate) is_meta: Option<bool>,
     #[serde(rename = "isSidechain", default)]
-    is_sidechain: Option<bool>,
+    pub(crate) is_sidechain: Option<bool>,
     #[serde(rename = "isCompactSummary", default)]
-    is_compact_summary: Option<bool>,
-    message: Option<RawMessage>,
+    pub(crate) is_compact_summary: Option<bool>,
+    /// Claude Code.
+    pub(crate) message: Option<RawMessage>,
+    /// Codex rollout items.
+    pub(crate) payload: Option<crate::codex_line::Payload>,
+    /// Gemini CLI messages (read leniently: another format's `id` of another type must
+    /// not make its line malformed).
+    #[serde(default, deserialize_with = "lenient_string")]
+    pub(crate) id: Option<String>,
+    pub(crate) tokens: Option<crate::gemini_line::Tokens>,
+    #[serde(default)]
+    pub(crate) content: Content,
+    #[serde(rename = "$set")]
+    pub(crate) set: Option<crate::gemini_line::Set>,
 }
 
 #[derive(Deserialize)]
-struct RawMessage {
-    id: Option<String>,
-    usage: Option<ApiUsage>,
+pub(crate) struct RawMessage {
+    pub(crate) id: Option<String>,
+    pub(crate) usage: Option<ApiUsage>,
     #[serde(default)]
-    content: Content,
+    pub(crate) content: Content,
 }
 
-/// Whether a user message's content is something a person wrote.
+/// Whether a message's content is something a person wrote, and the tool calls it asks for.
 #[derive(Debug, Default, PartialEq, Eq)]
-enum Content {
+pub(crate) struct Content {
+    pub(crate) kind: ContentKind,
+    /// Ids of `tool_use` blocks.
+    pub(crate) calls: Vec<String>,
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) enum ContentKind {
     #[default]
     Absent,
     /// A string, or blocks of which at least one is not a tool result.
     Written,
-    /// Only `tool_result` blocks: the loop feeding tool output back, not a person.
+    /// Only tool results (Claude `tool_result` blocks, Gemini `functionResponse` parts):
+    /// the loop feeding tool output back, not a person.
     ToolResults,
 }
 
@@ -79,6 +124,9 @@ struct ContentVisitor;
 struct Block {
     #[serde(rename = "type")]
     kind: Option<String>,
+    id: Option<String>,
+    #[serde(rename = "functionResponse")]
+    function_response: Option<IgnoredAny>,
 }
 
 impl<'de> Visitor<'de> for ContentVisitor {
@@ -89,77 +137,78 @@ impl<'de> Visitor<'de> for ContentVisitor {
     }
 
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Content, E> {
-        Ok(Content::Written)
+        Ok(Content {
+            kind: ContentKind::Written,
+            calls: Vec::new(),
+        })
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content, A::Error> {
         let mut written = false;
         let mut any = false;
+        let mut calls = Vec::new();
         while let Some(block) = seq.next_element::<Option<Block>>()? {
             any = true;
-            let tool_result = block.and_then(|b| b.kind).as_deref() == Some("tool_result");
+            let Some(block) = block else {
+                written = true;
+                continue;
+            };
+            let tool_result =
+                block.kind.as_deref() == Some("tool_result") || block.function_response.is_some();
             written |= !tool_result;
+            if block.kind.as_deref() == Some("tool_use") {
+                calls.extend(block.id);
+            }
         }
-        Ok(match (any, written) {
-            (_, true) => Content::Written,
-            (true, false) => Content::ToolResults,
-            (false, false) => Content::Absent,
-        })
+        let kind = match (any, written) {
+            (_, true) => ContentKind::Written,
+            (true, false) => ContentKind::ToolResults,
+            (false, false) => ContentKind::Absent,
+        };
+        Ok(Content { kind, calls })
     }
 
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Content::Absent)
+        Ok(Content::default())
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Content, E> {
-        Ok(Content::Absent)
+        Ok(Content::default())
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content, E> {
-        Ok(Content::Absent)
+        Ok(Content::default())
     }
 
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content, E> {
-        Ok(Content::Absent)
+        Ok(Content::default())
     }
 
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content, E> {
-        Ok(Content::Absent)
+        Ok(Content::default())
     }
 
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content, E> {
-        Ok(Content::Absent)
+        Ok(Content::default())
     }
 }
 
-/// Classify one line (without its newline). `Err` means the line is not a JSON object of
-/// the expected shape; the caller counts it and moves on.
+/// Classify one line (without its newline), whichever agent wrote it. `Err` means the
+/// line is not a JSON object of the expected shape; the caller counts it and moves on.
 pub fn parse_line(line: &[u8]) -> Result<LineKind, String> {
     let raw: RawLine = serde_json::from_slice(line).map_err(|e| e.to_string())?;
-    let Some(message) = raw.message else {
-        return Ok(LineKind::Other);
-    };
-    match raw.kind.as_deref() {
-        Some("assistant") => Ok(match message.usage {
-            Some(usage) => LineKind::Usage {
-                id: message.id,
-                usage,
-            },
-            None => LineKind::Other,
-        }),
-        Some("user") => {
-            let flagged = raw.is_meta == Some(true)
-                || raw.is_sidechain == Some(true)
-                || raw.is_compact_summary == Some(true);
-            if !flagged && message.content == Content::Written {
-                Ok(LineKind::Prompt)
-            } else {
-                Ok(LineKind::Other)
-            }
-        }
-        _ => Ok(LineKind::Other),
+    Ok(classify(raw))
+}
+
+pub(crate) fn classify(raw: RawLine) -> LineKind {
+    if raw.message.is_some() {
+        return crate::claude_line::classify(raw);
     }
+    if raw.payload.is_some() {
+        return crate::codex_line::classify(raw);
+    }
+    crate::gemini_line::classify(raw)
 }
 
 #[cfg(test)]
@@ -178,7 +227,8 @@ mod tests {
                     output_tokens: 7,
                     cache_creation_input_tokens: 11,
                     cache_read_input_tokens: 13
-                }
+                },
+                calls: Vec::new(),
             }
         );
     }

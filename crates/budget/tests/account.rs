@@ -229,12 +229,180 @@ fn hostile_session_ids_stay_inside_the_budget_dir() {
 }
 
 #[test]
-fn a_missing_transcript_is_an_error_naming_it() {
+fn a_missing_transcript_is_the_usage_on_record() {
     let tmp = tempfile::tempdir().unwrap();
-    let err = account(&tmp.path().join("nope.jsonl"), tmp.path(), "s").unwrap_err();
-    assert!(err.to_string().contains("nope.jsonl"), "{err}");
+    let state = tmp.path().join(".loopgate");
+    // The first hook call of a session can come before the agent created its transcript.
+    let missing = tmp.path().join("nope.jsonl");
+    assert_eq!(account(&missing, &state, "s").unwrap().session_tokens, 0);
+    // Once counted, a vanished transcript does not reset the session's spending.
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &assistant("m1", 10, 5, 0));
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 15);
+    fs::remove_file(&t).unwrap();
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 15);
+}
+
+#[test]
+fn a_directory_or_fifo_is_an_error_naming_it_never_a_hang() {
+    let tmp = tempfile::tempdir().unwrap();
     let err = account(tmp.path(), tmp.path(), "s").unwrap_err();
     assert!(err.to_string().contains("not a regular file"), "{err}");
+    let fifo = tmp.path().join("fifo.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Without O_NONBLOCK the open itself would wait for a writer forever.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (f, state) = (fifo.clone(), tmp.path().to_path_buf());
+    std::thread::spawn(move || {
+        let _ = tx.send(account(&f, &state, "s").map_err(|e| e.to_string()));
+    });
+    let answer = rx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("a FIFO transcript is answered, not waited on");
+    let err = answer.unwrap_err();
+    assert!(
+        err.contains("fifo.jsonl") && err.contains("not a regular file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn garbage_and_a_format_change_mid_file_are_counted_line_by_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    let t = tmp.path().join("t.jsonl");
+    let codex = r#"{"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":20}}}"#;
+    let gemini = r#"{"id":"g1","type":"gemini","content":"x","tokens":{"input":7,"output":3,"cached":0,"thoughts":0,"tool":0,"total":10}}"#;
+    append(
+        &t,
+        &(assistant("m1", 10, 5, 0)
+            + "\u{0}\u{1}garbage{{{\n"
+            + codex
+            + "\n"
+            + "[1,2,3]\n"
+            + gemini
+            + "\n"),
+    );
+    let u = account(&t, &state, "s").unwrap();
+    assert_eq!(u.session_tokens, 15 + 120 + 10);
+    assert_eq!(u.messages, 3);
+    assert_eq!(u.malformed_lines, 2);
+}
+
+#[test]
+fn a_tool_call_waits_for_the_response_that_asked_for_it() {
+    use budget::{account_until, Call};
+    use std::time::Duration;
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    let t = tmp.path().join("t.jsonl");
+    append(&t, &assistant("m1", 100, 20, 0));
+    let asking = r#"{"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"toolu_2","name":"Bash","input":{}}],"usage":{"input_tokens":100,"output_tokens":20}}}"#.to_string() + "\n";
+    // The client writes the asking message a little after the hook started.
+    let (writer_path, line) = (t.clone(), asking.clone());
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        append(&writer_path, &line);
+    });
+    let claude = |id| {
+        Some(Call {
+            id,
+            always_named: true,
+        })
+    };
+    let codex = |id| {
+        Some(Call {
+            id,
+            always_named: false,
+        })
+    };
+    let u = account_until(&t, &state, "s", claude("toolu_2"), Duration::from_secs(20)).unwrap();
+    writer.join().unwrap();
+    assert_eq!(u.call_counted, Some(true));
+    assert_eq!(
+        u.session_tokens, 240,
+        "up to and including the asking message"
+    );
+    // A call that never shows up is answered after the bound with what is on record.
+    let u = account_until(
+        &t,
+        &state,
+        "s",
+        claude("toolu_9"),
+        Duration::from_millis(50),
+    )
+    .unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (Some(false), 240));
+    // Codex: the call is named first, the usage record of its response follows.
+    let c = tmp.path().join("rollout.jsonl");
+    append(
+        &c,
+        &(r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"call_1"}}"#.to_string() + "\n"),
+    );
+    let u = account_until(&c, &state, "c", codex("call_1"), Duration::from_secs(60)).unwrap();
+    assert_eq!(
+        u.call_counted, None,
+        "nothing settled in this rollout yet: not waited on, nothing claimed"
+    );
+    append(
+        &c,
+        &(r#"{"type":"token_usage_record","payload":{"response_id":"resp_1","usage":{"input_tokens":100,"output_tokens":20}}}"#.to_string() + "\n"),
+    );
+    let u = account_until(&c, &state, "c", codex("call_1"), Duration::from_millis(50)).unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (Some(true), 120));
+}
+
+#[test]
+fn a_transcript_that_never_names_calls_is_not_waited_on() {
+    use budget::{account_until, Call};
+    use std::time::{Duration, Instant};
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    // An older Codex: running totals only, no usage records that settle a call.
+    let t = tmp.path().join("rollout.jsonl");
+    append(
+        &t,
+        &(r#"{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"output_tokens":20}}}}"#.to_string() + "\n"),
+    );
+    let started = Instant::now();
+    let older_codex = Some(Call {
+        id: "call_7",
+        always_named: false,
+    });
+    let u = account_until(&t, &state, "s", older_codex, Duration::from_secs(120)).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "answered without waiting out the bound"
+    );
+    assert_eq!((u.call_counted, u.session_tokens), (None, 120));
+    // Not written yet: zero, at once.
+    let missing = tmp.path().join("later.jsonl");
+    let codex_first = Some(Call {
+        id: "call_1",
+        always_named: false,
+    });
+    let u = account_until(&missing, &state, "m", codex_first, Duration::from_secs(120)).unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (None, 0));
+    assert!(started.elapsed() < Duration::from_secs(60));
+    // Claude names every call: its first call waits (bounded) for the transcript to appear,
+    // then counts zero, never a denial.
+    let claude_first = Some(Call {
+        id: "toolu_1",
+        always_named: true,
+    });
+    let u = account_until(
+        &missing,
+        &state,
+        "n",
+        claude_first,
+        Duration::from_millis(50),
+    )
+    .unwrap();
+    assert_eq!((u.call_counted, u.session_tokens), (Some(false), 0));
 }
 
 /// FIFOs in place of the transcript or the cache: never a blocked read, an error naming the
@@ -281,4 +449,22 @@ fn concurrent_callers_agree() {
     for h in handles {
         assert_eq!(h.join().unwrap(), 600);
     }
+}
+
+#[test]
+fn an_ids_file_out_of_step_with_the_cache_means_a_rescan_not_a_miscount() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join(".loopgate");
+    let t = tmp.path().join("t.jsonl");
+    // Enough messages that older ids leave the recent window and go to the ids file.
+    for i in 0..100 {
+        append(&t, &assistant(&format!("m{i}"), 1, 1, 0));
+    }
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 200);
+    let ids = cache_path(&state, "s").with_extension("ids");
+    assert!(fs::metadata(&ids).unwrap().len() > 0);
+    fs::write(&ids, b"garbage").unwrap();
+    // A repeat of an old message and a new one: counted exactly once each.
+    append(&t, &(assistant("m3", 1, 1, 0) + &assistant("new", 5, 5, 0)));
+    assert_eq!(account(&t, &state, "s").unwrap().session_tokens, 210);
 }

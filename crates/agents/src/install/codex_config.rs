@@ -1,14 +1,16 @@
-//! `.codex/config.toml`: the hooks feature switch. Current Codex runs hooks by default
-//! (`[features] hooks`, with `codex_hooks` kept as an alias); older releases needed
-//! `codex_hooks = true`. Install adds `codex_hooks = true` only when neither key is set,
-//! tagged with a comment so uninstall removes exactly that line; a user's explicit
-//! `false` is never overridden (install reports it instead). Edited with `toml_edit` so the
+//! `.codex/config.toml`: the hooks feature switch. Codex 0.169 runs hooks by default
+//! (`[features] hooks`, stable, on) and reports the older `codex_hooks` key as deprecated.
+//! Install adds `hooks = true` only when neither key is set, tagged with a comment so
+//! uninstall removes exactly that line (and the `codex_hooks` line an older loopgate
+//! added); a user's explicit `false` is never overridden (install reports it instead). Edited with `toml_edit` so the
 //! rest of the file keeps its formatting and comments.
 
 use super::InstallError;
 use toml_edit::{DocumentMut, Item, Table};
 
-const KEY: &str = "codex_hooks";
+const KEY: &str = "hooks";
+/// The key older loopgate releases wrote; still recognised, never written.
+const OLD_KEY: &str = "codex_hooks";
 const MARK: &str = "# added by `loopgate install codex`";
 
 /// What install did to the feature switch.
@@ -28,7 +30,7 @@ pub fn enable(existing: Option<&str>) -> Result<FeatureSwitch, InstallError> {
         let Some(features) = features.as_table_like() else {
             return Err(InstallError::Shape("`features` is not a table".into()));
         };
-        for key in ["hooks", KEY] {
+        for key in [KEY, OLD_KEY] {
             match features.get(key).map(|item| item.as_bool()) {
                 Some(Some(true)) => return Ok(FeatureSwitch::AlreadyOn),
                 Some(Some(false)) => return Ok(FeatureSwitch::DisabledByUser(key)),
@@ -61,16 +63,23 @@ pub fn disable(existing: &str) -> Result<Option<String>, InstallError> {
     let Some(features) = doc.get_mut("features").and_then(Item::as_table_like_mut) else {
         return Ok(None);
     };
-    let ours = features
-        .get(KEY)
-        .and_then(Item::as_value)
-        .and_then(|value| value.decor().suffix())
-        .and_then(|suffix| suffix.as_str())
-        .is_some_and(|suffix| suffix.contains(MARK));
-    if !ours {
+    let ours: Vec<&str> = [KEY, OLD_KEY]
+        .into_iter()
+        .filter(|key| {
+            features
+                .get(key)
+                .and_then(Item::as_value)
+                .and_then(|value| value.decor().suffix())
+                .and_then(|suffix| suffix.as_str())
+                .is_some_and(|suffix| suffix.contains(MARK))
+        })
+        .collect();
+    if ours.is_empty() {
         return Ok(None);
     }
-    features.remove(KEY);
+    for key in ours {
+        features.remove(key);
+    }
     if features.is_empty() {
         doc.remove("features");
     }
@@ -93,10 +102,7 @@ mod tests {
             panic!("expected a write")
         };
         assert!(on.starts_with(original), "{on}");
-        assert!(
-            on.contains("[features]\ncodex_hooks = true # added by"),
-            "{on}"
-        );
+        assert!(on.contains("[features]\nhooks = true # added by"), "{on}");
         assert_eq!(enable(Some(&on)).unwrap(), FeatureSwitch::AlreadyOn);
         assert_eq!(disable(&on).unwrap().as_deref(), Some(original));
     }
@@ -124,10 +130,17 @@ mod tests {
             panic!()
         };
         assert!(
-            on.starts_with("[features]\nweb_search = true\ncodex_hooks = true"),
+            on.starts_with("[features]\nweb_search = true\nhooks = true"),
             "{on}"
         );
         assert_eq!(disable(&on).unwrap().as_deref(), Some(text));
+    }
+
+    #[test]
+    fn the_deprecated_key_an_older_install_wrote_is_removed() {
+        let old = "[features]\ncodex_hooks = true # added by `loopgate install codex`\n";
+        assert_eq!(enable(Some(old)).unwrap(), FeatureSwitch::AlreadyOn);
+        assert_eq!(disable(old).unwrap().as_deref(), Some(""));
     }
 
     #[test]

@@ -199,6 +199,8 @@ fn wrapped(args: &[Arg], with_value: &[&str], positionals: usize) -> Option<usiz
 
 /// Wrappers peeled off one command at most (each is one level of recursion).
 const MAX_WRAPPERS: usize = 64;
+/// Programs analysed at most per decision, wrappers included.
+const MAX_PROGRAMS: usize = 65_536;
 
 impl Analyzer<'_> {
     fn deny_remote(&mut self, display: &str, how: &str) {
@@ -230,6 +232,15 @@ impl Analyzer<'_> {
         if self.wrapper_depth >= MAX_WRAPPERS {
             self.bounds(format!(
                 "more than {MAX_WRAPPERS} wrappers (env, sudo, timeout, ...) are nested in one command"
+            ));
+            return false;
+        }
+        // `find a b -exec find a b -exec ...` analyses each start directory on its own, so
+        // the programs multiply: bound them in total as well as in depth.
+        self.programs += 1;
+        if self.programs > MAX_PROGRAMS {
+            self.bounds(format!(
+                "the command string runs more than {MAX_PROGRAMS} programs"
             ));
             return false;
         }

@@ -37,6 +37,8 @@ pub(crate) struct Analyzer<'a> {
     out_of_bounds: bool,
     /// Wrappers being peeled right now (see `invoke`).
     pub(crate) wrapper_depth: usize,
+    /// Programs analysed so far in this decision (see `invoke`).
+    pub(crate) programs: usize,
     /// What the previous pipeline stage writes to the next one, when the string spells it.
     last_out: Option<PipeOut>,
     /// Standard input for the next simple command reached in a pipeline stage.
@@ -85,6 +87,7 @@ impl<'a> Analyzer<'a> {
             steps: 0,
             out_of_bounds: false,
             wrapper_depth: 0,
+            programs: 0,
             last_out: None,
             pipe_in: None,
         }
