@@ -6,6 +6,7 @@ mod budget_gate;
 mod deadline;
 mod evidence;
 mod reason;
+pub(crate) mod rewrite;
 mod rules;
 mod session;
 mod stop;

@@ -76,6 +76,7 @@ pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
             .or_else(|| fields::string(object, "session_id")),
         cwd,
         transcript_path: fields::path(object, "transcript_path"),
+        tool_input: None,
     })
 }
 
@@ -165,6 +166,7 @@ fn permission(response: &Response, can_ask: bool) -> Option<Value> {
         | Response::Deny { reason }
         | Response::Block { reason }
         | Response::Halt { reason } => ("deny", Some(reason.as_str())),
+        Response::Rewrite { .. } => ("deny", Some(crate::REWRITE_UNSUPPORTED)),
     };
     let mut out = json!({ "permission": decision });
     if let Some(reason) = reason {

@@ -2,6 +2,8 @@
 //! the quarantine record.
 
 pub mod confine;
+pub mod jail_files;
+pub mod mounts;
 pub mod process;
 pub mod quarantine;
 pub mod roots;
