@@ -4,5 +4,6 @@
 
 pub mod claude;
 pub mod hook;
+pub mod jail;
 pub mod model;
 pub mod repo;
