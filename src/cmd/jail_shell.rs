@@ -45,9 +45,21 @@ fn start(dir: &Path, args: &JailShellArgs) -> Result<u8, String> {
         .map_err(|e| format!("{e:#}"))?
         .ok_or_else(|| format!("no pinned session `{}` for {}", args.session, args.agent))?;
     let tmp = session_tmp(&args.agent, &args.session)?;
+    // The same tool caches a confined check may write (dependency downloads), when they
+    // exist: `npm install` and `cargo build` work unchanged, at the price that a jailed
+    // command can poison them (docs/threat-model.md).
+    let mut extra = vec![tmp.clone()];
+    if let Some(home) = gate::roots::home() {
+        extra.extend(
+            gate::escape::TOOL_CACHES
+                .iter()
+                .map(|c| home.join(c))
+                .filter(|p| p.exists()),
+        );
+    }
     let plan = sandbox::ConfinePlan {
         write_roots: pin.write_roots.clone(),
-        extra_writable: vec![tmp.clone()],
+        extra_writable: extra,
         private_tmp: false,
     };
     let prepared = sandbox::prepare(&plan).map_err(|e| e.to_string())?;
@@ -70,7 +82,7 @@ fn start(dir: &Path, args: &JailShellArgs) -> Result<u8, String> {
         .env(CWD_OUT_ENV, &cwd_inner);
     if !args.no_mounts {
         let mut writable = plan.write_roots.clone();
-        writable.push(tmp.clone());
+        writable.extend(plan.extra_writable.iter().cloned());
         let mut read_only = sandbox::mounts::referee_paths(&pin.root);
         if let Some(state) = state::user_state_dir() {
             read_only.push(state);

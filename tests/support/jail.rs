@@ -253,6 +253,33 @@ impl Sandbox {
         ran
     }
 
+    /// Run `command` under the session's jail directly, as if the gate had allowed it:
+    /// the kernel's part alone, with no static vetting in front of it.
+    pub fn jailed(&self, command: &str) -> std::process::Output {
+        let mut c = self.cmd(LOOPGATE);
+        c.args(["jail-shell", "--agent", "claude", "--session", &self.session, "-c", command])
+            .stdin(Stdio::null());
+        std::os::unix::process::CommandExt::process_group(&mut c, 0);
+        let child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let pid = child.id() as i32;
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = done.clone();
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(100));
+                if flag.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+            }
+            // SAFETY: kills the process group this test started.
+            unsafe { libc_kill(-pid, 9) };
+        });
+        let out = child.wait_with_output().unwrap();
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        out
+    }
+
     pub fn attempt(&self, command: &str) -> Ran {
         self.attempt_in(command, &self.repo, None)
     }
