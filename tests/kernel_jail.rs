@@ -216,3 +216,27 @@ fn a_denied_command_is_not_rewritten() {
     assert_eq!(ran.decision, "deny", "{}", ran.explain());
     assert!(ran.answer["hookSpecificOutput"].get("updatedInput").is_none());
 }
+
+#[test]
+fn where_the_kernel_cannot_protect_git_hooks_and_config_the_stop_sees_their_edits() {
+    let sb = Sandbox::with_env(None, &[("LOOPGATE_NO_USERNS", "1")]);
+    std::fs::write(
+        sb.repo.join("w.sh"),
+        "echo '[core]' >> .git/config; printf '#!/bin/sh\\n' > .git/hooks/post-checkout; rm .git/hooks/pre-commit\n",
+    )
+    .unwrap();
+    let ran = sb.attempt("sh w.sh");
+    assert_eq!(ran.code, Some(0), "{}", ran.explain());
+    let stop = sb.hook(serde_json::json!({"hook_event_name": "Stop", "stop_hook_active": false}));
+    let answer = stop.json();
+    assert_eq!(answer["decision"], "block", "{answer}");
+    let reason = answer["reason"].as_str().unwrap();
+    for needle in [
+        "config_edits",
+        ".git/config changed",
+        ".git/hooks/post-checkout created",
+        ".git/hooks/pre-commit deleted",
+    ] {
+        assert!(reason.contains(needle), "{needle} in: {reason}");
+    }
+}
