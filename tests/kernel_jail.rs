@@ -240,3 +240,28 @@ fn where_the_kernel_cannot_protect_git_hooks_and_config_the_stop_sees_their_edit
         assert!(reason.contains(needle), "{needle} in: {reason}");
     }
 }
+
+#[test]
+fn status_reports_each_missing_piece_and_the_level_reached() {
+    let sb = Sandbox::new(None);
+    let status = |env: &[(&str, &str)]| -> serde_json::Value {
+        let mut c = sb.cmd(support::repo::LOOPGATE);
+        c.args(["status", "--json"]);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["kernel"].clone()
+    };
+    let full = status(&[]);
+    assert_eq!(full["landlock"]["available"], true, "{full}");
+    assert_eq!(full["agents"]["claude"]["shell_commands"], "confined", "{full}");
+    assert!(full["agents"]["codex"]["why"].as_str().unwrap().contains("loopgate run --confine -- codex"));
+    let no_ns = status(&[("LOOPGATE_NO_USERNS", "1")]);
+    assert_eq!(no_ns["mount_namespaces"]["available"], false, "{no_ns}");
+    assert!(no_ns["agents"]["claude"]["level"].as_str().unwrap().contains("only"), "{no_ns}");
+    let none = status(&[("LOOPGATE_NO_LANDLOCK", "1"), ("LOOPGATE_NO_USERNS", "1")]);
+    assert_eq!(none["landlock"]["available"], false, "{none}");
+    assert_eq!(none["agents"]["gemini"]["shell_commands"], "unconfined", "{none}");
+}

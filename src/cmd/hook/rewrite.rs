@@ -240,6 +240,35 @@ pub fn apply(
     }
 }
 
+/// What the kernel offers here and what an agent's shell commands get from it, for
+/// `loopgate status`: each piece with the level reached, or why it is missing.
+pub fn kernel_status(confine: Confine) -> Value {
+    let k = Kernel::probe();
+    let agents: Map<String, Value> = [AgentKind::Claude, AgentKind::Gemini, AgentKind::Codex, AgentKind::Cursor]
+        .iter()
+        .map(|a| {
+            let v = match plan(*a, Some("status"), confine, "true", &k) {
+                Plan::Confine { level, .. } => json!({"shell_commands": "confined", "level": level}),
+                Plan::Unconfined { why } => json!({"shell_commands": "unconfined", "why": why}),
+                Plan::Refuse { why } => json!({"shell_commands": "refused", "why": why}),
+            };
+            (a.name().to_string(), v)
+        })
+        .collect();
+    json!({
+        "landlock": match &k.landlock {
+            Ok(abi) => json!({"available": true, "abi": abi,
+                "enforcement": sandbox::confine::enforcement_for(&sandbox::Availability::Available { abi: *abi })}),
+            Err(why) => json!({"available": false, "why": why}),
+        },
+        "mount_namespaces": match &k.mounts {
+            Ok(()) => json!({"available": true}),
+            Err(why) => json!({"available": false, "why": why}),
+        },
+        "agents": agents,
+    })
+}
+
 /// One sentence for the session's opening context.
 pub fn session_note(ws: &Workspace, agent: AgentKind) -> String {
     let kernel = Kernel::probe();
