@@ -3,15 +3,18 @@
 //! `cmd::hook::rewrite`); it is not meant to be typed.
 //!
 //! The write roots come from the session's pin, never from this process's cwd or
-//! arguments; the command runs as `bash -c` in the current directory with stdio inherited,
-//! under Landlock (the pinned write roots, the session's temp dir, the device files) and,
-//! where a mount namespace can be had, with the referee's files read-only. If any of that
+//! arguments. This process confines itself (a private mount namespace with the referee's
+//! files read-only, where one can be had, then Landlock: the pinned write roots, the
+//! session's temp dir, the tool caches, the device files) and then becomes `bash -c
+//! COMMAND` in the current directory: no extra process stays between the agent's shell and
+//! the command, so stdio, signals and the exit code are the command's own. If any of that
 //! cannot be set up, nothing runs: exit 126 with the reason on stderr.
 
 use crate::cli::JailShellArgs;
 use crate::exit::Exit;
-use sandbox::jail_files::{hand_back_cwd, session_tmp};
-use std::path::Path;
+use sandbox::jail_files::{prune_hand_backs, session_tmp};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
@@ -21,30 +24,25 @@ pub const REFUSED: u8 = 126;
 const CWD_OUT_ENV: &str = "LOOPGATE_JAIL_CWD_OUT";
 
 pub fn run(dir: &Path, args: &JailShellArgs) -> anyhow::Result<Exit> {
-    if let Some(out) = &args.cwd_file {
-        if let Some(dir) = out.parent() {
-            sandbox::jail_files::prune_hand_backs(dir);
-        }
-        // A stale answer from an earlier command of a reused pid must not be read back.
-        let _ = std::fs::remove_file(out);
-    }
-    let finished = match start(dir, args) {
-        Ok(f) => f,
-        Err(why) => {
-            eprintln!(
-                "loopgate: this command was not run: it could not be confined ({why}). Nothing was executed; fix the cause or ask the user to run it."
-            );
-            std::process::exit(i32::from(REFUSED));
-        }
-    };
-    std::process::exit(i32::from(finished))
+    // Only returns when the command could not be started.
+    let why = start(dir, args);
+    eprintln!(
+        "loopgate: this command was not run: it could not be confined ({why}). Nothing was executed; fix the cause or ask the user to run it."
+    );
+    std::process::exit(i32::from(REFUSED));
 }
 
-fn start(dir: &Path, args: &JailShellArgs) -> Result<u8, String> {
-    let pin = gate::pin::load(&args.agent, &args.session)
-        .map_err(|e| format!("{e:#}"))?
-        .ok_or_else(|| format!("no pinned session `{}` for {}", args.session, args.agent))?;
-    let tmp = session_tmp(&args.agent, &args.session)?;
+fn start(dir: &Path, args: &JailShellArgs) -> String {
+    let pin = match gate::pin::load(&args.agent, &args.session) {
+        Ok(Some(pin)) => pin,
+        Ok(None) => return format!("no pinned session `{}` for {}", args.session, args.agent),
+        Err(e) => return format!("{e:#}"),
+    };
+    let tmp = match session_tmp(&args.agent, &args.session) {
+        Ok(tmp) => tmp,
+        Err(e) => return e,
+    };
+    prune_hand_backs(&tmp);
     // The same tool caches a confined check may write (dependency downloads), when they
     // exist: `npm install` and `cargo build` work unchanged, at the price that a jailed
     // command can poison them (docs/threat-model.md).
@@ -62,24 +60,33 @@ fn start(dir: &Path, args: &JailShellArgs) -> Result<u8, String> {
         extra_writable: extra,
         private_tmp: false,
     };
-    let prepared = sandbox::prepare(&plan).map_err(|e| e.to_string())?;
+    let prepared = match sandbox::prepare(&plan) {
+        Ok(p) => p,
+        Err(e) => return e.to_string(),
+    };
     if prepared.enforcement() == sandbox::Enforcement::NotEnforced {
-        return Err(format!(
+        return format!(
             "Landlock is not available: {}",
             prepared.report().reason.clone().unwrap_or_default()
-        ));
+        );
     }
-    let cwd_inner = tmp.join(format!("cwd.{}", std::process::id()));
-    let _ = std::fs::remove_file(&cwd_inner);
     let mut cmd = Command::new("bash");
-    cmd.arg("-c")
-        .arg(format!(
-            "trap 'builtin pwd -P >| \"${CWD_OUT_ENV}\" 2>/dev/null' EXIT\n{}",
-            args.command
-        ))
-        .current_dir(dir)
-        .env("TMPDIR", &tmp)
-        .env(CWD_OUT_ENV, &cwd_inner);
+    cmd.current_dir(dir).env("TMPDIR", &tmp);
+    match cwd_out(args.cwd_file.as_deref(), &tmp) {
+        Some(out) => {
+            // A stale answer of an earlier command (a reused pid) must not be read back.
+            let _ = std::fs::remove_file(&out);
+            cmd.arg("-c")
+                .arg(format!(
+                    "trap 'builtin pwd -P >| \"${CWD_OUT_ENV}\" 2>/dev/null' EXIT\n{}",
+                    args.command
+                ))
+                .env(CWD_OUT_ENV, out);
+        }
+        None => {
+            cmd.arg("-c").arg(&args.command);
+        }
+    }
     if !args.no_mounts {
         let mut writable = plan.write_roots.clone();
         writable.extend(plan.extra_writable.iter().cloned());
@@ -87,21 +94,29 @@ fn start(dir: &Path, args: &JailShellArgs) -> Result<u8, String> {
         if let Some(state) = state::user_state_dir() {
             read_only.push(state);
         }
-        let mounts = sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
+        let mounts = match sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
             read_only,
             writable,
-        })
-        .map_err(|e| format!("cannot plan the read-only mounts: {e}"))?;
+        }) {
+            Ok(m) => m,
+            Err(e) => return format!("cannot plan the read-only mounts: {e}"),
+        };
         sandbox::mounts::apply(&mut cmd, Arc::new(mounts));
     }
     sandbox::apply(&mut cmd, &prepared);
-    let finished = sandbox::process::run_foreground(&mut cmd).map_err(|e| match e.kind() {
+    // `exec` only returns on failure: of a set-up step (the reason was also written to
+    // stderr by the step) or of finding bash.
+    let err = cmd.exec();
+    match err.kind() {
         std::io::ErrorKind::NotFound => "bash was not found on PATH".to_string(),
-        _ => format!("the jail could not be entered: {e}"),
-    })?;
-    if let Some(out) = &args.cwd_file {
-        hand_back_cwd(&cwd_inner, out);
+        _ => format!("the jail could not be entered: {err}"),
     }
-    let _ = std::fs::remove_file(&cwd_inner);
-    Ok(finished.code)
+}
+
+/// The hand-back file for the final directory, only inside the session's temp dir (the one
+/// place both the jailed shell may write and the agent's shell reads back).
+fn cwd_out(asked: Option<&Path>, tmp: &Path) -> Option<PathBuf> {
+    let asked = asked?;
+    let name = asked.file_name()?.to_str()?;
+    (asked.parent() == Some(tmp) && name.starts_with("cwd.")).then(|| tmp.join(name))
 }

@@ -47,6 +47,7 @@ pub struct Kernel {
     pub mounts: Result<(), String>,
     pub run_confined: bool,
     pub exe: Result<PathBuf, String>,
+    /// Where the hand-back of the final directory goes; `None`: the session's temp dir.
     pub cwd_dir: Option<PathBuf>,
 }
 
@@ -64,7 +65,7 @@ impl Kernel {
             run_confined: std::env::var_os(RUN_CONFINED_ENV).is_some_and(|v| v == "1"),
             exe: std::env::current_exe()
                 .map_err(|e| format!("the loopgate binary's own path cannot be read: {e}")),
-            cwd_dir: state::user_state_dir().map(|d| d.join("cwd")),
+            cwd_dir: None,
         }
     }
 }
@@ -134,23 +135,28 @@ pub fn plan(
             format!("landlock ABI {abi} only (no mount namespace: {why}); the referee's files inside the repository are watched, not protected"),
         ),
     };
+    let cwd_dir = kernel
+        .cwd_dir
+        .clone()
+        .unwrap_or_else(|| sandbox::jail_files::session_tmp_path(agent.name(), session));
     Plan::Confine {
-        command: wrap(exe, agent, session, command, mounts, kernel.cwd_dir.as_deref()),
+        command: wrap(exe, agent, session, command, mounts, &cwd_dir),
         level,
     }
 }
 
 /// The command the agent's shell runs instead of `command`. It runs the original through
-/// `jail-shell`, then moves the outer shell to the directory the original ended in (Claude
-/// Code carries the cwd across calls) and ends with the original's exit code, without
-/// forking anything but loopgate.
+/// `jail-shell` (which becomes the jailed `bash`), then moves the outer shell to the
+/// directory the original ended in (Claude Code carries the cwd across calls; the jailed
+/// shell leaves it in `cwd_dir/cwd.<pid of the outer shell>`) and ends with the original's
+/// exit code, without forking anything else.
 pub fn wrap(
     exe: &Path,
     agent: AgentKind,
     session: &str,
     command: &str,
     mounts: bool,
-    cwd_dir: Option<&Path>,
+    cwd_dir: &Path,
 ) -> String {
     let mut call = format!(
         "{} jail-shell --agent {} --session {}",
@@ -161,10 +167,7 @@ pub fn wrap(
     if !mounts {
         call.push_str(" --no-mounts");
     }
-    let Some(dir) = cwd_dir else {
-        return format!("{call} -c {}", quote(command));
-    };
-    let file = format!("{}/{}.", dir.display(), agent.name());
+    let file = format!("{}/cwd.", cwd_dir.display());
     let file = format!("{}\"$$\"", quote(&file));
     format!(
         "{call} --cwd-file {file} -c {}\n__lg_s=$?; __lg_d=; {{ IFS= builtin read -r __lg_d < {file}; }} 2>/dev/null && [ -n \"$__lg_d\" ] && builtin cd -- \"$__lg_d\" 2>/dev/null; __lg_r() {{ return \"$1\"; }}; __lg_r \"$__lg_s\"",
@@ -306,7 +309,7 @@ mod tests {
             panic!("confined")
         };
         assert!(level.contains("read-only mounts"), "{level}");
-        assert!(command.starts_with("'/opt/lg dir/loopgate' jail-shell --agent claude --session 's'\\''1' --cwd-file '/state/cwd/claude.'\"$$\" -c "), "{command}");
+        assert!(command.starts_with("'/opt/lg dir/loopgate' jail-shell --agent claude --session 's'\\''1' --cwd-file '/state/cwd/cwd.'\"$$\" -c "), "{command}");
         assert!(command.contains(&quote(cmd)), "{command}");
     }
 
