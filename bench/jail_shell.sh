@@ -32,6 +32,8 @@ sed 's/ jail-shell / jail-shell --no-mounts /' "$work/jailed.sh" > "$work/landlo
 echo "rewritten: $(head -1 "$work/jailed.sh")"
 
 cmds=("plain bash -c true=bash -c true"
+      "reference: /bin/true=/bin/true"
+      "reference: loopgate --version=$bin --version"
       "jail-shell (landlock + mounts)=bash $work/jailed.sh"
       "jail-shell (landlock only)=bash $work/landlock-only.sh")
 if command -v bwrap >/dev/null; then
@@ -40,3 +42,5 @@ if command -v bwrap >/dev/null; then
   cmds+=("bwrap ro-binds + bash (no landlock)=bwrap --dev-bind / / $binds bash -c true")
 fi
 python3 "$root/bench/timing.py" "$runs" "${cmds[@]}"
+echo "added cost of the jail = p50(jail-shell) - p50(plain bash); the floor is one more exec"
+echo "of loopgate (compare the /bin/true and loopgate --version references of this run)."
