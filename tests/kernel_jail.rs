@@ -265,3 +265,89 @@ fn status_reports_each_missing_piece_and_the_level_reached() {
     assert_eq!(none["landlock"]["available"], false, "{none}");
     assert_eq!(none["agents"]["gemini"]["shell_commands"], "unconfined", "{none}");
 }
+
+#[test]
+fn deny_read_hides_keys_cloud_credentials_and_env_files_but_not_templates() {
+    let sb = Sandbox::new(None);
+    std::fs::write(sb.home.join(".ssh/id_ed25519"), "PRIVATE-KEY\n").unwrap();
+    std::fs::create_dir_all(sb.home.join(".aws")).unwrap();
+    std::fs::write(sb.home.join(".aws/credentials"), "AWS-SECRET\n").unwrap();
+    std::fs::write(sb.repo.join(".env"), "TOKEN=dotenv-secret\n").unwrap();
+    std::fs::write(sb.repo.join(".env.example"), "TOKEN=\n").unwrap();
+    let ran = sb.attempt(
+        "cat ~/.ssh/id_ed25519 ~/.aws/credentials .env 2>&1; cat .env.example ~/.ssh/config; echo done",
+    );
+    assert_eq!(ran.code, Some(0), "{}", ran.explain());
+    for secret in ["PRIVATE-KEY", "AWS-SECRET", "dotenv-secret"] {
+        assert!(!ran.stdout.contains(secret), "{secret} leaked: {}", ran.explain());
+    }
+    assert!(ran.stdout.contains("TOKEN=\n") && ran.stdout.contains("Host x"), "{}", ran.explain());
+    // Outside the jail nothing changed.
+    assert_eq!(read(&sb.repo.join(".env")), "TOKEN=dotenv-secret\n");
+    assert_eq!(read(&sb.home.join(".ssh/id_ed25519")), "PRIVATE-KEY\n");
+}
+
+const NET_PROBE: &str = "import socket, sys
+try:
+    s = socket.socket(); s.settimeout(5); s.connect(('127.0.0.1', int(sys.argv[1]))); print('host-reached')
+except OSError as e:
+    print('host-unreachable', e.strerror)
+try:
+    srv = socket.socket(); srv.bind(('127.0.0.1', 0)); srv.listen(1)
+    c = socket.socket(); c.settimeout(5); c.connect(srv.getsockname()); print('loopback-ok')
+except OSError as e:
+    print('loopback-failed', e.strerror)
+";
+
+fn net_probe(network: Option<&str>) -> String {
+    let config = network.map(|n| format!("version = 1\n[sandbox]\nnetwork = \"{n}\"\n"));
+    let sb = Sandbox::new(config.as_deref());
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::fs::write(sb.repo.join("net.py"), NET_PROBE).unwrap();
+    let ran = sb.attempt(&format!("python3 net.py {port}"));
+    assert_eq!(ran.code, Some(0), "{}", ran.explain());
+    ran.stdout
+}
+
+#[test]
+fn network_on_off_and_loopback() {
+    let on = net_probe(None);
+    assert!(on.contains("host-reached") && on.contains("loopback-ok"), "{on}");
+    let off = net_probe(Some("off"));
+    assert!(off.contains("host-unreachable") && off.contains("loopback-failed"), "{off}");
+    let lo = net_probe(Some("loopback"));
+    assert!(lo.contains("host-unreachable") && lo.contains("loopback-ok"), "{lo}");
+}
+
+#[test]
+fn network_off_without_namespaces_refuses_shell_commands() {
+    let sb = Sandbox::with_env(
+        Some("version = 1\n[sandbox]\nnetwork = \"off\"\n"),
+        &[("LOOPGATE_NO_USERNS", "1")],
+    );
+    let ran = sb.attempt("echo hi");
+    assert_eq!(ran.decision, "deny", "{}", ran.explain());
+    let reason = ran.answer["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("network = \"off\" needs a network namespace"), "{reason}");
+}
+
+#[test]
+fn bad_deny_read_entries_are_config_errors_naming_the_key() {
+    for (entry, needle) in [
+        ("~", "hiding the whole home"),
+        ("a/*/b", "may only appear in the last part"),
+        ("", "empty entry"),
+    ] {
+        let sb = Sandbox::new(None);
+        std::fs::write(
+            sb.repo.join("loopgate.toml"),
+            format!("version = 1\n[sandbox]\ndeny_read = [\"{entry}\"]\n"),
+        )
+        .unwrap();
+        let out = sb.cmd(support::repo::LOOPGATE).args(["status"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{entry}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("[sandbox] deny_read") && err.contains(needle), "{entry}: {err}");
+    }
+}

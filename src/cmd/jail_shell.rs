@@ -38,6 +38,10 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
         Ok(None) => return format!("no pinned session `{}` for {}", args.session, args.agent),
         Err(e) => return format!("{e:#}"),
     };
+    let config = match pin.loaded() {
+        Ok(l) => l.config,
+        Err(e) => return format!("{e:#}"),
+    };
     let tmp = match session_tmp(&args.agent, &args.session) {
         Ok(tmp) => tmp,
         Err(e) => return e,
@@ -94,9 +98,20 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
         if let Some(state) = state::user_state_dir() {
             read_only.push(state);
         }
+        let home = gate::roots::home();
         let mounts = match sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
             read_only,
             writable,
+            hidden: sandbox::mounts::expand_hidden(
+                &config.sandbox.deny_read,
+                &pin.root,
+                home.as_deref(),
+            ),
+            network: match config.sandbox.network {
+                gate::config::Network::On => sandbox::mounts::NetMode::Host,
+                gate::config::Network::Off => sandbox::mounts::NetMode::None,
+                gate::config::Network::Loopback => sandbox::mounts::NetMode::Loopback,
+            },
         }) {
             Ok(m) => m,
             Err(e) => return format!("cannot plan the read-only mounts: {e}"),

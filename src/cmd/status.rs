@@ -28,7 +28,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> anyhow::Result<Exit> {
         "baseline": newest.as_ref().map(|b| serde_json::json!({"session": b.session, "created_at": b.created_at, "head": b.head})),
         "latest_receipt": latest.as_ref().map(|r| serde_json::json!({"verdict": r.verdict, "exit_code": r.exit_code, "started_at": r.started_at, "via": r.via})),
         "quarantine": quarantine,
-        "kernel": crate::cmd::hook::rewrite::kernel_status(loaded.config.sandbox.confine),
+        "kernel": crate::cmd::hook::rewrite::kernel_status(&loaded.config.sandbox),
     });
     if args.json {
         println!("{}", serde_json::to_string_pretty(&status)?);

@@ -29,6 +29,22 @@ pub struct MountPlan {
     /// inside one of them need a mount, and only ancestors with a writable parent need an
     /// anchor.
     pub writable: Vec<PathBuf>,
+    /// Existing paths the child may not read: a directory is covered by an empty read-only
+    /// tmpfs, a file by `/dev/null`.
+    pub hidden: Vec<PathBuf>,
+    pub network: NetMode,
+}
+
+/// The network a child gets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NetMode {
+    /// The host's network.
+    #[default]
+    Host,
+    /// A private network namespace with no interface up.
+    None,
+    /// A private network namespace with only the loopback interface up.
+    Loopback,
 }
 
 /// Whether this process can give a child a private mount namespace.
@@ -80,6 +96,14 @@ enum Step {
         keep: libc::c_ulong,
         error: Vec<u8>,
     },
+    /// Cover a directory with an empty, read-only tmpfs.
+    HideDir { path: CString, error: Vec<u8> },
+    /// Cover a file with `/dev/null`, read-only.
+    HideFile {
+        path: CString,
+        keep: libc::c_ulong,
+        error: Vec<u8>,
+    },
 }
 
 /// A namespace set-up ready to apply to a child.
@@ -89,8 +113,11 @@ pub struct PreparedMounts {
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
     steps: Vec<Step>,
+    network: NetMode,
     /// The paths made read-only, for reports.
     pub read_only: Vec<PathBuf>,
+    /// The paths hidden, for reports.
+    pub hidden: Vec<PathBuf>,
 }
 
 /// Build the set-up for `plan`: protected paths outside every writable path are skipped
@@ -144,6 +171,29 @@ pub fn prepare(plan: &MountPlan) -> std::io::Result<PreparedMounts> {
             error: format!("loopgate: jail: cannot make {} read-only\n", p.display()).into_bytes(),
         });
     }
+    let mut hidden: Vec<PathBuf> = plan
+        .hidden
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
+    hidden.sort();
+    hidden.dedup();
+    let null_flags = locked_flags(Path::new("/dev/null"));
+    for p in &hidden {
+        let error = format!("loopgate: jail: cannot hide {}\n", p.display()).into_bytes();
+        if p.is_dir() {
+            steps.push(Step::HideDir {
+                path: cstring(p)?,
+                error,
+            });
+        } else {
+            steps.push(Step::HideFile {
+                path: cstring(p)?,
+                keep: null_flags,
+                error,
+            });
+        }
+    }
     // SAFETY: plain id queries.
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
     Ok(PreparedMounts {
@@ -151,14 +201,16 @@ pub fn prepare(plan: &MountPlan) -> std::io::Result<PreparedMounts> {
         uid_map: format!("{uid} {uid} 1\n").into_bytes(),
         gid_map: format!("{gid} {gid} 1\n").into_bytes(),
         steps,
+        network: plan.network,
         read_only: kept,
+        hidden,
     })
 }
 
 impl PreparedMounts {
     /// Nothing to mount: no namespace is needed.
     pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
+        self.steps.is_empty() && self.network == NetMode::Host
     }
 }
 
@@ -176,11 +228,14 @@ pub fn apply(cmd: &mut std::process::Command, prepared: std::sync::Arc<PreparedM
 }
 
 fn enter(p: &PreparedMounts) -> std::io::Result<()> {
-    let flags = if p.userns {
+    let mut flags = if p.userns {
         libc::CLONE_NEWUSER | libc::CLONE_NEWNS
     } else {
         libc::CLONE_NEWNS
     };
+    if p.network != NetMode::Host {
+        flags |= libc::CLONE_NEWNET;
+    }
     // SAFETY: raw syscalls with pointers to live, NUL-terminated buffers.
     unsafe {
         if libc::unshare(flags) != 0 {
@@ -209,6 +264,37 @@ fn enter(p: &PreparedMounts) -> std::io::Result<()> {
                         return fail(error);
                     }
                 }
+                Step::HideDir { path, error } => {
+                    if libc::mount(
+                        c"tmpfs".as_ptr(),
+                        path.as_ptr(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                        c"size=4k,mode=0500".as_ptr().cast(),
+                    ) != 0
+                    {
+                        return fail(error);
+                    }
+                }
+                Step::HideFile { path, keep, error } => {
+                    if libc::mount(
+                        c"/dev/null".as_ptr(),
+                        path.as_ptr(),
+                        none,
+                        libc::MS_BIND,
+                        std::ptr::null(),
+                    ) != 0
+                        || libc::mount(
+                            none,
+                            path.as_ptr(),
+                            none,
+                            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | keep,
+                            std::ptr::null(),
+                        ) != 0
+                    {
+                        return fail(error);
+                    }
+                }
                 Step::ReadOnly { path, keep, error } => {
                     if libc::mount(
                         path.as_ptr(),
@@ -233,8 +319,86 @@ fn enter(p: &PreparedMounts) -> std::io::Result<()> {
                 }
             }
         }
+        if p.network == NetMode::Loopback {
+            loopback_up()?;
+        }
     }
     Ok(())
+}
+
+/// Bring `lo` up in the new network namespace (it starts down).
+unsafe fn loopback_up() -> std::io::Result<()> {
+    let fd = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+    if fd < 0 {
+        return fail(b"loopgate: jail: cannot open a socket to bring up loopback\n");
+    }
+    let mut req: libc::ifreq = std::mem::zeroed();
+    req.ifr_name[0] = b'l' as libc::c_char;
+    req.ifr_name[1] = b'o' as libc::c_char;
+    let ok = libc::ioctl(fd, libc::SIOCGIFFLAGS, &mut req) == 0 && {
+        req.ifr_ifru.ifru_flags |= (libc::IFF_UP | libc::IFF_RUNNING) as libc::c_short;
+        libc::ioctl(fd, libc::SIOCSIFFLAGS, &req) == 0
+    };
+    libc::close(fd);
+    if !ok {
+        return fail(b"loopgate: jail: cannot bring up loopback\n");
+    }
+    Ok(())
+}
+
+/// The existing paths `patterns` name (`~/` expanded against `home`, relative ones taken
+/// from `root`, a `*` in the last part matched against that directory's entries).
+pub fn expand_hidden(patterns: &[String], root: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for pat in patterns {
+        let path = match (pat.strip_prefix("~/"), home) {
+            (Some(rest), Some(h)) => h.join(rest),
+            (Some(_), None) => continue,
+            _ if Path::new(pat).is_absolute() => PathBuf::from(pat),
+            _ => root.join(pat),
+        };
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !name.contains('*') {
+            if std::fs::symlink_metadata(&path).is_ok() {
+                out.push(path);
+            }
+            continue;
+        }
+        let (Some(dir), name) = (path.parent(), name.to_string()) else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in entries.flatten().take(10_000) {
+            if let Some(n) = e.file_name().to_str() {
+                // Templates meant to be committed (`.env.example`) are not secrets, and a
+                // hidden tracked file would read as emptied to git inside the jail.
+                let template = [".example", ".sample", ".template", ".dist"]
+                    .iter()
+                    .any(|t| n.ends_with(t));
+                if wildcard(&name, n) && !template {
+                    out.push(e.path());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+fn wildcard(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            let Some(rest) = name.strip_prefix(head) else {
+                return false;
+            };
+            (0..=rest.len())
+                .filter(|i| rest.is_char_boundary(*i))
+                .any(|i| wildcard(tail, &rest[i..]))
+        }
+    }
 }
 
 /// Say which step failed on stderr (no allocation), then return errno.
@@ -360,6 +524,8 @@ mod tests {
         let outside = base.path().join("outside");
         std::fs::create_dir_all(&outside).unwrap();
         let plan = MountPlan {
+            hidden: Vec::new(),
+            network: NetMode::Host,
             read_only: vec![
                 root.join(".git/hooks"),
                 root.join(".git/config"),
@@ -388,6 +554,25 @@ mod tests {
             })
             .collect();
         assert_eq!(anchors, vec![&cstring(&root.join(".git")).unwrap()]);
+    }
+
+    #[test]
+    fn deny_read_patterns_expand_home_root_and_a_last_part_wildcard() {
+        let base = tempfile::tempdir().unwrap();
+        let (home, root) = (base.path().join("h"), base.path().join("r"));
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        for f in [".env", ".env.local", "env.txt", ".env.example"] {
+            std::fs::write(root.join(f), "").unwrap();
+        }
+        let mut got = expand_hidden(
+            &["~/.ssh".into(), "~/.aws".into(), ".env*".into()],
+            &root,
+            Some(&home),
+        );
+        got.sort();
+        assert_eq!(got, vec![home.join(".ssh"), root.join(".env"), root.join(".env.local")]);
+        assert!(wildcard("a*b*c", "axxbyyc") && !wildcard("a*b", "ba"));
     }
 
     #[test]

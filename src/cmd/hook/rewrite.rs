@@ -7,7 +7,7 @@
 use super::workspace::Workspace;
 use agents::{AgentKind, HookInput, Response, ToolCall};
 use policy::{Decision, Verdict};
-use gate::config::Confine;
+use gate::config::{Confine, Network};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -83,10 +83,11 @@ pub fn agent_can_rewrite(agent: AgentKind) -> Result<(), String> {
 pub fn plan(
     agent: AgentKind,
     session: Option<&str>,
-    confine: Confine,
+    sandbox: &gate::config::SandboxConfig,
     command: &str,
     kernel: &Kernel,
 ) -> Plan {
+    let confine = sandbox.confine;
     let required = confine == Confine::Required;
     let refuse_or = |why: String| {
         if required {
@@ -129,10 +130,15 @@ pub fn plan(
         };
     }
     let (mounts, level) = match &kernel.mounts {
-        Ok(()) => (true, format!("landlock ABI {abi} + read-only mounts")),
+        Ok(()) => (true, format!("landlock ABI {abi} + read-only mounts{}", extras(sandbox))),
+        Err(why) if sandbox.network != Network::On => {
+            return Plan::Refuse {
+                why: format!("[sandbox] network = \"{}\" needs a network namespace, and none can be had here ({why})", network_name(sandbox.network)),
+            }
+        }
         Err(why) => (
             false,
-            format!("landlock ABI {abi} only (no mount namespace: {why}); the referee's files inside the repository are watched, not protected"),
+            format!("landlock ABI {abi} only (no mount namespace: {why}); the referee's files inside the repository are watched, not protected, and deny_read is not enforced"),
         ),
     };
     let cwd_dir = kernel
@@ -143,6 +149,25 @@ pub fn plan(
         command: wrap(exe, agent, session, command, mounts, &cwd_dir),
         level,
     }
+}
+
+fn network_name(n: Network) -> &'static str {
+    match n {
+        Network::On => "on",
+        Network::Off => "off",
+        Network::Loopback => "loopback",
+    }
+}
+
+fn extras(sandbox: &gate::config::SandboxConfig) -> String {
+    let mut out = String::new();
+    if !sandbox.deny_read.is_empty() {
+        out.push_str(&format!(", unreadable: {}", sandbox.deny_read.join(" ")));
+    }
+    if sandbox.network != Network::On {
+        out.push_str(&format!(", network {}", network_name(sandbox.network)));
+    }
+    out
 }
 
 /// The command the agent's shell runs instead of `command`. It runs the original through
@@ -208,7 +233,7 @@ pub fn apply(
     let plan = plan(
         input.agent,
         input.session_id.as_deref(),
-        ws.config.sandbox.confine,
+        &ws.config.sandbox,
         command,
         &Kernel::probe(),
     );
@@ -245,12 +270,12 @@ pub fn apply(
 
 /// What the kernel offers here and what an agent's shell commands get from it, for
 /// `loopgate status`: each piece with the level reached, or why it is missing.
-pub fn kernel_status(confine: Confine) -> Value {
+pub fn kernel_status(sandbox: &gate::config::SandboxConfig) -> Value {
     let k = Kernel::probe();
     let agents: Map<String, Value> = [AgentKind::Claude, AgentKind::Gemini, AgentKind::Codex, AgentKind::Cursor]
         .iter()
         .map(|a| {
-            let v = match plan(*a, Some("status"), confine, "true", &k) {
+            let v = match plan(*a, Some("status"), sandbox, "true", &k) {
                 Plan::Confine { level, .. } => json!({"shell_commands": "confined", "level": level}),
                 Plan::Unconfined { why } => json!({"shell_commands": "unconfined", "why": why}),
                 Plan::Refuse { why } => json!({"shell_commands": "refused", "why": why}),
@@ -275,7 +300,7 @@ pub fn kernel_status(confine: Confine) -> Value {
 /// One sentence for the session's opening context.
 pub fn session_note(ws: &Workspace, agent: AgentKind) -> String {
     let kernel = Kernel::probe();
-    match plan(agent, Some("session"), ws.config.sandbox.confine, "true", &kernel) {
+    match plan(agent, Some("session"), &ws.config.sandbox, "true", &kernel) {
         Plan::Confine { level, .. } => format!(
             " Every shell command runs confined by the kernel ({level}): writes outside the write roots, and to loopgate.toml, .loopgate/, the agents' settings, .git/hooks and .git/config, fail with `Permission denied` or `Read-only file system`."
         ),
@@ -289,6 +314,13 @@ pub fn session_note(ws: &Workspace, agent: AgentKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn cfg(confine: Confine) -> gate::config::SandboxConfig {
+        gate::config::SandboxConfig {
+            confine,
+            ..Default::default()
+        }
+    }
 
     fn kernel() -> Kernel {
         Kernel {
@@ -304,7 +336,7 @@ mod tests {
     fn an_allowed_command_is_wrapped_with_the_session_and_every_byte_quoted() {
         let cmd = "echo 'it''s' \"$HOME\" `id` $(pwd)\nexit 3";
         let Plan::Confine { command, level } =
-            plan(AgentKind::Claude, Some("s'1"), Confine::Auto, cmd, &kernel())
+            plan(AgentKind::Claude, Some("s'1"), &cfg(Confine::Auto), cmd, &kernel())
         else {
             panic!("confined")
         };
@@ -317,18 +349,18 @@ mod tests {
     fn off_missing_landlock_and_required_each_say_why() {
         let mut k = kernel();
         assert_eq!(
-            plan(AgentKind::Claude, Some("s"), Confine::Off, "ls", &k),
+            plan(AgentKind::Claude, Some("s"), &cfg(Confine::Off), "ls", &k),
             Plan::Unconfined {
                 why: "[sandbox] confine = \"off\"".into()
             }
         );
         k.landlock = Err("simulated".into());
         assert!(matches!(
-            plan(AgentKind::Claude, Some("s"), Confine::Auto, "ls", &k),
+            plan(AgentKind::Claude, Some("s"), &cfg(Confine::Auto), "ls", &k),
             Plan::Unconfined { why } if why.contains("Landlock is not available (simulated)")
         ));
         assert!(matches!(
-            plan(AgentKind::Claude, Some("s"), Confine::Required, "ls", &k),
+            plan(AgentKind::Claude, Some("s"), &cfg(Confine::Required), "ls", &k),
             Plan::Refuse { why } if why.contains("required") && why.contains("simulated")
         ));
     }
@@ -338,7 +370,7 @@ mod tests {
         let k = kernel();
         for agent in [AgentKind::Codex, AgentKind::Cursor] {
             assert!(matches!(
-                plan(agent, Some("s"), Confine::Auto, "ls", &k),
+                plan(agent, Some("s"), &cfg(Confine::Auto), "ls", &k),
                 Plan::Unconfined { why } if why.contains("loopgate run --confine")
             ));
         }
@@ -349,7 +381,7 @@ mod tests {
         let mut k = kernel();
         k.mounts = Err("simulated".into());
         let Plan::Confine { command, level } =
-            plan(AgentKind::Gemini, Some("s"), Confine::Auto, "ls", &k)
+            plan(AgentKind::Gemini, Some("s"), &cfg(Confine::Auto), "ls", &k)
         else {
             panic!()
         };
