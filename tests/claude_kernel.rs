@@ -14,7 +14,8 @@ use support::repo::TestRepo;
 const LIMIT: Duration = Duration::from_secs(180);
 /// The test HOME lives under the system temp dir, so that is not a write root here.
 const CONFIG: &str = "version = 1\n[gate]\nmax_bounces = 1\n[sandbox]\ntemp_writable = false\n";
-const SCRIPT: &str = "for f in \"$HOME/.bashrc\" loopgate.toml .git/hooks/pre-commit .loopgate/ledger.json; do
+const SCRIPT: &str =
+    "for f in \"$HOME/.bashrc\" loopgate.toml .git/hooks/pre-commit .loopgate/ledger.json; do
   if echo '# planted' >> \"$f\"; then echo \"wrote $f\"; fi
 done
 echo ran-to-the-end
@@ -53,7 +54,12 @@ fn a_script_the_agent_writes_and_runs_cannot_touch_home_or_the_referee() {
         "{}",
         run.explain()
     );
-    assert_eq!(r.read("loopgate.toml").as_deref(), Some(CONFIG), "{}", run.explain());
+    assert_eq!(
+        r.read("loopgate.toml").as_deref(),
+        Some(CONFIG),
+        "{}",
+        run.explain()
+    );
     assert_eq!(
         r.read(".git/hooks/pre-commit").as_deref(),
         Some("#!/bin/sh\nexit 0\n"),

@@ -20,13 +20,25 @@ fn an_allowed_command_is_rewritten_and_a_piped_shell_cannot_write_home() {
     let rewritten = ran.answer["hookSpecificOutput"]["updatedInput"]["command"]
         .as_str()
         .unwrap();
-    assert!(rewritten.contains(" jail-shell --agent claude --session 'redteam-session'"), "{rewritten}");
+    assert!(
+        rewritten.contains(" jail-shell --agent claude --session 'redteam-session'"),
+        "{rewritten}"
+    );
     assert_eq!(
         ran.answer["hookSpecificOutput"]["updatedInput"]["description"], "run",
         "the other fields of the tool input are kept"
     );
-    assert_eq!(read(&sb.home.join(".bashrc")), "# the user's shell\n", "{}", ran.explain());
-    assert!(ran.stderr.contains("Permission denied"), "{}", ran.explain());
+    assert_eq!(
+        read(&sb.home.join(".bashrc")),
+        "# the user's shell\n",
+        "{}",
+        ran.explain()
+    );
+    assert!(
+        ran.stderr.contains("Permission denied"),
+        "{}",
+        ran.explain()
+    );
     assert!(ran.stdout.contains("after=1"), "{}", ran.explain());
     let audit = read(&sb.repo.join(".loopgate/audit.ndjson"));
     let last: serde_json::Value = serde_json::from_str(audit.lines().last().unwrap()).unwrap();
@@ -100,8 +112,16 @@ fn the_referees_files_are_read_only_to_a_jailed_command() {
     std::fs::write(sb.repo.join("probe.py"), PROBE).unwrap();
     let ran = sb.attempt("python3 probe.py");
     assert_eq!(ran.code, Some(0), "{}", ran.explain());
-    assert!(!ran.stdout.contains("WROTE") && !ran.stdout.contains("MOVED"), "{}", ran.explain());
-    assert!(ran.stdout.contains("Read-only file system"), "{}", ran.explain());
+    assert!(
+        !ran.stdout.contains("WROTE") && !ran.stdout.contains("MOVED"),
+        "{}",
+        ran.explain()
+    );
+    assert!(
+        ran.stdout.contains("Read-only file system"),
+        "{}",
+        ran.explain()
+    );
     assert_eq!(before, sb.guarded(), "{}", ran.explain());
     // Ordinary work in the same repository still goes through.
     let ok = sb.attempt("echo more >> README.md && git add README.md && git commit -qm more && git log --oneline | wc -l");
@@ -154,7 +174,9 @@ fn confine_required_without_landlock_refuses_shell_commands_with_the_reason() {
         .as_str()
         .unwrap();
     assert!(
-        reason.contains("sandbox.unavailable") && reason.contains("required") && reason.contains("Landlock"),
+        reason.contains("sandbox.unavailable")
+            && reason.contains("required")
+            && reason.contains("Landlock"),
         "{reason}"
     );
 }
@@ -175,11 +197,18 @@ fn without_user_namespaces_the_jail_is_landlock_only_and_says_so() {
     assert!(rewritten.contains("--no-mounts"), "{rewritten}");
     assert_eq!(read(&sb.home.join(".bashrc")), "# the user's shell\n");
     // Landlock alone cannot keep .git/config: that is left to detection.
-    assert!(read(&sb.repo.join(".git/config")).contains("[x]"), "{}", ran.explain());
+    assert!(
+        read(&sb.repo.join(".git/config")).contains("[x]"),
+        "{}",
+        ran.explain()
+    );
     let reason = ran.answer["hookSpecificOutput"]["permissionDecisionReason"]
         .as_str()
         .unwrap();
-    assert!(reason.contains("landlock ABI") && reason.contains("only"), "{reason}");
+    assert!(
+        reason.contains("landlock ABI") && reason.contains("only"),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -190,11 +219,7 @@ fn a_command_that_cannot_be_confined_at_run_time_never_runs() {
         .as_str()
         .unwrap()
         .replace("'redteam-session'", "'no-such-session'");
-    let out = sb
-        .cmd("bash")
-        .args(["-c", &rewritten])
-        .output()
-        .unwrap();
+    let out = sb.cmd("bash").args(["-c", &rewritten]).output().unwrap();
     assert_eq!(out.status.code(), Some(126));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -214,7 +239,9 @@ fn a_denied_command_is_not_rewritten() {
     let sb = Sandbox::new(None);
     let ran = sb.attempt("rm -rf ~/keep");
     assert_eq!(ran.decision, "deny", "{}", ran.explain());
-    assert!(ran.answer["hookSpecificOutput"].get("updatedInput").is_none());
+    assert!(ran.answer["hookSpecificOutput"]
+        .get("updatedInput")
+        .is_none());
 }
 
 #[test]
@@ -256,14 +283,29 @@ fn status_reports_each_missing_piece_and_the_level_reached() {
     };
     let full = status(&[]);
     assert_eq!(full["landlock"]["available"], true, "{full}");
-    assert_eq!(full["agents"]["claude"]["shell_commands"], "confined", "{full}");
-    assert!(full["agents"]["codex"]["why"].as_str().unwrap().contains("loopgate run --confine -- codex"));
+    assert_eq!(
+        full["agents"]["claude"]["shell_commands"], "confined",
+        "{full}"
+    );
+    assert!(full["agents"]["codex"]["why"]
+        .as_str()
+        .unwrap()
+        .contains("loopgate run --confine -- codex"));
     let no_ns = status(&[("LOOPGATE_NO_USERNS", "1")]);
     assert_eq!(no_ns["mount_namespaces"]["available"], false, "{no_ns}");
-    assert!(no_ns["agents"]["claude"]["level"].as_str().unwrap().contains("only"), "{no_ns}");
+    assert!(
+        no_ns["agents"]["claude"]["level"]
+            .as_str()
+            .unwrap()
+            .contains("only"),
+        "{no_ns}"
+    );
     let none = status(&[("LOOPGATE_NO_LANDLOCK", "1"), ("LOOPGATE_NO_USERNS", "1")]);
     assert_eq!(none["landlock"]["available"], false, "{none}");
-    assert_eq!(none["agents"]["gemini"]["shell_commands"], "unconfined", "{none}");
+    assert_eq!(
+        none["agents"]["gemini"]["shell_commands"], "unconfined",
+        "{none}"
+    );
 }
 
 #[test]
@@ -279,9 +321,17 @@ fn deny_read_hides_keys_cloud_credentials_and_env_files_but_not_templates() {
     );
     assert_eq!(ran.code, Some(0), "{}", ran.explain());
     for secret in ["PRIVATE-KEY", "AWS-SECRET", "dotenv-secret"] {
-        assert!(!ran.stdout.contains(secret), "{secret} leaked: {}", ran.explain());
+        assert!(
+            !ran.stdout.contains(secret),
+            "{secret} leaked: {}",
+            ran.explain()
+        );
     }
-    assert!(ran.stdout.contains("TOKEN=\n") && ran.stdout.contains("Host x"), "{}", ran.explain());
+    assert!(
+        ran.stdout.contains("TOKEN=\n") && ran.stdout.contains("Host x"),
+        "{}",
+        ran.explain()
+    );
     // Outside the jail nothing changed.
     assert_eq!(read(&sb.repo.join(".env")), "TOKEN=dotenv-secret\n");
     assert_eq!(read(&sb.home.join(".ssh/id_ed25519")), "PRIVATE-KEY\n");
@@ -313,11 +363,20 @@ fn net_probe(network: Option<&str>) -> String {
 #[test]
 fn network_on_off_and_loopback() {
     let on = net_probe(None);
-    assert!(on.contains("host-reached") && on.contains("loopback-ok"), "{on}");
+    assert!(
+        on.contains("host-reached") && on.contains("loopback-ok"),
+        "{on}"
+    );
     let off = net_probe(Some("off"));
-    assert!(off.contains("host-unreachable") && off.contains("loopback-failed"), "{off}");
+    assert!(
+        off.contains("host-unreachable") && off.contains("loopback-failed"),
+        "{off}"
+    );
     let lo = net_probe(Some("loopback"));
-    assert!(lo.contains("host-unreachable") && lo.contains("loopback-ok"), "{lo}");
+    assert!(
+        lo.contains("host-unreachable") && lo.contains("loopback-ok"),
+        "{lo}"
+    );
 }
 
 #[test]
@@ -328,8 +387,13 @@ fn network_off_without_namespaces_refuses_shell_commands() {
     );
     let ran = sb.attempt("echo hi");
     assert_eq!(ran.decision, "deny", "{}", ran.explain());
-    let reason = ran.answer["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap();
-    assert!(reason.contains("network = \"off\" needs a network namespace"), "{reason}");
+    let reason = ran.answer["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.contains("network = \"off\" needs a network namespace"),
+        "{reason}"
+    );
 }
 
 #[test]
@@ -345,9 +409,16 @@ fn bad_deny_read_entries_are_config_errors_naming_the_key() {
             format!("version = 1\n[sandbox]\ndeny_read = [\"{entry}\"]\n"),
         )
         .unwrap();
-        let out = sb.cmd(support::repo::LOOPGATE).args(["status"]).output().unwrap();
+        let out = sb
+            .cmd(support::repo::LOOPGATE)
+            .args(["status"])
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "{entry}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("[sandbox] deny_read") && err.contains(needle), "{entry}: {err}");
+        assert!(
+            err.contains("[sandbox] deny_read") && err.contains(needle),
+            "{entry}: {err}"
+        );
     }
 }

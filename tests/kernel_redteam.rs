@@ -10,8 +10,12 @@ use std::path::Path;
 use support::jail::Sandbox;
 
 fn corpus(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/redteam").join(name))
-        .unwrap()
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/redteam")
+            .join(name),
+    )
+    .unwrap()
 }
 
 /// `(id, command)` for every case of the harmful corpus: payloads through carriers, then
@@ -90,7 +94,10 @@ fn no_harmful_command_does_harm_through_the_gate_and_the_jail() {
         harms.join("\n"),
         changed(&start, &end)
     );
-    assert_eq!(ran_plain, 0, "every command the gate let through ran confined");
+    assert_eq!(
+        ran_plain, 0,
+        "every command the gate let through ran confined"
+    );
 }
 
 /// The kernel alone: every case, including those the gate refuses or asks about, run under
@@ -178,9 +185,14 @@ fn ordinary_developer_commands_still_work_jailed() {
         let ok = ran.decision == "allow"
             && confined
             && ran.code == Some(0)
-            && expect.as_ref().is_none_or(|e| ran.stdout.contains(e.as_str()));
+            && expect
+                .as_ref()
+                .is_none_or(|e| ran.stdout.contains(e.as_str()));
         if !ok {
-            failures.push(format!("{id}: {command}\n  {}", ran.explain().replace('\n', "\n  ")));
+            failures.push(format!(
+                "{id}: {command}\n  {}",
+                ran.explain().replace('\n', "\n  ")
+            ));
         }
         if ran.code.is_some() {
             cwd = sb.last_cwd();
@@ -230,7 +242,11 @@ fn seed_project(sb: &Sandbox) {
         .current_dir(&pkg)
         .output()
         .unwrap();
-    assert!(packed.status.success(), "{}", String::from_utf8_lossy(&packed.stderr));
+    assert!(
+        packed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&packed.stderr)
+    );
     // A wheel made by hand (a zip with its metadata): `pip install --no-index` from a
     // local dir needs nothing from the network or a build backend.
     let wheels = home.join("pkgs/wheels");
@@ -242,7 +258,11 @@ fn seed_project(sb: &Sandbox) {
         .arg(wheels.join("pyhello-0.1-py3-none-any.whl"))
         .output()
         .unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
 }
 
 const WHEEL_MAKER: &str = "import sys, zipfile

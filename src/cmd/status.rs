@@ -68,11 +68,19 @@ pub fn run(dir: &Path, args: &StatusArgs) -> anyhow::Result<Exit> {
     }
     let kernel = &status["kernel"];
     match kernel["landlock"]["abi"].as_u64() {
-        Some(abi) => println!("landlock:  ABI {abi} ({})", kernel["landlock"]["enforcement"].as_str().unwrap_or("")),
-        None => println!("landlock:  missing: {}", kernel["landlock"]["why"].as_str().unwrap_or("")),
+        Some(abi) => println!(
+            "landlock:  ABI {abi} ({})",
+            kernel["landlock"]["enforcement"].as_str().unwrap_or("")
+        ),
+        None => println!(
+            "landlock:  missing: {}",
+            kernel["landlock"]["why"].as_str().unwrap_or("")
+        ),
     }
     match kernel["mount_namespaces"]["why"].as_str() {
-        None => println!("mount ns:  available (the referee's files are read-only to jailed commands)"),
+        None => {
+            println!("mount ns:  available (the referee's files are read-only to jailed commands)")
+        }
         Some(why) => println!("mount ns:  missing: {why}"),
     }
     if let Some(agents) = kernel["agents"].as_object() {

@@ -78,7 +78,14 @@ impl Sandbox {
         for var in ["RUSTUP_HOME", "CARGO_HOME"] {
             let real = std::env::var(var).ok().or_else(|| {
                 std::env::var("HOME").ok().map(|h| {
-                    format!("{h}/{}", if var == "RUSTUP_HOME" { ".rustup" } else { ".cargo" })
+                    format!(
+                        "{h}/{}",
+                        if var == "RUSTUP_HOME" {
+                            ".rustup"
+                        } else {
+                            ".cargo"
+                        }
+                    )
                 })
             });
             if let Some(v) = real {
@@ -119,9 +126,21 @@ impl Sandbox {
         }
         std::fs::write(self.repo.join("README.md"), "demo\n").unwrap();
         std::fs::write(self.repo.join(".gitignore"), ".loopgate/\n").unwrap();
-        std::fs::write(self.repo.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n").unwrap();
-        let out = self.cmd(LOOPGATE).args(["install", "claude"]).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        std::fs::write(
+            self.repo.join(".git/hooks/pre-commit"),
+            "#!/bin/sh\nexit 0\n",
+        )
+        .unwrap();
+        let out = self
+            .cmd(LOOPGATE)
+            .args(["install", "claude"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         self.git(&["add", "-A"]);
         self.git(&["commit", "-q", "-m", "start"]);
         let start = self.hook(json!({"hook_event_name": "SessionStart"}));
@@ -151,12 +170,7 @@ impl Sandbox {
     /// One hook call of this session (Claude Code payload shape).
     pub fn hook(&self, fields: Value) -> hook::HookRun {
         let event = fields["hook_event_name"].as_str().unwrap().to_string();
-        let payload = hook::claude_payload(
-            &event,
-            &self.repo,
-            &self.session,
-            fields,
-        );
+        let payload = hook::claude_payload(&event, &self.repo, &self.session, fields);
         let mut c = self.cmd(LOOPGATE);
         c.args(["hook", "claude"])
             .stdin(Stdio::piped())
@@ -193,7 +207,10 @@ impl Sandbox {
             answer.json()
         };
         let out = &json["hookSpecificOutput"];
-        let decision = out["permissionDecision"].as_str().unwrap_or("none").to_string();
+        let decision = out["permissionDecision"]
+            .as_str()
+            .unwrap_or("none")
+            .to_string();
         let mut ran = Ran {
             answer: json.clone(),
             decision: decision.clone(),
@@ -257,10 +274,22 @@ impl Sandbox {
     /// the kernel's part alone, with no static vetting in front of it.
     pub fn jailed(&self, command: &str) -> std::process::Output {
         let mut c = self.cmd(LOOPGATE);
-        c.args(["jail-shell", "--agent", "claude", "--session", &self.session, "-c", command])
-            .stdin(Stdio::null());
+        c.args([
+            "jail-shell",
+            "--agent",
+            "claude",
+            "--session",
+            &self.session,
+            "-c",
+            command,
+        ])
+        .stdin(Stdio::null());
         std::os::unix::process::CommandExt::process_group(&mut c, 0);
-        let child = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let child = c
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
         let pid = child.id() as i32;
         let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let flag = done.clone();

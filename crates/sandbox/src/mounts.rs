@@ -67,7 +67,11 @@ pub fn namespaces_available() -> NsAvailability {
     if unsafe { libc::geteuid() } == 0 {
         return NsAvailability::Available;
     }
-    let read = |p: &str| std::fs::read_to_string(p).ok().map(|s| s.trim().to_string());
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .ok()
+            .map(|s| s.trim().to_string())
+    };
     if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
         return NsAvailability::Missing {
             reason: "user namespaces are disabled (user.max_user_namespaces = 0)".into(),
@@ -75,7 +79,9 @@ pub fn namespaces_available() -> NsAvailability {
     }
     if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
         return NsAvailability::Missing {
-            reason: "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone = 0)".into(),
+            reason:
+                "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone = 0)"
+                    .into(),
         };
     }
     if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
@@ -260,7 +266,14 @@ fn enter(p: &PreparedMounts) -> std::io::Result<()> {
         for step in &p.steps {
             match step {
                 Step::Anchor { path, error } => {
-                    if libc::mount(path.as_ptr(), path.as_ptr(), none, libc::MS_BIND, std::ptr::null()) != 0 {
+                    if libc::mount(
+                        path.as_ptr(),
+                        path.as_ptr(),
+                        none,
+                        libc::MS_BIND,
+                        std::ptr::null(),
+                    ) != 0
+                    {
                         return fail(error);
                     }
                 }
@@ -571,7 +584,14 @@ mod tests {
             Some(&home),
         );
         got.sort();
-        assert_eq!(got, vec![home.join(".ssh"), root.join(".env"), root.join(".env.local")]);
+        assert_eq!(
+            got,
+            vec![
+                home.join(".ssh"),
+                root.join(".env"),
+                root.join(".env.local")
+            ]
+        );
         assert!(wildcard("a*b*c", "axxbyyc") && !wildcard("a*b", "ba"));
     }
 
@@ -586,7 +606,13 @@ mod tests {
         std::fs::create_dir_all(&wt).unwrap();
         std::fs::write(wt.join(".git"), format!("gitdir: {}\n", wt_git.display())).unwrap();
         let paths = git_code_paths(&wt);
-        assert!(paths.contains(&wt_git.join("../..").join("hooks")), "{paths:?}");
-        assert!(paths.contains(&wt_git.join("../..").join("config")), "{paths:?}");
+        assert!(
+            paths.contains(&wt_git.join("../..").join("hooks")),
+            "{paths:?}"
+        );
+        assert!(
+            paths.contains(&wt_git.join("../..").join("config")),
+            "{paths:?}"
+        );
     }
 }

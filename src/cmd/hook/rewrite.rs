@@ -6,8 +6,8 @@
 
 use super::workspace::Workspace;
 use agents::{AgentKind, HookInput, Response, ToolCall};
-use policy::{Decision, Verdict};
 use gate::config::{Confine, Network};
+use policy::{Decision, Verdict};
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -116,7 +116,9 @@ pub fn plan(
         Err(why) => return refuse_or(format!("Landlock is not available ({why})")),
     };
     let Some(session) = session.filter(|s| !s.is_empty()) else {
-        return refuse_or("the call names no session, so there is no pinned frame to confine it to".into());
+        return refuse_or(
+            "the call names no session, so there is no pinned frame to confine it to".into(),
+        );
     };
     let exe = match &kernel.exe {
         Ok(exe) => exe,
@@ -272,17 +274,22 @@ pub fn apply(
 /// `loopgate status`: each piece with the level reached, or why it is missing.
 pub fn kernel_status(sandbox: &gate::config::SandboxConfig) -> Value {
     let k = Kernel::probe();
-    let agents: Map<String, Value> = [AgentKind::Claude, AgentKind::Gemini, AgentKind::Codex, AgentKind::Cursor]
-        .iter()
-        .map(|a| {
-            let v = match plan(*a, Some("status"), sandbox, "true", &k) {
-                Plan::Confine { level, .. } => json!({"shell_commands": "confined", "level": level}),
-                Plan::Unconfined { why } => json!({"shell_commands": "unconfined", "why": why}),
-                Plan::Refuse { why } => json!({"shell_commands": "refused", "why": why}),
-            };
-            (a.name().to_string(), v)
-        })
-        .collect();
+    let agents: Map<String, Value> = [
+        AgentKind::Claude,
+        AgentKind::Gemini,
+        AgentKind::Codex,
+        AgentKind::Cursor,
+    ]
+    .iter()
+    .map(|a| {
+        let v = match plan(*a, Some("status"), sandbox, "true", &k) {
+            Plan::Confine { level, .. } => json!({"shell_commands": "confined", "level": level}),
+            Plan::Unconfined { why } => json!({"shell_commands": "unconfined", "why": why}),
+            Plan::Refuse { why } => json!({"shell_commands": "refused", "why": why}),
+        };
+        (a.name().to_string(), v)
+    })
+    .collect();
     json!({
         "landlock": match &k.landlock {
             Ok(abi) => json!({"available": true, "abi": abi,
@@ -335,9 +342,13 @@ mod tests {
     #[test]
     fn an_allowed_command_is_wrapped_with_the_session_and_every_byte_quoted() {
         let cmd = "echo 'it''s' \"$HOME\" `id` $(pwd)\nexit 3";
-        let Plan::Confine { command, level } =
-            plan(AgentKind::Claude, Some("s'1"), &cfg(Confine::Auto), cmd, &kernel())
-        else {
+        let Plan::Confine { command, level } = plan(
+            AgentKind::Claude,
+            Some("s'1"),
+            &cfg(Confine::Auto),
+            cmd,
+            &kernel(),
+        ) else {
             panic!("confined")
         };
         assert!(level.contains("read-only mounts"), "{level}");
