@@ -422,3 +422,24 @@ fn bad_deny_read_entries_are_config_errors_naming_the_key() {
         );
     }
 }
+
+#[test]
+fn exec_confine_keeps_the_referees_files_read_only_too() {
+    let sb = Sandbox::new(Some("version = 1\n"));
+    let out = sb
+        .cmd(support::repo::LOOPGATE)
+        .args(["exec", "--confine", "--", "sh", "-c"])
+        .arg("echo x >> loopgate.toml; echo y >> .git/hooks/pre-commit; echo ok >> README.md")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("read-only:"), "{stderr}");
+    assert_eq!(
+        stderr.matches("Read-only file system").count(),
+        2,
+        "{stderr}"
+    );
+    assert_eq!(read(&sb.repo.join("loopgate.toml")), "version = 1\n");
+    assert_eq!(read(&sb.repo.join("README.md")), "demo\nok\n");
+    assert_eq!(out.status.code(), Some(0));
+}
