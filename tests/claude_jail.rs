@@ -17,7 +17,8 @@ const CONFIG: &str = "version = 1\n[gate]\nmax_bounces = 1\n[sandbox]\ntemp_writ
 
 /// No kernel confinement at all: plain hooks would otherwise run each Bash command jailed
 /// (tests/claude_kernel.rs), and this is the detection path.
-const UNCONFINED: &str = "version = 1\n[gate]\nmax_bounces = 1\n[sandbox]\ntemp_writable = false\nconfine = \"off\"\n";
+const UNCONFINED: &str =
+    "version = 1\n[gate]\nmax_bounces = 1\n[sandbox]\ntemp_writable = false\nconfine = \"off\"\n";
 
 fn repo() -> TestRepo {
     repo_with(CONFIG)
