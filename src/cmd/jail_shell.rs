@@ -74,7 +74,7 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
             prepared.report().reason.clone().unwrap_or_default()
         );
     }
-    let mut cmd = Command::new("bash");
+    let mut cmd = Command::new(find_bash());
     cmd.current_dir(dir).env("TMPDIR", &tmp);
     match cwd_out(args.cwd_file.as_deref(), &tmp) {
         Some(out) => {
@@ -126,6 +126,20 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
         std::io::ErrorKind::NotFound => "bash was not found on PATH".to_string(),
         _ => format!("the jail could not be entered: {err}"),
     }
+}
+
+/// `bash` as PATH finds it, looked up with `stat` rather than by trying `execve` in each
+/// directory (which is what a bare name costs once the process is confined).
+fn find_bash() -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join("bash"))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .unwrap_or_else(|| PathBuf::from("bash"))
 }
 
 /// The hand-back file for the final directory, only inside the session's temp dir (the one
