@@ -49,6 +49,9 @@ pub enum Command {
     Exec(ExecArgs),
     /// Baseline, run an agent (jailed), then check.
     Run(ExecArgs),
+    /// Run one agent shell command under the session's jail (written by the tool gate).
+    #[command(hide = true)]
+    JailShell(JailShellArgs),
     /// Read and verify the hash-chained audit log.
     #[command(subcommand)]
     Audit(AuditCommand),
@@ -182,6 +185,24 @@ pub struct InstallArgs {
     /// The user's global settings instead of the repository's.
     #[arg(long)]
     pub global: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct JailShellArgs {
+    /// The agent whose session pin holds the write roots.
+    #[arg(long)]
+    pub agent: String,
+    #[arg(long)]
+    pub session: String,
+    /// Where to leave the directory the command ended in, for the outer shell.
+    #[arg(long)]
+    pub cwd_file: Option<std::path::PathBuf>,
+    /// Landlock only: no mount namespace (the hook found none available).
+    #[arg(long)]
+    pub no_mounts: bool,
+    /// The command, run by `bash -c`.
+    #[arg(short = 'c', long = "command", allow_hyphen_values = true)]
+    pub command: String,
 }
 
 #[derive(Debug, Args)]

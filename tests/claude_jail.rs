@@ -15,8 +15,17 @@ const LIMIT: Duration = Duration::from_secs(180);
 /// The system temp dir is not a write root here: the test HOME lives under it.
 const CONFIG: &str = "version = 1\n[gate]\nmax_bounces = 1\n[sandbox]\ntemp_writable = false\n";
 
+/// No kernel confinement at all: plain hooks would otherwise run each Bash command jailed
+/// (tests/claude_kernel.rs), and this is the detection path.
+const UNCONFINED: &str =
+    "version = 1\n[gate]\nmax_bounces = 1\n[sandbox]\ntemp_writable = false\nconfine = \"off\"\n";
+
 fn repo() -> TestRepo {
-    let r = TestRepo::with_files(&[("loopgate.toml", CONFIG), ("README.md", "demo\n")]);
+    repo_with(CONFIG)
+}
+
+fn repo_with(config: &str) -> TestRepo {
+    let r = TestRepo::with_files(&[("loopgate.toml", config), ("README.md", "demo\n")]);
     std::fs::write(r.home().join(".bashrc"), "# the user's shell\n").unwrap();
     r.install_claude_hooks();
     r.git(&["add", "-A"]);
@@ -112,7 +121,7 @@ fn under_the_jail_the_script_cannot_write_home_and_the_agent_still_works() {
 #[test]
 fn without_the_jail_the_escape_bounces_the_stop_and_quarantines_until_release() {
     let Some(bin) = claude::binary() else { return };
-    let r = repo();
+    let r = repo_with(UNCONFINED);
     let server = ModelServer::start(script_turns(&r));
     let run = claude::run(
         &bin,

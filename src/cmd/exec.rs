@@ -78,9 +78,39 @@ fn confine(dir: &Path, cmd: &mut Command) -> anyhow::Result<Prepared> {
         eprintln!("loopgate: confinement degraded to detection: {why}; running unconfined");
     } else {
         eprintln!("loopgate: {}", describe(report));
+        read_only_referee(&root, report, cmd)?;
     }
     sandbox::apply(cmd, &prepared);
     Ok(prepared)
+}
+
+/// The referee's files inside the write roots made read-only by a private mount namespace,
+/// where one can be had (registered before Landlock, which forbids mounting).
+fn read_only_referee(root: &Path, report: &ConfineReport, cmd: &mut Command) -> anyhow::Result<()> {
+    if let sandbox::mounts::NsAvailability::Missing { reason } =
+        sandbox::mounts::namespaces_available()
+    {
+        eprintln!("loopgate: the referee's files stay writable (no mount namespace: {reason}); edits to them are detected instead");
+        return Ok(());
+    }
+    let mut read_only = sandbox::mounts::referee_paths(root);
+    read_only.extend(state::user_state_dir());
+    let mounts = sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
+        read_only,
+        writable: report.writable.clone(),
+        hidden: Vec::new(),
+        network: sandbox::mounts::NetMode::Host,
+    })?;
+    if !mounts.read_only.is_empty() {
+        let shown: Vec<String> = mounts
+            .read_only
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        eprintln!("loopgate: read-only: {}", shown.join(", "));
+    }
+    sandbox::mounts::apply(cmd, std::sync::Arc::new(mounts));
+    Ok(())
 }
 
 fn describe(report: &ConfineReport) -> String {

@@ -10,6 +10,7 @@ mod crash;
 mod deadline;
 mod evidence;
 mod reason;
+pub(crate) mod rewrite;
 mod session;
 mod stop;
 mod tool_gate;

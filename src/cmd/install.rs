@@ -11,6 +11,11 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+/// Codex hooks can refuse a shell command but not rewrite it, so the per-command jail that
+/// Claude Code and Gemini CLI get is not available there (docs/agents.md).
+const CODEX_CONFINE: &str = "Codex hooks cannot rewrite a shell command, so loopgate cannot \
+     confine Codex's commands one by one: start Codex as `loopgate run --confine -- codex` to \
+     run it, and every command it runs, under the kernel's jail.";
 const CODEX_TRUST: &str = "Codex runs a hook only once you trust it: start Codex, open `/hooks` \
      and trust the loopgate entries (again after any change to them). Project hooks also \
      need the project's `.codex/` layer to be trusted.";
@@ -49,6 +54,7 @@ pub fn install(dir: &Path, args: &InstallArgs) -> anyhow::Result<Exit> {
                 )),
             }
             notes.push(CODEX_TRUST.to_string());
+            notes.push(CODEX_CONFINE.to_string());
         }
     }
     if ci {

@@ -7,9 +7,10 @@ mod audit;
 mod baseline;
 mod check;
 mod exec;
-mod hook;
+pub(crate) mod hook;
 mod init;
 mod install;
+pub(crate) mod jail_shell;
 mod policy;
 mod quarantine;
 mod receipt;
@@ -34,6 +35,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
         Command::Uninstall(args) => install::uninstall(&dir, &args),
         Command::Exec(args) => exec::exec(&dir, &args),
         Command::Run(args) => run::run_agent(&dir, &args),
+        Command::JailShell(args) => jail_shell::run(&dir, &args),
         Command::Audit(cmd) => audit::run(&dir, &cmd),
         Command::Quarantine(cmd) => quarantine::run(&dir, &cmd),
     }

@@ -136,6 +136,8 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
                 };
                 let p = sandbox::prepare(&plan)?;
                 sandbox::apply(&mut cmd, &p);
+                // Its hooks then leave shell commands as they are: the whole agent is jailed.
+                cmd.env(crate::cmd::hook::rewrite::RUN_CONFINED_ENV, "1");
                 eprintln!(
                     "loopgate run: `{program_name}` confined by Landlock ({})",
                     p.enforcement()

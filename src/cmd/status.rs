@@ -29,6 +29,7 @@ pub fn run(dir: &Path, args: &StatusArgs) -> anyhow::Result<Exit> {
         "baseline": newest.as_ref().map(|b| serde_json::json!({"session": b.session, "created_at": b.created_at, "head": b.head})),
         "latest_receipt": latest.as_ref().map(|r| serde_json::json!({"verdict": r.verdict, "exit_code": r.exit_code, "started_at": r.started_at, "via": r.via})),
         "quarantine": quarantine,
+        "kernel": crate::cmd::hook::rewrite::kernel_status(&loaded.config.sandbox),
     });
     if args.json {
         println!("{}", serde_json::to_string_pretty(&status)?);
@@ -65,6 +66,30 @@ pub fn run(dir: &Path, args: &StatusArgs) -> anyhow::Result<Exit> {
             r.verdict, r.exit_code, r.started_at, r.via
         ),
         None => println!("receipt:   none yet"),
+    }
+    let kernel = &status["kernel"];
+    match kernel["landlock"]["abi"].as_u64() {
+        Some(abi) => println!(
+            "landlock:  ABI {abi} ({})",
+            kernel["landlock"]["enforcement"].as_str().unwrap_or("")
+        ),
+        None => println!(
+            "landlock:  missing: {}",
+            kernel["landlock"]["why"].as_str().unwrap_or("")
+        ),
+    }
+    match kernel["mount_namespaces"]["why"].as_str() {
+        None => {
+            println!("mount ns:  available (the referee's files are read-only to jailed commands)")
+        }
+        Some(why) => println!("mount ns:  missing: {why}"),
+    }
+    if let Some(agents) = kernel["agents"].as_object() {
+        for (name, a) in agents {
+            let what = a["shell_commands"].as_str().unwrap_or("");
+            let detail = a["level"].as_str().or(a["why"].as_str()).unwrap_or("");
+            println!("shell:     {name}: {what} ({detail})");
+        }
     }
     if let Some(q) = quarantine {
         println!("QUARANTINE: {q}");

@@ -7,6 +7,7 @@ pub mod clients;
 pub mod gemini_api;
 pub mod hook;
 pub mod http;
+pub mod jail;
 pub mod model;
 pub mod repo;
 pub mod responses;

@@ -48,6 +48,7 @@ pub(crate) fn parse_shaped(
         cwd,
         transcript_path: fields::path(object, "transcript_path"),
         tool_use_id: fields::string(object, "tool_use_id"),
+        tool_input: object.get("tool_input").cloned(),
     })
 }
 
@@ -115,6 +116,21 @@ fn pre_tool_use(response: &Response) -> Option<Value> {
         Response::Context { text } => Some(json!({
             "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": text}
         })),
+        // Verified against the client (tests/claude_kernel.rs): with `allow` the rewritten
+        // input runs as given; without a decision the client re-vets the rewritten text
+        // with its own permission rules, which would ask about loopgate's wrapper.
+        Response::Rewrite {
+            tool_input,
+            reason,
+            ask,
+        } => Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": if *ask { "ask" } else { "allow" },
+                "permissionDecisionReason": non_empty(reason),
+                "updatedInput": tool_input,
+            }
+        })),
     }
 }
 
@@ -132,7 +148,10 @@ pub(crate) fn permission(decision: &str, reason: &str) -> Value {
 /// Stop and SubagentStop: a refusal of any kind keeps the agent working (no silent pass).
 fn stop(response: &Response) -> Option<Value> {
     match response {
-        Response::Nothing | Response::Allow { .. } | Response::Context { .. } => None,
+        Response::Nothing
+        | Response::Allow { .. }
+        | Response::Context { .. }
+        | Response::Rewrite { .. } => None,
         Response::Block { reason } | Response::Deny { reason } | Response::Ask { reason } => {
             Some(block(reason))
         }

@@ -97,6 +97,7 @@ fn pre_tool_use(response: &Response) -> Option<Value> {
         Response::Deny { reason } | Response::Block { reason } | Response::Halt { reason } => {
             Some(claude::permission("deny", reason))
         }
+        Response::Rewrite { .. } => Some(claude::permission("deny", crate::REWRITE_UNSUPPORTED)),
         Response::Ask { reason } => Some(claude::permission(
             "deny",
             &format!(
@@ -109,7 +110,10 @@ fn pre_tool_use(response: &Response) -> Option<Value> {
 
 fn stop(response: &Response) -> Value {
     match response {
-        Response::Nothing | Response::Allow { .. } | Response::Context { .. } => json!({}),
+        Response::Nothing
+        | Response::Allow { .. }
+        | Response::Context { .. }
+        | Response::Rewrite { .. } => json!({}),
         Response::Block { reason } | Response::Deny { reason } | Response::Ask { reason } => {
             claude::block(reason)
         }

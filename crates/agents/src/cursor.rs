@@ -77,6 +77,7 @@ pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
         cwd,
         transcript_path: fields::path(object, "transcript_path"),
         tool_use_id: None,
+        tool_input: None,
     })
 }
 
@@ -167,6 +168,7 @@ fn permission(response: &Response, can_ask: bool) -> Option<Value> {
         | Response::Deny { reason }
         | Response::Block { reason }
         | Response::Halt { reason } => ("deny", Some(reason.as_str())),
+        Response::Rewrite { .. } => ("deny", Some(crate::REWRITE_UNSUPPORTED)),
     };
     let mut out = json!({ "permission": decision });
     if let Some(reason) = reason {

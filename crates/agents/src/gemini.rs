@@ -42,6 +42,7 @@ pub(crate) fn parse(object: &Object) -> Result<HookInput, ParseError> {
         cwd,
         transcript_path: fields::path(object, "transcript_path"),
         tool_use_id: None,
+        tool_input: object.get("tool_input").cloned(),
     })
 }
 
@@ -113,12 +114,25 @@ fn before_tool(response: &Response) -> Option<Value> {
         Response::Halt { reason } => Some(json!({
             "decision": "deny", "reason": non_empty(reason), "continue": false, "stopReason": reason
         })),
+        // Gemini CLI merges `hookSpecificOutput.tool_input` into the call's arguments.
+        Response::Rewrite {
+            tool_input,
+            reason,
+            ask,
+        } => Some(json!({
+            "decision": if *ask { "ask" } else { "allow" },
+            "reason": non_empty(reason),
+            "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": tool_input},
+        })),
     }
 }
 
 fn after_agent(response: &Response) -> Option<Value> {
     match response {
-        Response::Nothing | Response::Allow { .. } | Response::Context { .. } => None,
+        Response::Nothing
+        | Response::Allow { .. }
+        | Response::Context { .. }
+        | Response::Rewrite { .. } => None,
         Response::Block { reason } | Response::Deny { reason } | Response::Ask { reason } => {
             Some(json!({"decision": "deny", "reason": non_empty(reason)}))
         }

@@ -123,6 +123,9 @@ pub struct HookInput {
     /// The id of the tool call a PreToolUse is about (Claude Code and Codex send it; it
     /// names the transcript message that asked for the call, which the budget waits for).
     pub tool_use_id: Option<String>,
+    /// The tool call's raw input object, when the event has one: a rewrite of the call
+    /// (see [`Response::Rewrite`]) keeps every field but the one it replaces.
+    pub tool_input: Option<serde_json::Value>,
 }
 
 /// What loopgate wants to tell the agent; each protocol renders what it supports.
@@ -152,7 +155,21 @@ pub enum Response {
     Context {
         text: String,
     },
+    /// Run the tool call with this input instead (the shell command wrapped in loopgate's
+    /// jail). `ask` carries loopgate's reason when a human must approve the call first;
+    /// otherwise the rewritten call is approved. Only agents whose protocol can replace a
+    /// tool's input render it; every other one refuses the call (it never runs unwrapped).
+    Rewrite {
+        tool_input: serde_json::Value,
+        reason: String,
+        ask: bool,
+    },
 }
+
+/// The refusal sent by a protocol that cannot replace a tool's input, should a rewrite ever
+/// reach it: the call must not run outside the jail it was promised.
+pub const REWRITE_UNSUPPORTED: &str =
+    "loopgate refused this: the command was to run confined, and this agent cannot run a rewritten command";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ParseError {

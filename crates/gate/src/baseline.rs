@@ -115,13 +115,44 @@ pub fn read_text(path: &Path) -> Option<String> {
     String::from_utf8(state::read_bounded(path, MAX_TEXT_BYTES, state::Follow::Yes).ok()?).ok()
 }
 
-/// The gate files that exist (or not) now: the fixed list plus `loopgate.toml`.
+/// The gate files that exist (or not) now: the fixed list plus `loopgate.toml`, and each
+/// entry of the repository's git hooks directory (`.git/hooks/<name>`, following a linked
+/// worktree's `.git` file to the common directory).
 pub fn gate_file_hashes(root: &Path) -> BTreeMap<String, Option<String>> {
-    GATE_FILES
+    let mut out: BTreeMap<String, Option<String>> = GATE_FILES
         .iter()
-        .filter(|p| !p.contains('*'))
+        .filter(|p| !p.contains('*') && !p.starts_with(".git/"))
         .map(|p| (p.to_string(), hash_file(&root.join(p))))
-        .collect()
+        .collect();
+    for path in sandbox::mounts::git_code_paths(root) {
+        match path.file_name().and_then(|n| n.to_str()) {
+            Some("config") => {
+                out.insert(".git/config".into(), hash_file(&path));
+            }
+            Some("hooks") => {
+                let Ok(entries) = std::fs::read_dir(&path) else {
+                    continue;
+                };
+                for e in entries.flatten().take(MAX_HOOK_ENTRIES) {
+                    if let Some(name) = e.file_name().to_str() {
+                        // A link is hashed as the file it points to, or as missing.
+                        out.insert(format!(".git/hooks/{name}"), hash_file(&e.path()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A bound on the hooks directory read at each baseline and check.
+const MAX_HOOK_ENTRIES: usize = 1000;
+
+/// Whether a baseline's gate-file hashes cover the git files (baselines recorded before
+/// they were added do not, and must not report every hook as new).
+pub fn covers_git_files(hashes: &BTreeMap<String, Option<String>>) -> bool {
+    hashes.contains_key(".git/config")
 }
 
 /// Capture the baseline for `repo` now (no file written).

@@ -66,6 +66,24 @@ pub fn duration(key: &str, value: Duration, range: Range<Duration>) -> Result<()
     Ok(())
 }
 
+/// A `deny_read` entry: a configured path (as [`root_path`]), never the file-system root
+/// or the home directory itself (nothing would run), with `*` only in its last part.
+pub fn deny_read_path(key: &str, path: &str) -> Result<(), String> {
+    root_path(key, path, true)?;
+    if matches!(path.trim_end_matches('/'), "~" | "." | "") {
+        return Err(format!(
+            "{key} names `{path}`: hiding the whole home or repository leaves nothing to run; name the secret paths"
+        ));
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    if parts[..parts.len() - 1].iter().any(|p| p.contains('*')) || path.contains("**") {
+        return Err(format!(
+            "{key} has `{path}`: a `*` may only appear in the last part of the path"
+        ));
+    }
+    Ok(())
+}
+
 /// A configured root: a non-empty path without surrounding spaces or control characters.
 /// A write root may not be the file-system root: that is `confine = "off"`, said plainly.
 pub fn root_path(key: &str, root: &str, is_write_root: bool) -> Result<(), String> {

@@ -204,7 +204,16 @@ pub fn deltas(
     }
     // Gate files may be ignored by git (settings.local.json): compare their hashes too.
     if let Some(gate_then) = gate_then {
-        for (path, now) in baseline::gate_file_hashes(root) {
+        let mut now_hashes = baseline::gate_file_hashes(root);
+        let git_too = baseline::covers_git_files(gate_then);
+        if !git_too {
+            now_hashes.retain(|p, _| !p.starts_with(".git/"));
+        }
+        // A hook removed since the baseline is only in the baseline's list.
+        for path in gate_then.keys().filter(|p| p.starts_with(".git/")) {
+            now_hashes.entry(path.clone()).or_insert(None);
+        }
+        for (path, now) in now_hashes {
             let then = gate_then.get(&path).cloned().flatten();
             if then != now && !changes.contains_key(&path) {
                 let kind = match (&then, &now) {

@@ -108,6 +108,18 @@ pub enum Confine {
     Off,
 }
 
+/// What a jailed agent shell command may reach on the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Network {
+    /// Unrestricted (`npm install`, `cargo build`, `git push` over the network work).
+    On,
+    /// No network at all: a private network namespace with no interface up.
+    Off,
+    /// Only the loopback interface of a private network namespace (local test servers).
+    Loopback,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SandboxConfig {
@@ -116,6 +128,10 @@ pub struct SandboxConfig {
     pub temp_writable: bool,
     pub watch_roots: Vec<String>,
     pub confine: Confine,
+    /// Paths a jailed agent shell command may not read (hidden by the mount namespace):
+    /// `~` expanded, relative ones from the repository root, `*` allowed in the last part.
+    pub deny_read: Vec<String>,
+    pub network: Network,
 }
 
 impl Default for SandboxConfig {
@@ -125,6 +141,12 @@ impl Default for SandboxConfig {
             temp_writable: true,
             watch_roots: Vec::new(),
             confine: Confine::Auto,
+            // Private keys, not all of ~/.ssh: known_hosts and config stay readable, so
+            // `git push` over SSH works through ssh-agent.
+            deny_read: ["~/.ssh/id_*", "~/.aws", "~/.config/gh", ".env", ".env.*"]
+                .map(String::from)
+                .to_vec(),
+            network: Network::On,
         }
     }
 }
@@ -321,6 +343,9 @@ impl Config {
         }
         for root in &self.sandbox.watch_roots {
             bounds::root_path("[sandbox] watch_roots", root, false)?;
+        }
+        for path in &self.sandbox.deny_read {
+            bounds::deny_read_path("[sandbox] deny_read", path)?;
         }
         for program in &self.gate.programs {
             if program.trim().is_empty() || program.trim() != program {

@@ -54,7 +54,7 @@ pub fn open_quarantine(root: &Path) -> anyhow::Result<Option<String>> {
 }
 
 /// Tool caches a check legitimately writes outside the repository (dependency downloads).
-const TOOL_CACHES: &[&str] = &[
+pub const TOOL_CACHES: &[&str] = &[
     ".cargo",
     ".npm",
     ".cache",

@@ -103,6 +103,9 @@ pub const GATE_FILES: &[&str] = &[
     ".cursor/hooks.json",
     ".gemini/settings.json",
     ".github/workflows/loopgate.yml",
+    // Not tracked, but they run code for the human at the next commit or git command.
+    ".git/config",
+    ".git/hooks/**",
 ];
 
 /// Agent hook settings of a global install, relative to the home directory.

@@ -3,6 +3,8 @@
 
 pub mod confine;
 mod keeper;
+pub mod jail_files;
+pub mod mounts;
 pub mod process;
 pub mod quarantine;
 pub mod roots;

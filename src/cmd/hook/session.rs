@@ -72,8 +72,9 @@ pub fn handle(frame: super::workspace::Frame, input: &HookInput) -> Response {
     };
     Response::Context {
         text: format!(
-            "loopgate is active{baseline}: {checks_text}; the stop is refused while they fail or if tests are deleted or skipped, lint is disabled, or gate files are edited. Writes are confined to {}; loopgate.toml, .loopgate/ and agent hook settings are read-only.",
-            roots_text(ws)
+            "loopgate is active{baseline}: {checks_text}; the stop is refused while they fail or if tests are deleted or skipped, lint is disabled, or gate files are edited. Writes are confined to {}; loopgate.toml, .loopgate/ and agent hook settings are read-only.{}",
+            roots_text(ws),
+            super::rewrite::session_note(ws, input.agent)
         ),
     }
 }

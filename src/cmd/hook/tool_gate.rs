@@ -71,15 +71,12 @@ pub fn handle(frame: workspace::Frame, input: &HookInput, call: &ToolCall) -> Re
                 ),
             )
         });
-    audit(
-        &ws.root,
-        Some(&ws.config),
-        input,
-        call,
-        &outcome,
-        Map::new(),
-    );
-    respond(&outcome)
+    let (outcome, extra, rewritten) = super::rewrite::apply(ws, input, call, outcome);
+    audit(&ws.root, Some(&ws.config), input, call, &outcome, extra);
+    match rewritten {
+        Some(response) => response,
+        None => respond(&outcome),
+    }
 }
 
 /// The plain data a decision needs (owned, so it can move to the worker thread), taken

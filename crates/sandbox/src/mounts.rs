@@ -1,0 +1,618 @@
+//! Read-only holes in a writable tree, by a private mount namespace.
+//!
+//! Landlock only grants: it cannot make `loopgate.toml` read-only inside a repository that
+//! is a write root. A mount namespace can: the child gets its own copy of the mount table,
+//! and each protected path is bind-mounted onto itself and remounted read-only. The host's
+//! mounts are untouched (propagation into the child is one-way: `MS_SLAVE`).
+//!
+//! Everything that allocates (paths as C strings, the uid and gid maps, the error texts) is
+//! built in the parent; the child, between fork and exec, only makes raw syscalls.
+//!
+//! Renames: a protected path that is a mount point cannot be renamed or removed (`EBUSY`),
+//! but its ancestors could be (`mv .git .git2 && cp -r .git2 .git` would give a writable
+//! copy). So every ancestor of a protected path whose parent is writable is bind-mounted
+//! onto itself too ("anchors"): a mount point cannot be renamed either.
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// Set to `1` to make loopgate behave as on a kernel without (unprivileged) user namespaces.
+pub const NO_USERNS_ENV: &str = "LOOPGATE_NO_USERNS";
+
+/// The paths to make read-only, and the writable paths they live in.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MountPlan {
+    /// Existing paths to make read-only (files or directories).
+    pub read_only: Vec<PathBuf>,
+    /// The paths the child may write (the Landlock write rules): only protected paths
+    /// inside one of them need a mount, and only ancestors with a writable parent need an
+    /// anchor.
+    pub writable: Vec<PathBuf>,
+    /// Existing paths the child may not read: a directory is covered by an empty read-only
+    /// tmpfs, a file by `/dev/null`.
+    pub hidden: Vec<PathBuf>,
+    pub network: NetMode,
+}
+
+/// The network a child gets.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NetMode {
+    /// The host's network.
+    #[default]
+    Host,
+    /// A private network namespace with no interface up.
+    None,
+    /// A private network namespace with only the loopback interface up.
+    Loopback,
+}
+
+/// Whether this process can give a child a private mount namespace.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "state")]
+pub enum NsAvailability {
+    Available,
+    Missing { reason: String },
+}
+
+/// A cheap probe (no fork): the simulation switch, then the kernel's user-namespace limit
+/// for an unprivileged caller. Root needs no user namespace for a mount namespace.
+pub fn namespaces_available() -> NsAvailability {
+    if std::env::var_os(NO_USERNS_ENV).is_some_and(|v| v == "1") {
+        return NsAvailability::Missing {
+            reason: format!("{NO_USERNS_ENV}=1 simulates a kernel without user namespaces"),
+        };
+    }
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        return NsAvailability::Available;
+    }
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .ok()
+            .map(|s| s.trim().to_string())
+    };
+    if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
+        return NsAvailability::Missing {
+            reason: "user namespaces are disabled (user.max_user_namespaces = 0)".into(),
+        };
+    }
+    if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
+        return NsAvailability::Missing {
+            reason:
+                "unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone = 0)"
+                    .into(),
+        };
+    }
+    if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
+        return NsAvailability::Missing {
+            reason: "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1)".into(),
+        };
+    }
+    NsAvailability::Available
+}
+
+#[derive(Debug)]
+enum Step {
+    /// Bind a directory onto itself, so it cannot be renamed.
+    Anchor { path: CString, error: Vec<u8> },
+    /// Bind onto itself, then remount read-only keeping the flags the kernel locks.
+    ReadOnly {
+        path: CString,
+        keep: libc::c_ulong,
+        error: Vec<u8>,
+    },
+    /// Cover a directory with an empty, read-only tmpfs.
+    HideDir { path: CString, error: Vec<u8> },
+    /// Cover a file with `/dev/null`, read-only.
+    HideFile {
+        path: CString,
+        keep: libc::c_ulong,
+        error: Vec<u8>,
+    },
+}
+
+/// A namespace set-up ready to apply to a child.
+#[derive(Debug)]
+pub struct PreparedMounts {
+    userns: bool,
+    uid_map: Vec<u8>,
+    gid_map: Vec<u8>,
+    steps: Vec<Step>,
+    network: NetMode,
+    /// The paths made read-only, for reports.
+    pub read_only: Vec<PathBuf>,
+    /// The paths hidden, for reports.
+    pub hidden: Vec<PathBuf>,
+}
+
+/// Build the set-up for `plan`: protected paths outside every writable path are skipped
+/// (Landlock already keeps them), missing paths are skipped (a mount needs a target).
+pub fn prepare(plan: &MountPlan) -> std::io::Result<PreparedMounts> {
+    let writable: Vec<PathBuf> = plan.writable.iter().map(|p| canonical(p)).collect();
+    let inside_writable = |p: &Path| writable.iter().any(|w| p.starts_with(w));
+    let mut read_only: Vec<PathBuf> = plan
+        .read_only
+        .iter()
+        .filter(|p| std::fs::symlink_metadata(p).is_ok())
+        .map(|p| canonical(p))
+        .filter(|p| inside_writable(p))
+        .collect();
+    read_only.sort();
+    read_only.dedup();
+    // A path below another read-only path is already read-only.
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for p in read_only {
+        if !kept.iter().any(|k| p.starts_with(k)) {
+            kept.push(p);
+        }
+    }
+    let mut anchors: Vec<PathBuf> = Vec::new();
+    for p in &kept {
+        let mut cur = p.parent();
+        while let Some(dir) = cur {
+            match dir.parent() {
+                Some(parent) if inside_writable(parent) => anchors.push(dir.to_path_buf()),
+                _ => {}
+            }
+            cur = dir.parent();
+        }
+    }
+    anchors.sort();
+    anchors.dedup();
+    anchors.retain(|a| !kept.iter().any(|k| a.starts_with(k)));
+    // Shorter first: an anchor mounted after a read-only bind below it would hide that bind.
+    anchors.sort_by_key(|a| a.components().count());
+    let mut steps = Vec::new();
+    for a in &anchors {
+        steps.push(Step::Anchor {
+            path: cstring(a)?,
+            error: format!("loopgate: jail: cannot anchor {}\n", a.display()).into_bytes(),
+        });
+    }
+    for p in &kept {
+        steps.push(Step::ReadOnly {
+            path: cstring(p)?,
+            keep: locked_flags(p),
+            error: format!("loopgate: jail: cannot make {} read-only\n", p.display()).into_bytes(),
+        });
+    }
+    let mut hidden: Vec<PathBuf> = plan
+        .hidden
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
+    hidden.sort();
+    hidden.dedup();
+    let null_flags = locked_flags(Path::new("/dev/null"));
+    for p in &hidden {
+        let error = format!("loopgate: jail: cannot hide {}\n", p.display()).into_bytes();
+        if p.is_dir() {
+            steps.push(Step::HideDir {
+                path: cstring(p)?,
+                error,
+            });
+        } else {
+            steps.push(Step::HideFile {
+                path: cstring(p)?,
+                keep: null_flags,
+                error,
+            });
+        }
+    }
+    // SAFETY: plain id queries.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    Ok(PreparedMounts {
+        userns: uid != 0,
+        uid_map: format!("{uid} {uid} 1\n").into_bytes(),
+        gid_map: format!("{gid} {gid} 1\n").into_bytes(),
+        steps,
+        network: plan.network,
+        read_only: kept,
+        hidden,
+    })
+}
+
+impl PreparedMounts {
+    /// Nothing to mount: no namespace is needed.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty() && self.network == NetMode::Host
+    }
+}
+
+/// Make `cmd` start in the private mount namespace. Register it BEFORE Landlock's
+/// `pre_exec`: a Landlock-confined process may not mount.
+pub fn apply(cmd: &mut std::process::Command, prepared: std::sync::Arc<PreparedMounts>) {
+    use std::os::unix::process::CommandExt;
+    if prepared.is_empty() {
+        return;
+    }
+    // SAFETY: the closure only makes raw syscalls on data built before the fork.
+    unsafe {
+        cmd.pre_exec(move || enter(&prepared));
+    }
+}
+
+fn enter(p: &PreparedMounts) -> std::io::Result<()> {
+    let mut flags = if p.userns {
+        libc::CLONE_NEWUSER | libc::CLONE_NEWNS
+    } else {
+        libc::CLONE_NEWNS
+    };
+    if p.network != NetMode::Host {
+        flags |= libc::CLONE_NEWNET;
+    }
+    // SAFETY: raw syscalls with pointers to live, NUL-terminated buffers.
+    unsafe {
+        if libc::unshare(flags) != 0 {
+            return fail(b"loopgate: jail: cannot create a mount namespace\n");
+        }
+        if p.userns {
+            write_proc(c"/proc/self/setgroups", b"deny")?;
+            write_proc(c"/proc/self/uid_map", &p.uid_map)?;
+            write_proc(c"/proc/self/gid_map", &p.gid_map)?;
+        }
+        let none = std::ptr::null::<libc::c_char>();
+        if libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_SLAVE,
+            std::ptr::null(),
+        ) != 0
+        {
+            return fail(b"loopgate: jail: cannot make the mounts private\n");
+        }
+        for step in &p.steps {
+            match step {
+                Step::Anchor { path, error } => {
+                    if libc::mount(
+                        path.as_ptr(),
+                        path.as_ptr(),
+                        none,
+                        libc::MS_BIND,
+                        std::ptr::null(),
+                    ) != 0
+                    {
+                        return fail(error);
+                    }
+                }
+                Step::HideDir { path, error } => {
+                    if libc::mount(
+                        c"tmpfs".as_ptr(),
+                        path.as_ptr(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                        c"size=4k,mode=0500".as_ptr().cast(),
+                    ) != 0
+                    {
+                        return fail(error);
+                    }
+                }
+                Step::HideFile { path, keep, error } => {
+                    if libc::mount(
+                        c"/dev/null".as_ptr(),
+                        path.as_ptr(),
+                        none,
+                        libc::MS_BIND,
+                        std::ptr::null(),
+                    ) != 0
+                        || libc::mount(
+                            none,
+                            path.as_ptr(),
+                            none,
+                            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | keep,
+                            std::ptr::null(),
+                        ) != 0
+                    {
+                        return fail(error);
+                    }
+                }
+                Step::ReadOnly { path, keep, error } => {
+                    if libc::mount(
+                        path.as_ptr(),
+                        path.as_ptr(),
+                        none,
+                        libc::MS_BIND | libc::MS_REC,
+                        std::ptr::null(),
+                    ) != 0
+                    {
+                        return fail(error);
+                    }
+                    if libc::mount(
+                        none,
+                        path.as_ptr(),
+                        none,
+                        libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | keep,
+                        std::ptr::null(),
+                    ) != 0
+                    {
+                        return fail(error);
+                    }
+                }
+            }
+        }
+        if p.network == NetMode::Loopback {
+            loopback_up()?;
+        }
+    }
+    Ok(())
+}
+
+/// Bring `lo` up in the new network namespace (it starts down).
+unsafe fn loopback_up() -> std::io::Result<()> {
+    let fd = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+    if fd < 0 {
+        return fail(b"loopgate: jail: cannot open a socket to bring up loopback\n");
+    }
+    let mut req: libc::ifreq = std::mem::zeroed();
+    req.ifr_name[0] = b'l' as libc::c_char;
+    req.ifr_name[1] = b'o' as libc::c_char;
+    let ok = libc::ioctl(fd, libc::SIOCGIFFLAGS, &mut req) == 0 && {
+        req.ifr_ifru.ifru_flags |= (libc::IFF_UP | libc::IFF_RUNNING) as libc::c_short;
+        libc::ioctl(fd, libc::SIOCSIFFLAGS, &req) == 0
+    };
+    libc::close(fd);
+    if !ok {
+        return fail(b"loopgate: jail: cannot bring up loopback\n");
+    }
+    Ok(())
+}
+
+/// The existing paths `patterns` name (`~/` expanded against `home`, relative ones taken
+/// from `root`, a `*` in the last part matched against that directory's entries).
+pub fn expand_hidden(patterns: &[String], root: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for pat in patterns {
+        let path = match (pat.strip_prefix("~/"), home) {
+            (Some(rest), Some(h)) => h.join(rest),
+            (Some(_), None) => continue,
+            _ if Path::new(pat).is_absolute() => PathBuf::from(pat),
+            _ => root.join(pat),
+        };
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !name.contains('*') {
+            if std::fs::symlink_metadata(&path).is_ok() {
+                out.push(path);
+            }
+            continue;
+        }
+        let (Some(dir), name) = (path.parent(), name.to_string()) else {
+            continue;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for e in entries.flatten().take(10_000) {
+            if let Some(n) = e.file_name().to_str() {
+                // Templates meant to be committed (`.env.example`) are not secrets, and a
+                // hidden tracked file would read as emptied to git inside the jail.
+                let template = [".example", ".sample", ".template", ".dist"]
+                    .iter()
+                    .any(|t| n.ends_with(t));
+                if wildcard(&name, n) && !template {
+                    out.push(e.path());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+fn wildcard(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            let Some(rest) = name.strip_prefix(head) else {
+                return false;
+            };
+            (0..=rest.len())
+                .filter(|i| rest.is_char_boundary(*i))
+                .any(|i| wildcard(tail, &rest[i..]))
+        }
+    }
+}
+
+/// Say which step failed on stderr (no allocation), then return errno.
+fn fail(message: &[u8]) -> std::io::Result<()> {
+    let err = std::io::Error::last_os_error();
+    // SAFETY: writing a live buffer to fd 2.
+    unsafe {
+        libc::write(2, message.as_ptr().cast(), message.len());
+    }
+    Err(err)
+}
+
+unsafe fn write_proc(path: &std::ffi::CStr, bytes: &[u8]) -> std::io::Result<()> {
+    let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+    if fd < 0 {
+        return fail(b"loopgate: jail: cannot open the user namespace maps\n");
+    }
+    let n = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+    libc::close(fd);
+    if n != bytes.len() as isize {
+        return fail(b"loopgate: jail: cannot write the user namespace maps\n");
+    }
+    Ok(())
+}
+
+/// The mount flags a read-only remount must keep: in a user namespace the kernel refuses
+/// a remount that would clear `nosuid`, `nodev`, `noexec` or the atime flags of the
+/// original mount.
+fn locked_flags(path: &Path) -> libc::c_ulong {
+    let Ok(c) = cstring(path) else { return 0 };
+    // SAFETY: statvfs writes into the zeroed struct we own.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    let f = st.f_flag;
+    let mut keep = 0;
+    for (st_flag, ms_flag) in [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ] {
+        if f & st_flag != 0 {
+            keep |= ms_flag;
+        }
+    }
+    keep
+}
+
+fn cstring(p: &Path) -> std::io::Result<CString> {
+    CString::new(p.as_os_str().as_bytes()).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} holds a NUL byte", p.display()),
+        )
+    })
+}
+
+fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The referee's files in and around a repository: loopgate's state and config, the agents'
+/// hook settings, and the git files that run code for the human later. Only the ones that
+/// exist can be mounted over; the rest are left to detection (`config_edits`).
+pub fn referee_paths(root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = [
+        ".loopgate",
+        "loopgate.toml",
+        ".claude",
+        ".codex",
+        ".gemini",
+        ".cursor",
+    ]
+    .iter()
+    .map(|p| root.join(p))
+    .collect();
+    out.extend(git_code_paths(root));
+    out
+}
+
+/// `.git/hooks` and `.git/config` of the repository at `root`, following a linked
+/// worktree's `.git` file to the common directory.
+pub fn git_code_paths(root: &Path) -> Vec<PathBuf> {
+    let dot_git = root.join(".git");
+    let Ok(meta) = std::fs::symlink_metadata(&dot_git) else {
+        return Vec::new();
+    };
+    if meta.is_dir() {
+        return vec![dot_git.join("hooks"), dot_git.join("config")];
+    }
+    let Ok(text) = std::fs::read_to_string(&dot_git) else {
+        return Vec::new();
+    };
+    let Some(gitdir) = text.lines().find_map(|l| l.strip_prefix("gitdir:")) else {
+        return Vec::new();
+    };
+    let gitdir = root.join(gitdir.trim());
+    let common = std::fs::read_to_string(gitdir.join("commondir"))
+        .map(|c| gitdir.join(c.trim()))
+        .unwrap_or_else(|_| gitdir.clone());
+    vec![
+        common.join("hooks"),
+        common.join("config"),
+        gitdir.join("config.worktree"),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_paths_inside_writable_roots_are_mounted_and_ancestors_are_anchored() {
+        let base = tempfile::tempdir().unwrap();
+        let root = base.path().join("repo");
+        std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+        std::fs::write(root.join(".git/config"), "").unwrap();
+        std::fs::write(root.join("loopgate.toml"), "").unwrap();
+        let outside = base.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        let plan = MountPlan {
+            hidden: Vec::new(),
+            network: NetMode::Host,
+            read_only: vec![
+                root.join(".git/hooks"),
+                root.join(".git/config"),
+                root.join("loopgate.toml"),
+                root.join(".loopgate"), // missing: skipped
+                outside.clone(),        // not writable anyway: skipped
+            ],
+            writable: vec![root.clone()],
+        };
+        let p = prepare(&plan).unwrap();
+        let root = canonical(&root);
+        assert_eq!(
+            p.read_only,
+            vec![
+                root.join(".git/config"),
+                root.join(".git/hooks"),
+                root.join("loopgate.toml")
+            ]
+        );
+        let anchors: Vec<&CString> = p
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Anchor { path, .. } => Some(path),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(anchors, vec![&cstring(&root.join(".git")).unwrap()]);
+    }
+
+    #[test]
+    fn deny_read_patterns_expand_home_root_and_a_last_part_wildcard() {
+        let base = tempfile::tempdir().unwrap();
+        let (home, root) = (base.path().join("h"), base.path().join("r"));
+        std::fs::create_dir_all(home.join(".ssh")).unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        for f in [".env", ".env.local", "env.txt", ".env.example"] {
+            std::fs::write(root.join(f), "").unwrap();
+        }
+        let mut got = expand_hidden(
+            &["~/.ssh".into(), "~/.aws".into(), ".env*".into()],
+            &root,
+            Some(&home),
+        );
+        got.sort();
+        assert_eq!(
+            got,
+            vec![
+                home.join(".ssh"),
+                root.join(".env"),
+                root.join(".env.local")
+            ]
+        );
+        assert!(wildcard("a*b*c", "axxbyyc") && !wildcard("a*b", "ba"));
+    }
+
+    #[test]
+    fn a_worktree_git_file_leads_to_the_common_hooks_and_config() {
+        let base = tempfile::tempdir().unwrap();
+        let main = base.path().join("main/.git");
+        let wt_git = main.join("worktrees/wt");
+        std::fs::create_dir_all(&wt_git).unwrap();
+        std::fs::write(wt_git.join("commondir"), "../..\n").unwrap();
+        let wt = base.path().join("wt");
+        std::fs::create_dir_all(&wt).unwrap();
+        std::fs::write(wt.join(".git"), format!("gitdir: {}\n", wt_git.display())).unwrap();
+        let paths = git_code_paths(&wt);
+        assert!(
+            paths.contains(&wt_git.join("../..").join("hooks")),
+            "{paths:?}"
+        );
+        assert!(
+            paths.contains(&wt_git.join("../..").join("config")),
+            "{paths:?}"
+        );
+    }
+}

@@ -1,0 +1,402 @@
+//! The kernel is the boundary: a shell command the tool gate lets through is rewritten to
+//! run under loopgate's jail (`loopgate jail-shell`, see `cmd::jail_shell`), where the agent's
+//! protocol can replace a tool's input (Claude Code `updatedInput`, Gemini CLI
+//! `hookSpecificOutput.tool_input`). Static vetting explains early; Landlock and the mount
+//! namespace enforce.
+
+use super::workspace::Workspace;
+use agents::{AgentKind, HookInput, Response, ToolCall};
+use gate::config::{Confine, Network};
+use policy::{Decision, Verdict};
+use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
+
+/// Set by `loopgate run --confine` for the agent it starts: the whole agent is already
+/// under Landlock, and a nested mount namespace cannot be had there.
+pub const RUN_CONFINED_ENV: &str = "LOOPGATE_RUN_CONFINED";
+
+/// What happens to one allowed shell command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// Run `command` (the rewritten text) instead; `level` says what confines it.
+    Confine { command: String, level: String },
+    /// Run as sent, unconfined, and say why.
+    Unconfined { why: String },
+    /// Do not run at all (`confine = "required"` and the jail cannot be had).
+    Refuse { why: String },
+}
+
+impl Plan {
+    /// The audit fields of this plan.
+    pub fn audit(&self) -> Map<String, Value> {
+        let v = match self {
+            Plan::Confine { level, .. } => json!({"mode": "jail-shell", "level": level}),
+            Plan::Unconfined { why } => json!({"mode": "unconfined", "why": why}),
+            Plan::Refuse { why } => json!({"mode": "refused", "why": why}),
+        };
+        let mut m = Map::new();
+        m.insert("confinement".into(), v);
+        m
+    }
+}
+
+/// The environment facts a plan depends on, read at the edge.
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    pub landlock: Result<u32, String>,
+    pub mounts: Result<(), String>,
+    pub run_confined: bool,
+    pub exe: Result<PathBuf, String>,
+    /// Where the hand-back of the final directory goes; `None`: the session's temp dir.
+    pub cwd_dir: Option<PathBuf>,
+}
+
+impl Kernel {
+    pub fn probe() -> Kernel {
+        Kernel {
+            landlock: match sandbox::landlock_available() {
+                sandbox::Availability::Available { abi } => Ok(abi),
+                sandbox::Availability::Missing { reason } => Err(reason),
+            },
+            mounts: match sandbox::mounts::namespaces_available() {
+                sandbox::mounts::NsAvailability::Available => Ok(()),
+                sandbox::mounts::NsAvailability::Missing { reason } => Err(reason),
+            },
+            run_confined: std::env::var_os(RUN_CONFINED_ENV).is_some_and(|v| v == "1"),
+            exe: std::env::current_exe()
+                .map_err(|e| format!("the loopgate binary's own path cannot be read: {e}")),
+            cwd_dir: None,
+        }
+    }
+}
+
+/// Whether `agent` can be sent a rewritten shell command, and if not, what to do instead.
+pub fn agent_can_rewrite(agent: AgentKind) -> Result<(), String> {
+    match agent {
+        AgentKind::Claude | AgentKind::Gemini => Ok(()),
+        AgentKind::Codex => Err("Codex hooks cannot rewrite a command; run the agent as `loopgate run --confine -- codex` to confine it".into()),
+        AgentKind::Cursor => Err("Cursor's beforeShellExecution cannot rewrite a command; run the agent under `loopgate run --confine` to confine it".into()),
+    }
+}
+
+/// The plan for one allowed shell command of `input`'s session. Pure over its arguments.
+pub fn plan(
+    agent: AgentKind,
+    session: Option<&str>,
+    sandbox: &gate::config::SandboxConfig,
+    command: &str,
+    kernel: &Kernel,
+) -> Plan {
+    let confine = sandbox.confine;
+    let required = confine == Confine::Required;
+    let refuse_or = |why: String| {
+        if required {
+            Plan::Refuse {
+                why: format!("[sandbox] confine = \"required\", but {why}"),
+            }
+        } else {
+            Plan::Unconfined { why }
+        }
+    };
+    if confine == Confine::Off {
+        return Plan::Unconfined {
+            why: "[sandbox] confine = \"off\"".into(),
+        };
+    }
+    if kernel.run_confined {
+        return Plan::Unconfined {
+            why: "the agent already runs under `loopgate run --confine`".into(),
+        };
+    }
+    if let Err(why) = agent_can_rewrite(agent) {
+        return refuse_or(why);
+    }
+    let abi = match &kernel.landlock {
+        Ok(abi) => *abi,
+        Err(why) => return refuse_or(format!("Landlock is not available ({why})")),
+    };
+    let Some(session) = session.filter(|s| !s.is_empty()) else {
+        return refuse_or(
+            "the call names no session, so there is no pinned frame to confine it to".into(),
+        );
+    };
+    let exe = match &kernel.exe {
+        Ok(exe) => exe,
+        Err(why) => {
+            return Plan::Refuse { why: why.clone() };
+        }
+    };
+    if command.contains('\0') {
+        return Plan::Refuse {
+            why: "the command holds a NUL byte".into(),
+        };
+    }
+    let (mounts, level) = match &kernel.mounts {
+        Ok(()) => (true, format!("landlock ABI {abi} + read-only mounts{}", extras(sandbox))),
+        Err(why) if sandbox.network != Network::On => {
+            return Plan::Refuse {
+                why: format!("[sandbox] network = \"{}\" needs a network namespace, and none can be had here ({why})", network_name(sandbox.network)),
+            }
+        }
+        Err(why) => (
+            false,
+            format!("landlock ABI {abi} only (no mount namespace: {why}); the referee's files inside the repository are watched, not protected, and deny_read is not enforced"),
+        ),
+    };
+    let cwd_dir = kernel
+        .cwd_dir
+        .clone()
+        .unwrap_or_else(|| sandbox::jail_files::session_tmp_path(agent.name(), session));
+    Plan::Confine {
+        command: wrap(exe, agent, session, command, mounts, &cwd_dir),
+        level,
+    }
+}
+
+fn network_name(n: Network) -> &'static str {
+    match n {
+        Network::On => "on",
+        Network::Off => "off",
+        Network::Loopback => "loopback",
+    }
+}
+
+fn extras(sandbox: &gate::config::SandboxConfig) -> String {
+    let mut out = String::new();
+    if !sandbox.deny_read.is_empty() {
+        out.push_str(&format!(", unreadable: {}", sandbox.deny_read.join(" ")));
+    }
+    if sandbox.network != Network::On {
+        out.push_str(&format!(", network {}", network_name(sandbox.network)));
+    }
+    out
+}
+
+/// The command the agent's shell runs instead of `command`. It runs the original through
+/// `jail-shell` (which becomes the jailed `bash`), then moves the outer shell to the
+/// directory the original ended in (Claude Code carries the cwd across calls; the jailed
+/// shell leaves it in `cwd_dir/cwd.<pid of the outer shell>`) and ends with the original's
+/// exit code, without forking anything else.
+pub fn wrap(
+    exe: &Path,
+    agent: AgentKind,
+    session: &str,
+    command: &str,
+    mounts: bool,
+    cwd_dir: &Path,
+) -> String {
+    let mut call = format!(
+        "{} jail-shell --agent {} --session {}",
+        quote(&exe.display().to_string()),
+        agent.name(),
+        quote(session)
+    );
+    if !mounts {
+        call.push_str(" --no-mounts");
+    }
+    let file = format!("{}/cwd.", cwd_dir.display());
+    let file = format!("{}\"$$\"", quote(&file));
+    format!(
+        "{call} --cwd-file {file} -c {}\n__lg_s=$?; __lg_d=; {{ IFS= builtin read -r __lg_d < {file}; }} 2>/dev/null && [ -n \"$__lg_d\" ] && builtin cd -- \"$__lg_d\" 2>/dev/null; __lg_r() {{ return \"$1\"; }}; __lg_r \"$__lg_s\"",
+        quote(command)
+    )
+}
+
+/// One shell word, single-quoted: every byte but NUL survives.
+pub fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// The tool input to send back: the agent's own input with the command replaced.
+pub fn rewritten_input(input: &HookInput, command: &str) -> Value {
+    let mut obj = match &input.tool_input {
+        Some(Value::Object(o)) => o.clone(),
+        _ => Map::new(),
+    };
+    obj.insert("command".into(), Value::String(command.to_string()));
+    Value::Object(obj)
+}
+
+/// The tool gate's last step for a shell call it did not refuse: confine it, or say why
+/// not, or refuse it when confinement is required and cannot be had. Returns the decision
+/// to audit, the audit fields, and the rewritten answer when there is one.
+pub fn apply(
+    ws: &Workspace,
+    input: &HookInput,
+    call: &ToolCall,
+    decision: Decision,
+) -> (Decision, Map<String, Value>, Option<Response>) {
+    let ToolCall::Shell { command, .. } = call else {
+        return (decision, Map::new(), None);
+    };
+    if decision.decision == Verdict::Deny {
+        return (decision, Map::new(), None);
+    }
+    let plan = plan(
+        input.agent,
+        input.session_id.as_deref(),
+        &ws.config.sandbox,
+        command,
+        &Kernel::probe(),
+    );
+    let extra = plan.audit();
+    match plan {
+        Plan::Confine { command, level } => {
+            let ask = decision.decision == Verdict::Ask;
+            let reason = if ask {
+                format!(
+                    "{} (if approved, it runs confined by the kernel: {level})",
+                    super::tool_gate::reason_text(&decision)
+                )
+            } else {
+                format!("loopgate: allowed ({}); runs confined by the kernel: {level}", decision.rule)
+            };
+            let response = Response::Rewrite {
+                tool_input: rewritten_input(input, &command),
+                reason,
+                ask,
+            };
+            (decision, extra, Some(response))
+        }
+        Plan::Unconfined { .. } => (decision, extra, None),
+        Plan::Refuse { why } => (
+            super::tool_gate::deny(
+                "sandbox.unavailable",
+                format!("this shell command cannot run confined: {why}; ask the user to fix the sandbox or change [sandbox] confine"),
+            ),
+            extra,
+            None,
+        ),
+    }
+}
+
+/// What the kernel offers here and what an agent's shell commands get from it, for
+/// `loopgate status`: each piece with the level reached, or why it is missing.
+pub fn kernel_status(sandbox: &gate::config::SandboxConfig) -> Value {
+    let k = Kernel::probe();
+    let agents: Map<String, Value> = [
+        AgentKind::Claude,
+        AgentKind::Gemini,
+        AgentKind::Codex,
+        AgentKind::Cursor,
+    ]
+    .iter()
+    .map(|a| {
+        let v = match plan(*a, Some("status"), sandbox, "true", &k) {
+            Plan::Confine { level, .. } => json!({"shell_commands": "confined", "level": level}),
+            Plan::Unconfined { why } => json!({"shell_commands": "unconfined", "why": why}),
+            Plan::Refuse { why } => json!({"shell_commands": "refused", "why": why}),
+        };
+        (a.name().to_string(), v)
+    })
+    .collect();
+    json!({
+        "landlock": match &k.landlock {
+            Ok(abi) => json!({"available": true, "abi": abi,
+                "enforcement": sandbox::confine::enforcement_for(&sandbox::Availability::Available { abi: *abi })}),
+            Err(why) => json!({"available": false, "why": why}),
+        },
+        "mount_namespaces": match &k.mounts {
+            Ok(()) => json!({"available": true}),
+            Err(why) => json!({"available": false, "why": why}),
+        },
+        "agents": agents,
+    })
+}
+
+/// One sentence for the session's opening context.
+pub fn session_note(ws: &Workspace, agent: AgentKind) -> String {
+    let kernel = Kernel::probe();
+    match plan(agent, Some("session"), &ws.config.sandbox, "true", &kernel) {
+        Plan::Confine { level, .. } => format!(
+            " Every shell command runs confined by the kernel ({level}): writes outside the write roots, and to loopgate.toml, .loopgate/, the agents' settings, .git/hooks and .git/config, fail with `Permission denied` or `Read-only file system`."
+        ),
+        Plan::Unconfined { why } => {
+            format!(" Shell commands are not confined by the kernel ({why}); writes outside the write roots are detected when you stop.")
+        }
+        Plan::Refuse { why } => format!(" Shell commands are refused: {why}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(confine: Confine) -> gate::config::SandboxConfig {
+        gate::config::SandboxConfig {
+            confine,
+            ..Default::default()
+        }
+    }
+
+    fn kernel() -> Kernel {
+        Kernel {
+            landlock: Ok(7),
+            mounts: Ok(()),
+            run_confined: false,
+            exe: Ok(PathBuf::from("/opt/lg dir/loopgate")),
+            cwd_dir: Some(PathBuf::from("/state/cwd")),
+        }
+    }
+
+    #[test]
+    fn an_allowed_command_is_wrapped_with_the_session_and_every_byte_quoted() {
+        let cmd = "echo 'it''s' \"$HOME\" `id` $(pwd)\nexit 3";
+        let Plan::Confine { command, level } = plan(
+            AgentKind::Claude,
+            Some("s'1"),
+            &cfg(Confine::Auto),
+            cmd,
+            &kernel(),
+        ) else {
+            panic!("confined")
+        };
+        assert!(level.contains("read-only mounts"), "{level}");
+        assert!(command.starts_with("'/opt/lg dir/loopgate' jail-shell --agent claude --session 's'\\''1' --cwd-file '/state/cwd/cwd.'\"$$\" -c "), "{command}");
+        assert!(command.contains(&quote(cmd)), "{command}");
+    }
+
+    #[test]
+    fn off_missing_landlock_and_required_each_say_why() {
+        let mut k = kernel();
+        assert_eq!(
+            plan(AgentKind::Claude, Some("s"), &cfg(Confine::Off), "ls", &k),
+            Plan::Unconfined {
+                why: "[sandbox] confine = \"off\"".into()
+            }
+        );
+        k.landlock = Err("simulated".into());
+        assert!(matches!(
+            plan(AgentKind::Claude, Some("s"), &cfg(Confine::Auto), "ls", &k),
+            Plan::Unconfined { why } if why.contains("Landlock is not available (simulated)")
+        ));
+        assert!(matches!(
+            plan(AgentKind::Claude, Some("s"), &cfg(Confine::Required), "ls", &k),
+            Plan::Refuse { why } if why.contains("required") && why.contains("simulated")
+        ));
+    }
+
+    #[test]
+    fn codex_and_cursor_are_pointed_to_run_confine() {
+        let k = kernel();
+        for agent in [AgentKind::Codex, AgentKind::Cursor] {
+            assert!(matches!(
+                plan(agent, Some("s"), &cfg(Confine::Auto), "ls", &k),
+                Plan::Unconfined { why } if why.contains("loopgate run --confine")
+            ));
+        }
+    }
+
+    #[test]
+    fn without_namespaces_the_wrapper_asks_for_landlock_only() {
+        let mut k = kernel();
+        k.mounts = Err("simulated".into());
+        let Plan::Confine { command, level } =
+            plan(AgentKind::Gemini, Some("s"), &cfg(Confine::Auto), "ls", &k)
+        else {
+            panic!()
+        };
+        assert!(command.contains(" --no-mounts"), "{command}");
+        assert!(level.contains("landlock ABI 7 only"), "{level}");
+    }
+}

@@ -1,0 +1,151 @@
+//! `loopgate jail-shell` (hidden): runs one agent shell command under the session's jail.
+//! The tool gate rewrites an allowed shell command into a call of this subcommand (see
+//! `cmd::hook::rewrite`); it is not meant to be typed.
+//!
+//! The write roots come from the session's pin, never from this process's cwd or
+//! arguments. This process confines itself (a private mount namespace with the referee's
+//! files read-only, where one can be had, then Landlock: the pinned write roots, the
+//! session's temp dir, the tool caches, the device files) and then becomes `bash -c
+//! COMMAND` in the current directory: no extra process stays between the agent's shell and
+//! the command, so stdio, signals and the exit code are the command's own. If any of that
+//! cannot be set up, nothing runs: exit 126 with the reason on stderr.
+
+use crate::cli::JailShellArgs;
+use crate::exit::Exit;
+use sandbox::jail_files::{prune_hand_backs, session_tmp};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+/// The exit code of a command the jail refused to start (the shell's "cannot execute").
+pub const REFUSED: u8 = 126;
+/// The variable naming the file the inner shell writes its final directory to.
+const CWD_OUT_ENV: &str = "LOOPGATE_JAIL_CWD_OUT";
+
+pub fn run(dir: &Path, args: &JailShellArgs) -> anyhow::Result<Exit> {
+    // Only returns when the command could not be started.
+    let why = start(dir, args);
+    eprintln!(
+        "loopgate: this command was not run: it could not be confined ({why}). Nothing was executed; fix the cause or ask the user to run it."
+    );
+    std::process::exit(i32::from(REFUSED));
+}
+
+fn start(dir: &Path, args: &JailShellArgs) -> String {
+    let pin = match gate::pin::load(&args.agent, &args.session) {
+        Ok(Some(pin)) => pin,
+        Ok(None) => return format!("no pinned session `{}` for {}", args.session, args.agent),
+        Err(e) => return format!("{e:#}"),
+    };
+    let config = match pin.loaded() {
+        Ok(l) => l.config,
+        Err(e) => return format!("{e:#}"),
+    };
+    let tmp = match session_tmp(&args.agent, &args.session) {
+        Ok(tmp) => tmp,
+        Err(e) => return e,
+    };
+    prune_hand_backs(&tmp);
+    // The same tool caches a confined check may write (dependency downloads), when they
+    // exist: `npm install` and `cargo build` work unchanged, at the price that a jailed
+    // command can poison them (docs/threat-model.md).
+    let mut extra = vec![tmp.clone()];
+    if let Some(home) = gate::roots::home() {
+        extra.extend(
+            gate::escape::TOOL_CACHES
+                .iter()
+                .map(|c| home.join(c))
+                .filter(|p| p.exists()),
+        );
+    }
+    let plan = sandbox::ConfinePlan {
+        write_roots: pin.write_roots.clone(),
+        extra_writable: extra,
+        private_tmp: false,
+    };
+    let prepared = match sandbox::prepare(&plan) {
+        Ok(p) => p,
+        Err(e) => return e.to_string(),
+    };
+    if prepared.enforcement() == sandbox::Enforcement::NotEnforced {
+        return format!(
+            "Landlock is not available: {}",
+            prepared.report().reason.clone().unwrap_or_default()
+        );
+    }
+    let mut cmd = Command::new(find_bash());
+    cmd.current_dir(dir).env("TMPDIR", &tmp);
+    match cwd_out(args.cwd_file.as_deref(), &tmp) {
+        Some(out) => {
+            // A stale answer of an earlier command (a reused pid) must not be read back.
+            let _ = std::fs::remove_file(&out);
+            cmd.arg("-c")
+                .arg(format!(
+                    "trap 'builtin pwd -P >| \"${CWD_OUT_ENV}\" 2>/dev/null' EXIT\n{}",
+                    args.command
+                ))
+                .env(CWD_OUT_ENV, out);
+        }
+        None => {
+            cmd.arg("-c").arg(&args.command);
+        }
+    }
+    if !args.no_mounts {
+        let mut writable = plan.write_roots.clone();
+        writable.extend(plan.extra_writable.iter().cloned());
+        let mut read_only = sandbox::mounts::referee_paths(&pin.root);
+        if let Some(state) = state::user_state_dir() {
+            read_only.push(state);
+        }
+        let home = gate::roots::home();
+        let mounts = match sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
+            read_only,
+            writable,
+            hidden: sandbox::mounts::expand_hidden(
+                &config.sandbox.deny_read,
+                &pin.root,
+                home.as_deref(),
+            ),
+            network: match config.sandbox.network {
+                gate::config::Network::On => sandbox::mounts::NetMode::Host,
+                gate::config::Network::Off => sandbox::mounts::NetMode::None,
+                gate::config::Network::Loopback => sandbox::mounts::NetMode::Loopback,
+            },
+        }) {
+            Ok(m) => m,
+            Err(e) => return format!("cannot plan the read-only mounts: {e}"),
+        };
+        sandbox::mounts::apply(&mut cmd, Arc::new(mounts));
+    }
+    sandbox::apply(&mut cmd, &prepared);
+    // `exec` only returns on failure: of a set-up step (the reason was also written to
+    // stderr by the step) or of finding bash.
+    let err = cmd.exec();
+    match err.kind() {
+        std::io::ErrorKind::NotFound => "bash was not found on PATH".to_string(),
+        _ => format!("the jail could not be entered: {err}"),
+    }
+}
+
+/// `bash` as PATH finds it, looked up with `stat` rather than by trying `execve` in each
+/// directory (which is what a bare name costs once the process is confined).
+fn find_bash() -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join("bash"))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .unwrap_or_else(|| PathBuf::from("bash"))
+}
+
+/// The hand-back file for the final directory, only inside the session's temp dir (the one
+/// place both the jailed shell may write and the agent's shell reads back).
+fn cwd_out(asked: Option<&Path>, tmp: &Path) -> Option<PathBuf> {
+    let asked = asked?;
+    let name = asked.file_name()?.to_str()?;
+    (asked.parent() == Some(tmp) && name.starts_with("cwd.")).then(|| tmp.join(name))
+}
