@@ -2,8 +2,8 @@
 //! the quarantine record.
 
 pub mod confine;
-mod keeper;
 pub mod jail_files;
+mod keeper;
 pub mod mounts;
 pub mod process;
 pub mod quarantine;
