@@ -15,7 +15,10 @@ fn read(p: &Path) -> String {
 #[test]
 fn an_allowed_command_is_rewritten_and_a_piped_shell_cannot_write_home() {
     let sb = Sandbox::new(None);
-    let ran = sb.attempt("echo 'echo pwned >> ~/.bashrc' | bash; echo after=$?");
+    // A script the agent wrote earlier (the Write tool allows it, inside the repository):
+    // static analysis cannot see what it does when it runs; the kernel can.
+    std::fs::write(sb.repo.join("s.sh"), "echo pwned >> ~/.bashrc\n").unwrap();
+    let ran = sb.attempt("bash ./s.sh; echo after=$?");
     assert_eq!(ran.decision, "allow", "{}", ran.explain());
     let rewritten = ran.answer["hookSpecificOutput"]["updatedInput"]["command"]
         .as_str()

@@ -101,30 +101,37 @@ fn before_tool(response: &Response) -> Option<Value> {
             Some(reason) => json!({"decision": "allow", "reason": reason}),
             None => json!({"decision": "allow"}),
         }),
-        Response::Ask { reason } => {
-            let reason = format!(
-                "a human must approve this first (loopgate cannot ask in a headless Gemini run): {}",
-                non_empty(reason)
-            );
-            Some(json!({"decision": "deny", "reason": reason, "systemMessage": reason}))
-        }
+        Response::Ask { reason } => Some(ask_as_deny(reason)),
         Response::Deny { reason } | Response::Block { reason } => {
             Some(json!({"decision": "deny", "reason": non_empty(reason)}))
         }
         Response::Halt { reason } => Some(json!({
             "decision": "deny", "reason": non_empty(reason), "continue": false, "stopReason": reason
         })),
+        // A jailed command that still needs a human: headless Gemini hangs on an ask, so
+        // it is refused like every other ask.
+        Response::Rewrite {
+            reason, ask: true, ..
+        } => Some(ask_as_deny(reason)),
         // Gemini CLI merges `hookSpecificOutput.tool_input` into the call's arguments.
         Response::Rewrite {
-            tool_input,
-            reason,
-            ask,
+            tool_input, reason, ..
         } => Some(json!({
-            "decision": if *ask { "ask" } else { "allow" },
+            "decision": "allow",
             "reason": non_empty(reason),
             "hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": tool_input},
         })),
     }
+}
+
+/// Headless Gemini waits forever on an ask, and a hook cannot tell headless from
+/// interactive: an ask is answered as a deny that says a human must approve first.
+fn ask_as_deny(reason: &str) -> Value {
+    let reason = format!(
+        "a human must approve this first (loopgate cannot ask in a headless Gemini run): {}",
+        non_empty(reason)
+    );
+    json!({"decision": "deny", "reason": reason, "systemMessage": reason})
 }
 
 fn after_agent(response: &Response) -> Option<Value> {
