@@ -628,30 +628,14 @@ impl Analyzer<'_> {
 
     fn xargs(&mut self, inv: &Invocation, start: usize, st: &mut ShellState, depth: usize) -> bool {
         let args = &inv.argv[start.min(inv.argv.len())..];
-        let with_value = [
-            "-I",
-            "-n",
-            "-P",
-            "-d",
-            "-L",
-            "-l",
-            "-s",
-            "-a",
-            "-E",
-            "-e",
-            "--max-args",
-            "--max-procs",
-            "--delimiter",
-            "--arg-file",
-            "--replace",
-            "--max-lines",
-            "--max-chars",
-            "--eof",
-        ];
-        let Some(i) = wrapped(args, &with_value, 0) else {
+        // The options that take a value come from the one program table.
+        let with_value = crate::programs::lookup("xargs")
+            .map(|(program, _)| program.values)
+            .unwrap_or(&[]);
+        let Some(i) = wrapped(args, with_value, 0) else {
             return false;
         };
-        let opts = Parsed::new(&args[..i], &with_value);
+        let opts = Parsed::new(&args[..i], with_value);
         let replace = opts
             .value("--replace", Some("-I"))
             .and_then(|a| a.value)
