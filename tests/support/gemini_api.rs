@@ -4,11 +4,11 @@
 //! (`models/<m>:generateContent`, asking which model a task needs) gets a fixed JSON
 //! classification and does not consume a turn.
 
-use super::http::{read_request, respond_json, serve_forever, sse_event, start_sse};
+use super::http::{read_request, respond_json, sse_event, start_sse};
 use super::model::{Turn, Usage};
 use super::script::Script;
 use serde_json::json;
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 
 pub struct GeminiServer {
     pub port: u16,
@@ -17,15 +17,7 @@ pub struct GeminiServer {
 
 impl GeminiServer {
     pub fn start(turns: Vec<Turn>, usage: Usage) -> GeminiServer {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the model server");
-        let port = listener.local_addr().unwrap().port();
-        let script = Script::new(turns);
-        let (serving, errors) = (script.clone(), script.clone());
-        serve_forever(
-            listener,
-            move |stream| serve(stream, &serving, usage),
-            move |e| errors.note(e),
-        );
+        let (port, script) = super::script::start_server(turns, usage, serve);
         GeminiServer { port, script }
     }
 

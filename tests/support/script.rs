@@ -107,3 +107,25 @@ fn strings(v: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+/// A signature of the per-connection handler of a scripted model server.
+pub type Handler = fn(std::net::TcpStream, &Script, super::model::Usage) -> std::io::Result<()>;
+
+/// Bind a scripted model server on 127.0.0.1:0 that answers every connection with
+/// `handler`, taking turns from `turns`: its port and its script.
+pub fn start_server(
+    turns: Vec<Turn>,
+    usage: super::model::Usage,
+    handler: Handler,
+) -> (u16, Script) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind the model server");
+    let port = listener.local_addr().unwrap().port();
+    let script = Script::new(turns);
+    let (serving, errors) = (script.clone(), script.clone());
+    super::http::serve_forever(
+        listener,
+        move |stream| handler(stream, &serving, usage),
+        move |e| errors.note(e),
+    );
+    (port, script)
+}
