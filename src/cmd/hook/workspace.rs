@@ -142,7 +142,7 @@ impl Workspace {
             ),
         };
         if pinned {
-            check_project(input.agent, &pin)?;
+            check_project(&start, &origin, &pin)?;
         }
         let loaded = pin.loaded().map_err(|e| format!("{e:#}"))?;
         let cwd = cwd_of(input, &pin.root);
@@ -225,12 +225,11 @@ fn has_baseline(start: &Path, session: &str) -> bool {
 
 /// When the agent names its project, the pin must be that project's: a session id reused
 /// in another repository is refused rather than judged in the first.
-fn check_project(kind: AgentKind, pin: &gate::pin::Pin) -> Result<(), String> {
-    let (start, origin) = start_of(kind, Path::new("."));
+fn check_project(start: &Path, origin: &str, pin: &gate::pin::Pin) -> Result<(), String> {
     if !origin.starts_with('$') {
         return Ok(());
     }
-    let start = canonical(&start);
+    let start = canonical(start);
     if start.starts_with(&pin.root) || pin.root.starts_with(&start) {
         return Ok(());
     }
