@@ -169,6 +169,37 @@ fn a_write_through_a_symlink_out_of_the_roots_is_refused() {
 }
 
 #[test]
+fn a_write_through_a_dangling_symlink_is_asked_not_allowed() {
+    let r = node_repo(
+        "version = 1\n[sandbox]\ntemp_writable = false\n",
+        "module.exports = (a, b) => a + b;\n",
+    );
+    // The link lies inside the repository; its target, outside the roots, does not exist:
+    // the Write tool would create the file at the target.
+    let outside = r.home().join("planted.txt");
+    std::os::unix::fs::symlink(&outside, r.file("notes.txt")).unwrap();
+    let payload = claude_payload(
+        "PreToolUse",
+        &r.path(),
+        "s1",
+        json!({"tool_name": "Write", "tool_input": {"file_path": "notes.txt", "content": "x"}}),
+    );
+    let out = run("claude", &r.path(), &r.home(), &payload);
+    assert_eq!(out.code, 0, "{}", out.explain());
+    let v = out.json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask", "{v}");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.contains("fs.escape")
+            && reason.contains("does not exist yet")
+            && reason.contains(r.file("notes.txt").to_str().unwrap()),
+        "{reason}"
+    );
+}
+
+#[test]
 fn an_audit_failure_is_reported_and_never_changes_the_decision() {
     let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a + b;\n");
     // `.loopgate` as a plain file: no state directory can be made.

@@ -27,9 +27,10 @@ fuzz_target!(|data: &[u8]| {
     let (rule, subject) = text.split_once('\n').unwrap_or(("", &text));
     let rules = if rule.is_empty() { Vec::new() } else { vec![rule.to_string()] };
     let paths = [PathBuf::from(subject)];
+    let landings = [roots::Landing::Real(PathBuf::from(subject))];
     let request = match selector % 4 {
         0 => ToolRequest::Shell { command: subject, cwd: None },
-        1 => ToolRequest::Write { paths: &paths, resolved: &paths },
+        1 => ToolRequest::Write { paths: &paths, resolved: &landings },
         2 => ToolRequest::Read { path: Path::new(subject) },
         _ => ToolRequest::Other { url: Some(subject) },
     };

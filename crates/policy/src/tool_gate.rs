@@ -7,6 +7,7 @@
 
 use crate::rules::{RuleSet, ToolSubject};
 use crate::{Decision, Profile, Verdict};
+use roots::Landing;
 use std::path::{Path, PathBuf};
 
 /// What one tool call asks for, with paths already resolved by the caller.
@@ -19,10 +20,11 @@ pub enum ToolRequest<'a> {
         cwd: Option<&'a Path>,
     },
     /// A file write or edit: `paths` as the agent named them, `resolved` the same paths
-    /// absolute with symlinks followed (where the write really lands).
+    /// absolute with symlinks followed (where the write really lands, or the dangling link
+    /// that decides it).
     Write {
         paths: &'a [PathBuf],
-        resolved: &'a [PathBuf],
+        resolved: &'a [Landing],
     },
     Read {
         path: &'a Path,
@@ -184,19 +186,50 @@ pub fn combine(
 }
 
 /// Every path of a file tool must lie inside the write roots and must not be a gate file.
-/// `paths` are absolute and resolved.
+/// `landings` are absolute and resolved. A write through a dangling symlink lands wherever
+/// the link's target is created first, so it is asked, never judged by the link's path.
 pub fn check_writes(
-    paths: &[PathBuf],
+    landings: &[Landing],
     root: &Path,
     roots: &[PathBuf],
     protect: &[String],
 ) -> Decision {
-    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    if paths.is_empty() {
+    let shown: Vec<String> = landings
+        .iter()
+        .map(|l| match l {
+            Landing::Real(p) | Landing::Dangling(p) => p.display().to_string(),
+        })
+        .collect();
+    if landings.is_empty() {
         return deny(
             "fs.unknown-target",
             "cannot tell which files this edit writes, so it is refused".to_string(),
         );
+    }
+    let mut paths = Vec::with_capacity(landings.len());
+    for landing in landings {
+        match landing {
+            Landing::Real(path) => paths.push(path),
+            Landing::Dangling(link) => {
+                return with_commands(
+                    Decision {
+                        decision: Verdict::Ask,
+                        suggestion: Some(
+                            "write to the path the link should point to, once it exists"
+                                .to_string(),
+                        ),
+                        ..deny(
+                            "fs.escape",
+                            format!(
+                                "the write goes through {}, a symlink whose target does not exist yet, so where it lands is not known",
+                                link.display()
+                            ),
+                        )
+                    },
+                    shown,
+                );
+            }
+        }
     }
     for path in paths {
         if !roots::is_inside(path, roots) {
@@ -260,6 +293,27 @@ mod tests {
         PathBuf::from(s)
     }
 
+    fn real(paths: &[PathBuf]) -> Vec<Landing> {
+        paths.iter().cloned().map(Landing::Real).collect()
+    }
+
+    #[test]
+    fn a_write_through_a_dangling_link_is_asked_not_judged_by_the_links_path() {
+        let c = ctx(Profile::Standard, &[], &[]);
+        let paths = [p("/repo/src/out.txt")];
+        let d = decide(
+            "Write",
+            &ToolRequest::Write {
+                paths: &paths,
+                resolved: &[Landing::Dangling(p("/repo/src/out.txt"))],
+            },
+            &c,
+        );
+        assert_eq!((d.decision, d.rule.as_str()), (Verdict::Ask, "fs.escape"));
+        assert!(d.reason.contains("/repo/src/out.txt"), "{}", d.reason);
+        assert!(d.reason.contains("does not exist yet"), "{}", d.reason);
+    }
+
     fn ctx(profile: Profile, allow: &[&str], deny_rules: &[&str]) -> GateContext {
         let v = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         GateContext {
@@ -282,7 +336,7 @@ mod tests {
                 "Write",
                 &ToolRequest::Write {
                     paths: &paths,
-                    resolved: &paths,
+                    resolved: &real(&paths),
                 },
                 &c,
             )
@@ -301,7 +355,7 @@ mod tests {
             "Write",
             &ToolRequest::Write {
                 paths: &none,
-                resolved: &none,
+                resolved: &[],
             },
             &c,
         );
@@ -359,7 +413,7 @@ mod tests {
                 "Edit",
                 &ToolRequest::Write {
                     paths,
-                    resolved: paths,
+                    resolved: &real(paths),
                 },
                 &c,
             )

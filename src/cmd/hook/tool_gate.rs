@@ -9,8 +9,9 @@ use super::workspace::{self, Workspace};
 use agents::{HookInput, Response, ToolCall};
 use policy::tool_gate::{GateContext, ToolRequest};
 use policy::{Decision, Verdict};
+use roots::Landing;
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub fn handle(frame: workspace::Frame, input: &HookInput, call: &ToolCall) -> Response {
     let ws = match frame {
@@ -105,8 +106,14 @@ impl View {
 
 /// loopgate's per-user state (the session pins) belongs to the referee, wherever the write
 /// roots reach (`write_roots = ["~"]`, a HOME under the temp dir).
-fn referee_state(paths: &[PathBuf]) -> Option<Decision> {
+fn referee_state(landings: &[Landing]) -> Option<Decision> {
     let dir = workspace::canonical(&state::user_state_dir()?);
+    let paths: Vec<&Path> = landings
+        .iter()
+        .map(|l| match l {
+            Landing::Real(p) | Landing::Dangling(p) => p.as_path(),
+        })
+        .collect();
     let hit = paths.iter().find(|p| p.starts_with(&dir))?;
     let mut refused = deny(
         "gate.tamper",
@@ -134,7 +141,7 @@ pub fn decide(call: &ToolCall, view: &View) -> Decision {
             policy::tool_gate::decide(tool, &request, ctx)
         }
         ToolCall::FileWrite { paths, .. } => {
-            let resolved: Vec<PathBuf> = paths
+            let resolved: Vec<Landing> = paths
                 .iter()
                 .map(|p| workspace::resolve_target(p, &ctx.cwd, ctx.home.as_deref()))
                 .collect();

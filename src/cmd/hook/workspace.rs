@@ -194,28 +194,11 @@ pub fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// `path` made absolute and normalized, with its deepest existing ancestor's symlinks
-/// resolved: a write through `link/x` where `link -> /etc` lands in `/etc`.
-pub fn resolve_target(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf {
-    let lexical = sandbox::normalize(path, cwd, home);
-    let mut existing = lexical.as_path();
-    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            let mut out = real;
-            for part in rest.iter().rev() {
-                out.push(part);
-            }
-            return out;
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name);
-                existing = parent;
-            }
-            _ => return lexical,
-        }
-    }
+/// Where a write to `path` really lands: made absolute and normalized, then symlinks
+/// followed (a write through `link/x` where `link -> /etc` lands in `/etc`), or the dangling
+/// link that decides it.
+pub fn resolve_target(path: &Path, cwd: &Path, home: Option<&Path>) -> roots::Landing {
+    roots::resolve_links(&sandbox::normalize(path, cwd, home))
 }
 
 /// The session already recorded a baseline in the repository around `start`.
