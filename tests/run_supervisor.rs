@@ -205,3 +205,82 @@ fn a_forwarded_variable_outside_the_repository_is_refused() {
         "{err}"
     );
 }
+
+/// Read one length-prefixed frame of a reply.
+fn read_reply(stream: &mut std::os::unix::net::UnixStream) -> serde_json::Value {
+    use std::io::Read;
+    let mut len = [0u8; 4];
+    stream.read_exact(&mut len).unwrap();
+    let mut body = vec![0u8; u32::from_be_bytes(len) as usize];
+    stream.read_exact(&mut body).unwrap();
+    serde_json::from_slice(&body).unwrap()
+}
+
+#[test]
+fn an_oversized_or_garbled_request_is_refused_unread() {
+    use std::io::Write;
+    let (repo, home) = setup();
+    let mut child = std::process::Command::new(LOOPGATE)
+        .current_dir(repo.path())
+        .env("HOME", home.path())
+        .env_remove("LOOPGATE_STATE_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .args([
+            "run",
+            "--confine",
+            "--",
+            "bash",
+            "-c",
+            "while [ ! -e go ]; do sleep 0.05; done",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let socket = home.path().join(format!(
+        ".local/state/loopgate/run/{}/hook.sock",
+        child.id()
+    ));
+    let started = std::time::Instant::now();
+    while !socket.exists() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "no supervisor socket at {}",
+            socket.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(socket.parent().unwrap())
+            .unwrap()
+            .permissions(),
+    );
+    assert_eq!(mode & 0o777, 0o700, "the socket's directory is private");
+    let mut oversized = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    oversized.write_all(&u32::MAX.to_be_bytes()).unwrap();
+    let reply = read_reply(&mut oversized);
+    assert_eq!(
+        reply["refused"]["reason"],
+        "unreadable request: a frame of 4294967295 bytes, over the bound of 65536",
+        "{reply}"
+    );
+    let mut garbled = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    garbled.write_all(&5u32.to_be_bytes()).unwrap();
+    garbled.write_all(b"hello").unwrap();
+    let reply = read_reply(&mut garbled);
+    assert!(
+        reply["refused"]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("unreadable request: "),
+        "{reply}"
+    );
+    std::fs::write(repo.join("go"), "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        stderr(&out).contains("loopgate run: refused a hook call: unreadable request"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!socket.exists(), "the socket is removed when the run ends");
+}
