@@ -284,3 +284,54 @@ fn an_oversized_or_garbled_request_is_refused_unread() {
     );
     assert!(!socket.exists(), "the socket is removed when the run ends");
 }
+
+#[test]
+fn without_a_mount_namespace_the_hooks_still_go_through_the_supervisor() {
+    let (repo, home) = setup();
+    let script = format!(
+        "{}echo script-end\n",
+        hook_call("tool", &pre_tool("agent-1"))
+    );
+    let out = repo
+        .loopgate()
+        .env("HOME", home.path())
+        .env("LOOPGATE_NO_USERNS", "1")
+        .env_remove("LOOPGATE_STATE_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .args(["run", "--confine", "--", "bash", "-c", &script])
+        .output()
+        .unwrap();
+    let (so, se) = (stdout(&out), stderr(&out));
+    assert!(so.contains("tool-exit=0"), "{so}\n{se}");
+    assert!(
+        se.contains("stay writable (no mount namespace: LOOPGATE_NO_USERNS=1"),
+        "{se}"
+    );
+    assert!(
+        audit(&repo)
+            .iter()
+            .any(|l| l["tool"] == "Bash" && l["session"] == "agent-1"),
+        "{se}"
+    );
+}
+
+#[test]
+fn without_a_mount_namespace_a_socket_inside_the_write_roots_is_refused() {
+    let (repo, home) = setup();
+    let out = repo
+        .loopgate()
+        .env("HOME", home.path())
+        .env("LOOPGATE_NO_USERNS", "1")
+        .env("LOOPGATE_STATE_HOME", repo.join("state"))
+        .args(["run", "--confine", "--", "bash", "-c", "echo agent-ran"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("would be writable to the agent (no mount namespace")
+            && stderr(&out).contains("set LOOPGATE_STATE_HOME outside the write roots"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!stdout(&out).contains("agent-ran"), "the agent never ran");
+}
