@@ -220,7 +220,7 @@ fn read_reply(stream: &mut std::os::unix::net::UnixStream) -> serde_json::Value 
 fn an_oversized_or_garbled_request_is_refused_unread() {
     use std::io::Write;
     let (repo, home) = setup();
-    let mut child = std::process::Command::new(LOOPGATE)
+    let child = std::process::Command::new(LOOPGATE)
         .current_dir(repo.path())
         .env("HOME", home.path())
         .env_remove("LOOPGATE_STATE_HOME")
