@@ -30,7 +30,22 @@ pub const MAX_PAYLOAD: u64 = 16 * 1024 * 1024;
 /// Time allowed to a stop or session start beyond `[gate] hook_deadline` (the done gate
 /// itself ends inside it) for the ledger, the audit line and the answer. Well under the
 /// margin `loopgate install` adds to the agent's own timeout.
-const STOP_SLACK: std::time::Duration = std::time::Duration::from_secs(30);
+pub(crate) const STOP_SLACK: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The switch that shortens a hook's process deadline (tests), forwarded by a supervised hook.
+pub(crate) const DEADLINE_ENV: &str = watchdog::ENV_DEADLINE_MS;
+pub(crate) use deadline::TOOL_CALL_CAP;
+
+/// Time left before this hook's watchdog ends it.
+pub(crate) fn watchdog_remaining() -> Option<std::time::Duration> {
+    watchdog::remaining()
+}
+
+/// Give this hook `from_now` more before its watchdog ends it (a supervised call waits for
+/// the supervisor, which has the call's own deadline).
+pub(crate) fn extend_watchdog(from_now: std::time::Duration) {
+    watchdog::set_limit_from_now(from_now);
+}
 
 pub fn run(dir: &Path, args: &HookArgs) -> anyhow::Result<Exit> {
     let kind = agent_kind(args.agent);
@@ -41,6 +56,21 @@ pub fn run(dir: &Path, args: &HookArgs) -> anyhow::Result<Exit> {
         return Ok(Exit::Usage);
     }
     watchdog::stage("reading stdin");
+    if let Some(socket) = std::env::var_os(crate::cmd::supervisor::ENV).filter(|v| !v.is_empty()) {
+        // Under `loopgate run --confine`: the referee's state is read-only here, so the
+        // call is decided by the supervisor outside the jail.
+        let payload = match read_stdin() {
+            Ok(bytes) => bytes,
+            Err(message) => {
+                eprintln!("loopgate: hook {}: bad input: {message}", kind.name());
+                return Ok(Exit::Usage);
+            }
+        };
+        watchdog::stage("waiting for the supervisor");
+        let code =
+            crate::cmd::supervisor::forward::forward(kind.name(), dir, Path::new(&socket), payload);
+        std::process::exit(code);
+    }
     let input = match read_stdin().and_then(|bytes| {
         watchdog::stage("parsing the payload");
         parse(kind, &bytes)

@@ -16,6 +16,7 @@ mod quarantine;
 mod receipt;
 mod run;
 mod status;
+pub(crate) mod supervisor;
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<Exit> {
     let dir = match &cli.dir {

@@ -13,9 +13,37 @@ use std::time::Duration;
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// Directories and files under `$HOME` an agent writes while it works (sessions,
-/// transcripts, caches), by the agent program's name. Its settings files are never here:
-/// under the jail they stay read-only.
-fn agent_state(program: &str) -> (&'static [&'static str], &'static [&'static str]) {
+/// transcripts, caches), by the agent program's name, and the settings inside them that
+/// the jail mounts read-only. Elsewhere its settings files are never writable.
+struct AgentState {
+    dirs: &'static [&'static str],
+    files: &'static [&'static str],
+    settings: &'static [&'static str],
+}
+
+fn agent_state(program: &str) -> AgentState {
+    let (dirs, files) = agent_paths(program);
+    // Codex 0.169 keeps its databases (and their -wal/-shm files, named by schema version)
+    // in `~/.codex` itself, so the whole directory is writable and its settings are
+    // mounted read-only.
+    let settings: &[&str] = match program {
+        "codex" => &[
+            ".codex/config.toml",
+            ".codex/hooks.json",
+            ".codex/AGENTS.md",
+            ".codex/prompts",
+            ".codex/rules",
+        ],
+        _ => &[],
+    };
+    AgentState {
+        dirs,
+        files,
+        settings,
+    }
+}
+
+fn agent_paths(program: &str) -> (&'static [&'static str], &'static [&'static str]) {
     match program {
         "claude" => (
             &[
@@ -32,26 +60,22 @@ fn agent_state(program: &str) -> (&'static [&'static str], &'static [&'static st
             ],
             &[".claude.json", ".claude.json.backup"],
         ),
-        "codex" => (
-            &[".codex/sessions", ".codex/log", ".codex/cache"],
-            &[".codex/history.jsonl", ".codex/auth.json"],
-        ),
+        "codex" => (&[".codex"], &[]),
         "gemini" => (&[".gemini/tmp"], &[]),
         _ => (&[], &[]),
     }
 }
 
 /// Create the agent's state paths (a Landlock rule needs the path to exist) and list them.
-fn prepare_agent_state(program: &str, home: &Path) -> Vec<PathBuf> {
-    let (dirs, files) = agent_state(program);
+fn prepare_agent_state(state: &AgentState, home: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for d in dirs {
+    for d in state.dirs {
         let p = home.join(d);
         if std::fs::create_dir_all(&p).is_ok() {
             out.push(p);
         }
     }
-    for f in files {
+    for f in state.files {
         let p = home.join(f);
         if !p.exists() {
             if let Some(parent) = p.parent() {
@@ -65,6 +89,50 @@ fn prepare_agent_state(program: &str, home: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The referee's files made read-only for the whole agent by a private mount namespace
+/// (registered before Landlock, which forbids mounting): `.loopgate/`, the config, the
+/// agents' hook settings, `.git/hooks` and `.git/config`, and the user state dir (pins and
+/// the supervisor's socket). Only those inside a writable path need it; the rest Landlock
+/// already keeps. Without a mount namespace the supervisor's socket must lie outside every
+/// writable path, or a script could put its own supervisor in its place.
+fn read_only_state(
+    root: &Path,
+    state_dir: &Path,
+    agent_settings: Vec<PathBuf>,
+    socket_dir: &Path,
+    report: &sandbox::confine::ConfineReport,
+    cmd: &mut Command,
+) -> anyhow::Result<()> {
+    if report.enforcement == sandbox::Enforcement::NotEnforced {
+        return Ok(());
+    }
+    if let sandbox::mounts::NsAvailability::Missing { reason } =
+        sandbox::mounts::namespaces_available()
+    {
+        let socket_dir = std::fs::canonicalize(socket_dir)?;
+        if report
+            .writable
+            .iter()
+            .any(|w| socket_dir.starts_with(std::fs::canonicalize(w).unwrap_or_else(|_| w.clone())))
+        {
+            anyhow::bail!("the supervisor's socket {} would be writable to the agent (no mount namespace: {reason}); set LOOPGATE_STATE_HOME outside the write roots", socket_dir.display());
+        }
+        eprintln!("loopgate run: the referee's files inside the write roots, and the agent's settings inside its state dir, stay writable (no mount namespace: {reason}); edits to them are detected instead");
+        return Ok(());
+    }
+    let mut read_only = sandbox::mounts::referee_paths(root);
+    read_only.push(state_dir.to_path_buf());
+    read_only.extend(agent_settings);
+    let mounts = sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
+        read_only,
+        writable: report.writable.clone(),
+        hidden: Vec::new(),
+        network: sandbox::mounts::NetMode::Host,
+    })?;
+    sandbox::mounts::apply(cmd, std::sync::Arc::new(mounts));
+    Ok(())
 }
 
 pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
@@ -104,6 +172,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     let ownership = sandbox::tree::own(&mut cmd, sandbox::tree::wanted(), STOP_GRACE)?;
     let want_jail = args.confine || cfg.sandbox.confine == Confine::Required;
     let mut prepared = None;
+    let mut supervisor = None;
     let mut confined = false;
     if want_jail {
         match sandbox::landlock_available() {
@@ -119,15 +188,22 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
             }
             sandbox::Availability::Available { .. } => {
                 let home = std::env::var_os("HOME").map(PathBuf::from);
-                let mut extra = home
+                let agent = agent_state(&program_name);
+                let extra = home
                     .as_deref()
-                    .map(|h| prepare_agent_state(&program_name, h))
+                    .map(|h| prepare_agent_state(&agent, h))
                     .unwrap_or_default();
-                // The agent's hooks run inside the jail and pin their session there.
+                let settings: Vec<PathBuf> = home
+                    .as_deref()
+                    .map(|h| agent.settings.iter().map(|s| h.join(s)).collect())
+                    .unwrap_or_default();
+                // The agent's hooks run inside the jail, where the referee's state is
+                // read-only: they forward their calls to the supervisor, outside it.
+                let state_dir = state::user_state_dir().ok_or_else(|| {
+                    anyhow::anyhow!("no HOME or LOOPGATE_STATE_HOME to keep loopgate's state in: `loopgate run --confine` needs one for its supervisor")
+                })?;
                 if let Some(pins) = gate::pin::dir() {
-                    if state::ensure_dir(&pins).is_ok() {
-                        extra.push(pins);
-                    }
+                    state::ensure_dir(&pins)?;
                 }
                 let plan = sandbox::ConfinePlan {
                     write_roots: gate::escape::write_roots(&root, cfg),
@@ -135,6 +211,14 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
                     private_tmp: true,
                 };
                 let p = sandbox::prepare(&plan)?;
+                let sup = crate::cmd::supervisor::serve::start(
+                    &state_dir,
+                    &root,
+                    cfg.gate.hook_deadline,
+                )?;
+                read_only_state(&root, &state_dir, settings, sup.dir(), p.report(), &mut cmd)?;
+                cmd.env(crate::cmd::supervisor::ENV, sup.socket());
+                supervisor = Some(sup);
                 sandbox::apply(&mut cmd, &p);
                 // Its hooks then leave shell commands as they are: the whole agent is jailed.
                 cmd.env(crate::cmd::hook::rewrite::RUN_CONFINED_ENV, "1");
@@ -150,6 +234,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
     let (finished, _) = sandbox::process::run_owned(cmd, ownership)
         .map_err(|e| anyhow::anyhow!("cannot start `{program}`: {e}"))?;
     drop(prepared);
+    drop(supervisor);
     eprintln!(
         "loopgate run: `{program_name}` exited with {}; running the done gate",
         finished.code

@@ -173,8 +173,28 @@ pub fn run_codex_as(
     prompt: &str,
     limit: Duration,
 ) -> ClientRun {
+    run_codex_under(&[], bin, r, server, model, prompt, limit)
+}
+
+/// [`run_codex_as`] started through `prefix` (e.g. `loopgate run --confine --`).
+pub fn run_codex_under(
+    prefix: &[&str],
+    bin: &Path,
+    r: &TestRepo,
+    server: &ResponsesServer,
+    model: &str,
+    prompt: &str,
+    limit: Duration,
+) -> ClientRun {
     setup_codex(r, server, model);
-    let mut cmd = Command::new(bin);
+    let mut cmd = match prefix.split_first() {
+        Some((first, rest)) => {
+            let mut c = Command::new(first);
+            c.args(rest).arg(bin);
+            c
+        }
+        None => Command::new(bin),
+    };
     base_env(&mut cmd, &r.home());
     cmd.current_dir(r.path())
         .env("CODEX_HOME", r.home().join(".codex"))

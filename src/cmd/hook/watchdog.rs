@@ -85,6 +85,14 @@ pub fn set_limit(limit: Duration) {
     dog.moved.notify_all();
 }
 
+/// Move the deadline to `from_now` after this moment (still shortened by
+/// [`ENV_DEADLINE_MS`]).
+pub fn set_limit_from_now(from_now: Duration) {
+    if let Some(dog) = WATCHDOG.get() {
+        set_limit(dog.started.elapsed() + from_now);
+    }
+}
+
 /// Time left before the watchdog fires (`None` when it is not armed, as in unit tests).
 pub fn remaining() -> Option<Duration> {
     let dog = WATCHDOG.get()?;
