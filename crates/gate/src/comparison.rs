@@ -3,7 +3,7 @@
 
 use crate::baseline::{self, read_text, Baseline};
 use crate::git::{BlobReader, ChangeKind, Repo, WorkState};
-use crate::guards::{count_tests, is_counted_path, DeltaKind, FileDelta, Line};
+use crate::guards::{count_tests_with, is_counted_path, DeltaKind, FileDelta, Line, TestMacros};
 use crate::receipt::{BaselineInfo, BaselineKind};
 use crate::renames;
 use std::collections::{BTreeMap, HashMap};
@@ -170,8 +170,10 @@ pub fn deltas(
     state: &WorkState,
     point: &Point,
     test_globs: &[String],
+    test_macros: &[String],
     blobs: BlobReader,
 ) -> anyhow::Result<Vec<FileDelta>> {
+    let macros = TestMacros::new(test_macros);
     let Some(commit) = &point.commit else {
         return Ok(Vec::new());
     };
@@ -318,7 +320,8 @@ pub fn deltas(
             DeltaKind::Added => None,
             _ => dirty.get(&old_path).and_then(|d| d.counts).or_else(|| {
                 let old = old_texts.get(&path)?;
-                is_counted_path(&old_path, test_globs).then(|| count_tests(&old_path, old))
+                is_counted_path(&old_path, test_globs)
+                    .then(|| count_tests_with(&old_path, old, &macros))
             }),
         };
         out.push(FileDelta {

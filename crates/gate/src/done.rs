@@ -156,7 +156,8 @@ pub fn run_with_progress(
     if req.run_guards {
         let mut deltas = match (&repo, &state, blobs) {
             (Some(repo), Some(state), Some(blobs)) => {
-                comparison::deltas(repo, state, &point, &cfg.guards.test_globs, blobs)?
+                let g = &cfg.guards;
+                comparison::deltas(repo, state, &point, &g.test_globs, &g.test_macros, blobs)?
             }
             _ => Vec::new(),
         };
