@@ -4,6 +4,7 @@
 
 mod debug;
 mod deleted;
+mod heredoc;
 mod languages;
 mod lexer;
 mod line;

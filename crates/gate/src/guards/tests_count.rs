@@ -268,6 +268,12 @@ mod tests {
     }
 
     #[test]
+    fn ruby_examples_after_a_heredoc_are_counted_and_those_inside_are_not() {
+        let text = "describe Parser do\n  it 'reads' do\n    src = <<~EOS\n      it's text, it 'fake' do\n    EOS\n    expect(src).to be\n  end\n  it 'writes' do\n  end\n  it \"skips\" do\n    skip 'later'\n  end\nend\n";
+        assert_eq!(n(Lang::Ruby, text), TestCounts { tests: 3, skips: 1 });
+    }
+
+    #[test]
     fn junit3_methods_count_in_test_case_subclasses() {
         let junit3 = "import junit.framework.TestCase;\n\npublic class ParserTest extends TestCase {\n    protected void setUp() {}\n    public void testParses() {\n    }\n    public void testRejects() throws Exception {\n    }\n    public void testHelper(int x) {}\n    private void testPrivate() {}\n    public static void testStatic() {}\n    // public void testCommented() {}\n}\n";
         assert_eq!(n(Lang::Java, junit3).tests, 2);
