@@ -17,6 +17,7 @@ mod test_paths;
 mod tests_count;
 mod todos;
 mod tokens;
+pub mod unread;
 
 use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
