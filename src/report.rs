@@ -89,7 +89,7 @@ pub fn print_receipt(r: &Receipt) {
     }
     if !r.skipped_files.is_empty() {
         anstream::println!(
-            "  {} the guards could not read {} changed file{}:",
+            "  {} the guards could not fully read {} changed file{}:",
             "note:".yellow().bold(),
             r.skipped_files.len(),
             if r.skipped_files.len() == 1 { "" } else { "s" }

@@ -278,17 +278,20 @@ pub fn deltas(
             old_bytes.insert(r.to, bytes);
         }
     }
-    for (path, bytes) in &old_bytes {
-        let judged = changes.get(path).is_some_and(|k| *k != ChangeKind::Deleted);
-        if let Some(why) = unread::classify(bytes, baseline::MAX_TEXT_BYTES).filter(|_| judged) {
+    let mut old_texts: HashMap<String, String> = HashMap::with_capacity(old_bytes.len());
+    for (path, bytes) in old_bytes {
+        let (text, why) = unread::decode(bytes, baseline::MAX_TEXT_BYTES);
+        // A deleted file needs no note: `deleted_tests` fails closed on unknown counts.
+        let judged = changes
+            .get(&path)
+            .is_some_and(|k| *k != ChangeKind::Deleted);
+        if let Some(why) = why.filter(|_| judged) {
             unread.push((path.clone(), why, Side::Then));
         }
+        if let Some(text) = text {
+            old_texts.insert(path, text);
+        }
     }
-    let old_texts: HashMap<String, String> = old_bytes
-        .into_iter()
-        .filter(|(_, b)| b.len() as u64 <= baseline::MAX_TEXT_BYTES)
-        .filter_map(|(path, b)| Some((path, String::from_utf8(b).ok()?)))
-        .collect();
     let mut out = Vec::with_capacity(changes.len());
     let real_root = std::fs::canonicalize(root).ok();
     for (path, kind) in changes {
@@ -391,12 +394,7 @@ fn read_now(root: &Path, real_root: Option<&Path>, path: &str) -> (Option<String
         // Gone since the stat, or grown past the cap.
         return (None, None);
     };
-    match unread::classify(&bytes, baseline::MAX_TEXT_BYTES) {
-        None => (String::from_utf8(bytes).ok(), None),
-        // The pointer is harmless text; the note says what it stands for.
-        Some(Unread::LfsPointer) => (String::from_utf8(bytes).ok(), Some(Unread::LfsPointer)),
-        Some(why) => (None, Some(why)),
-    }
+    unread::decode(bytes, baseline::MAX_TEXT_BYTES)
 }
 
 /// Renames are followed when neither side has more paths than this; past it every path

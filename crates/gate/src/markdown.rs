@@ -157,7 +157,7 @@ pub fn render(r: &Receipt) -> String {
         }
     }
     if !r.skipped_files.is_empty() {
-        s.push_str("\n#### Files the guards could not read\n\n");
+        s.push_str("\n#### Files the guards could not fully read\n\n");
         for f in &r.skipped_files {
             let _ = writeln!(
                 s,

@@ -1,6 +1,8 @@
 //! Files the guards could not read as text: a binary, gigantic or non-UTF-8 file, a
 //! submodule, a symbolic link out of the repository, a Git LFS pointer. Each is skipped
-//! with a note in the receipt, so a skip added to one is never a silent pass. (A test
+//! with a note in the receipt, so a skip added to one is never a silent pass. (Non-UTF-8
+//! text is the exception: the edge reads it with invalid bytes replaced, and the note
+//! says so.) (A test
 //! file that held tests and became unreadable is more than a note: `deleted_tests` fails
 //! it, see `deleted`.)
 
@@ -52,23 +54,34 @@ const LFS_HEADER: &[u8] = b"version https://git-lfs.github.com/spec/v1";
 /// LFS pointers are about 130 bytes; the spec caps them at 1024.
 const LFS_POINTER_MAX: usize = 1024;
 
-/// Why bytes of a file are not text the guards read (`None`: they are). `cap` is the size
-/// cap in bytes.
+/// Why bytes of a file are not plain text (`None`: they are). `cap` is the size cap.
 pub fn classify(bytes: &[u8], cap: u64) -> Option<Unread> {
+    decode(bytes.to_vec(), cap).1
+}
+
+/// The text the guards read from a file's bytes, and why it is not plain text: UTF-8 as
+/// is; another 8-bit encoding (a Latin-1 comment) with its invalid bytes replaced, since
+/// every marker and test shape is ASCII; an LFS pointer as the harmless text it is.
+/// Binary and oversized files give no text.
+pub fn decode(bytes: Vec<u8>, cap: u64) -> (Option<String>, Option<Unread>) {
     if bytes.len() as u64 > cap {
-        return Some(Unread::TooLarge);
+        return (None, Some(Unread::TooLarge));
     }
-    if is_lfs_pointer(bytes) {
-        return Some(Unread::LfsPointer);
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let lfs = is_lfs_pointer(text.as_bytes()).then_some(Unread::LfsPointer);
+            (Some(text), lfs)
+        }
+        Err(e) => {
+            let bytes = e.into_bytes();
+            if bytes.contains(&0) {
+                (None, Some(Unread::Binary))
+            } else {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                (Some(text), Some(Unread::NotUtf8))
+            }
+        }
     }
-    if std::str::from_utf8(bytes).is_ok() {
-        return None;
-    }
-    Some(if bytes.contains(&0) {
-        Unread::Binary
-    } else {
-        Unread::NotUtf8
-    })
 }
 
 pub fn is_lfs_pointer(bytes: &[u8]) -> bool {
@@ -79,7 +92,10 @@ pub fn is_lfs_pointer(bytes: &[u8]) -> bool {
 pub fn note(why: Unread, side: Side, cap: u64) -> String {
     let what = match why {
         Unread::Binary => "is binary (not UTF-8, holds NUL bytes)".to_string(),
-        Unread::NotUtf8 => "is not UTF-8 text".to_string(),
+        Unread::NotUtf8 => {
+            "is not UTF-8 text: read with its invalid bytes replaced, so a marker next to them may be missed"
+                .to_string()
+        }
         Unread::TooLarge => format!("is larger than the {} KiB the guards read", cap / 1024),
         Unread::LfsPointer => {
             "is a Git LFS pointer: its content is stored outside the repository".to_string()
@@ -95,6 +111,7 @@ pub fn note(why: Unread, side: Side, cap: u64) -> String {
         Unread::NotAFile => "is not a regular file".to_string(),
     };
     match side {
+        Side::Now if why == Unread::NotUtf8 => what,
         Side::Now => format!("{what}; the guards skipped it"),
         Side::Then => format!(
             "{what} at the comparison point; its added lines and old test counts are unknown, so the guards compared only what they could"
@@ -150,6 +167,10 @@ mod tests {
         assert_eq!(classify(LFS.as_bytes(), 1024), Some(Unread::LfsPointer));
         // A file that merely quotes the header further down is text.
         assert_eq!(classify(format!("# {LFS}").as_bytes(), 1024), None);
+        let (text, why) = decode(b"# caf\xe9\ndef test_a(): pass\n".to_vec(), 1024);
+        assert_eq!(why, Some(Unread::NotUtf8));
+        assert_eq!(text.as_deref(), Some("# caf\u{fffd}\ndef test_a(): pass\n"));
+        assert_eq!(decode(b"a\0\xff".to_vec(), 1024).0, None);
     }
 
     #[test]
