@@ -87,6 +87,17 @@ pub fn print_receipt(r: &Receipt) {
             anstream::println!("      {at}: {}  {}", f.message, f.snippet.dimmed());
         }
     }
+    if !r.skipped_files.is_empty() {
+        anstream::println!(
+            "  {} the guards could not fully read {} changed file{}:",
+            "note:".yellow().bold(),
+            r.skipped_files.len(),
+            if r.skipped_files.len() == 1 { "" } else { "s" }
+        );
+        for f in &r.skipped_files {
+            anstream::println!("      {}: {}", f.path, f.note);
+        }
+    }
 }
 
 /// GitHub Actions: findings and failing checks as annotations, the Markdown receipt in the

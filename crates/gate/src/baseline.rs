@@ -6,7 +6,7 @@
 //! record: git already holds them at the head commit.
 
 use crate::git::Repo;
-use crate::guards::{count_tests, is_counted_path, TestCounts, GATE_FILES};
+use crate::guards::{count_tests_with, is_counted_path, TestCounts, TestMacros, GATE_FILES};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -156,7 +156,13 @@ pub fn covers_git_files(hashes: &BTreeMap<String, Option<String>>) -> bool {
 }
 
 /// Capture the baseline for `repo` now (no file written).
-pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Result<Baseline> {
+pub fn capture(
+    repo: &Repo,
+    session: &str,
+    test_globs: &[String],
+    test_macros: &[String],
+) -> anyhow::Result<Baseline> {
+    let macros = TestMacros::new(test_macros);
     let state = repo.work_state()?;
     let head = state.head.clone();
     let base = head
@@ -199,7 +205,7 @@ pub fn capture(repo: &Repo, session: &str, test_globs: &[String]) -> anyhow::Res
             }
         };
         let counts = match (&text, is_counted_path(&entry.path, test_globs)) {
-            (Some(t), true) => Some(count_tests(&entry.path, t)),
+            (Some(t), true) => Some(count_tests_with(&entry.path, t, &macros)),
             _ => None,
         };
         dirty.insert(
@@ -249,7 +255,8 @@ pub fn record_anchored(
             session: session.to_string(),
         });
     }
-    let mut baseline = capture(repo, session, &loaded.config.guards.test_globs)?;
+    let guards = &loaded.config.guards;
+    let mut baseline = capture(repo, session, &guards.test_globs, &guards.test_macros)?;
     baseline.config = Some(RecordedConfig::of(loaded));
     baseline.snapshot = crate::escape::snapshot_for_baseline(repo, &loaded.config);
     state::write_json(&path, &baseline)

@@ -108,6 +108,28 @@ pub fn root_path(key: &str, root: &str, is_write_root: bool) -> Result<(), Strin
     Ok(())
 }
 
+/// A Rust macro name: a path of identifiers (`rstest`, `my_crate::case`), ending in `!`
+/// for a function-like macro (`cases!`). Anything else could never match a macro, so a
+/// typo would silently count nothing.
+pub fn macro_name(key: &str, name: &str) -> Result<(), String> {
+    let path = name.strip_suffix('!').unwrap_or(name);
+    let ident = |part: &str| {
+        let mut chars = part.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && part != "_"
+    };
+    if path.split("::").all(ident) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{key} has `{name}`, which is not a Rust macro name: write `name` for an attribute (`#[name]`) or `name!` for a function-like macro, a path such as `my_crate::name` allowed"
+        ))
+    }
+}
+
 /// An absolute root that is the file-system root once `.` and `..` are folded, or once an
 /// existing path's links are resolved (`/proc/self/root`). A relative root that climbs past
 /// `/` depends on where the repository is; the resolved write roots drop it
@@ -176,6 +198,32 @@ mod tests {
         assert!(e.contains("10ms") && e.contains("between 1s and 1h"), "{e}");
         let e = size("[audit] max_bytes", 10, AUDIT_MAX_BYTES).unwrap_err();
         assert!(e.contains("between 1KiB and 64GiB"), "{e}");
+    }
+
+    #[test]
+    fn macro_names_are_rust_paths() {
+        for good in ["rstest", "cases!", "my_crate::case", "a::b!", "_x1"] {
+            assert!(macro_name("[guards] test_macros", good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "!",
+            " rstest",
+            "cases !",
+            "a::",
+            "::a",
+            "1x",
+            "a-b",
+            "#[rstest]",
+            "_",
+            "a!!",
+        ] {
+            let e = macro_name("[guards] test_macros", bad).unwrap_err();
+            assert!(
+                e.contains("[guards] test_macros") && e.contains(&format!("`{bad}`")),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Choosing the comparison point and turning the differences into [`FileDelta`]s for the
 //! guards. This is the edge between git and the pure guards.
 
-use crate::baseline::{self, read_text, Baseline};
+use crate::baseline::{self, Baseline};
 use crate::git::{BlobReader, ChangeKind, Repo, WorkState};
-use crate::guards::{count_tests, is_counted_path, DeltaKind, FileDelta, Line};
+use crate::guards::unread::{self, Side, Unread};
+use crate::guards::{count_tests_with, is_counted_path, DeltaKind, FileDelta, Line, TestMacros};
 use crate::receipt::{BaselineInfo, BaselineKind};
 use crate::renames;
 use std::collections::{BTreeMap, HashMap};
@@ -164,17 +165,28 @@ pub fn choose_point(
     }
 }
 
+/// The differences the guards judge, and the files among them they could not read.
+#[derive(Debug, Default)]
+pub struct Deltas {
+    pub files: Vec<FileDelta>,
+    /// Each path that could not be read as text, why, and on which side.
+    pub unread: Vec<(String, Unread, Side)>,
+}
+
 /// Build the deltas between `point` and the work tree.
 pub fn deltas(
     repo: &Repo,
     state: &WorkState,
     point: &Point,
     test_globs: &[String],
+    test_macros: &[String],
     blobs: BlobReader,
-) -> anyhow::Result<Vec<FileDelta>> {
+) -> anyhow::Result<Deltas> {
+    let macros = TestMacros::new(test_macros);
     let Some(commit) = &point.commit else {
-        return Ok(Vec::new());
+        return Ok(Deltas::default());
     };
+    let mut unread: Vec<(String, Unread, Side)> = Vec::new();
     let root = &repo.root;
     let mut changes: BTreeMap<String, ChangeKind> = repo
         .changes_since(commit, state)?
@@ -266,17 +278,32 @@ pub fn deltas(
             old_bytes.insert(r.to, bytes);
         }
     }
-    let old_texts: HashMap<String, String> = old_bytes
-        .into_iter()
-        .filter(|(_, b)| b.len() as u64 <= baseline::MAX_TEXT_BYTES)
-        .filter_map(|(path, b)| Some((path, String::from_utf8(b).ok()?)))
-        .collect();
+    let mut old_texts: HashMap<String, String> = HashMap::with_capacity(old_bytes.len());
+    for (path, bytes) in old_bytes {
+        let (text, why) = unread::decode(bytes, baseline::MAX_TEXT_BYTES);
+        // A deleted file needs no note: `deleted_tests` fails closed on unknown counts.
+        let judged = changes
+            .get(&path)
+            .is_some_and(|k| *k != ChangeKind::Deleted);
+        if let Some(why) = why.filter(|_| judged) {
+            unread.push((path.clone(), why, Side::Then));
+        }
+        if let Some(text) = text {
+            old_texts.insert(path, text);
+        }
+    }
     let mut out = Vec::with_capacity(changes.len());
+    let real_root = std::fs::canonicalize(root).ok();
     for (path, kind) in changes {
-        let abs = root.join(&path);
         let new_text = match kind {
             ChangeKind::Deleted => None,
-            _ => read_text(&abs),
+            _ => {
+                let (text, why) = read_now(root, real_root.as_deref(), &path);
+                if let Some(why) = why {
+                    unread.push((path.clone(), why, Side::Now));
+                }
+                text
+            }
         };
         let mut lines: Vec<Line> = match &kind {
             ChangeKind::Deleted => Vec::new(),
@@ -318,7 +345,8 @@ pub fn deltas(
             DeltaKind::Added => None,
             _ => dirty.get(&old_path).and_then(|d| d.counts).or_else(|| {
                 let old = old_texts.get(&path)?;
-                is_counted_path(&old_path, test_globs).then(|| count_tests(&old_path, old))
+                is_counted_path(&old_path, test_globs)
+                    .then(|| count_tests_with(&old_path, old, &macros))
             }),
         };
         out.push(FileDelta {
@@ -329,7 +357,44 @@ pub fn deltas(
             new_text,
         });
     }
-    Ok(out)
+    Ok(Deltas { files: out, unread })
+}
+
+/// The current text of `path`, and why it is not read when it is not (`None` for both
+/// when the file is simply gone). A link is followed only within the repository; a
+/// directory where git lists a path is a submodule.
+fn read_now(root: &Path, real_root: Option<&Path>, path: &str) -> (Option<String>, Option<Unread>) {
+    let abs = root.join(path);
+    let Ok(mut meta) = std::fs::symlink_metadata(&abs) else {
+        return (None, None);
+    };
+    if meta.file_type().is_symlink() {
+        let inside = std::fs::canonicalize(&abs)
+            .ok()
+            .zip(real_root)
+            .is_some_and(|(target, root)| target.starts_with(root));
+        match std::fs::metadata(&abs) {
+            Ok(target) if inside => meta = target,
+            _ => return (None, Some(Unread::OutsideLink)),
+        }
+        if !meta.is_file() {
+            return (None, Some(Unread::NotAFile));
+        }
+    }
+    if meta.is_dir() {
+        return (None, Some(Unread::Submodule));
+    }
+    if !meta.is_file() {
+        return (None, Some(Unread::NotAFile));
+    }
+    if meta.len() > baseline::MAX_TEXT_BYTES {
+        return (None, Some(Unread::TooLarge));
+    }
+    let Ok(bytes) = state::read_bounded(&abs, baseline::MAX_TEXT_BYTES, state::Follow::Yes) else {
+        // Gone since the stat, or grown past the cap.
+        return (None, None);
+    };
+    unread::decode(bytes, baseline::MAX_TEXT_BYTES)
 }
 
 /// Renames are followed when neither side has more paths than this; past it every path

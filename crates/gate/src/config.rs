@@ -53,6 +53,9 @@ pub struct GuardsConfig {
     pub protect: Vec<String>,
     /// Added to the built-in per-language test globs.
     pub test_globs: Vec<String>,
+    /// Rust macros that declare tests, added to the built-in ones: `name` for an
+    /// attribute (`#[name]`), `name!` for a test-generating function-like macro.
+    pub test_macros: Vec<String>,
     /// Paths no guard looks at.
     pub exclude: Vec<String>,
 }
@@ -70,6 +73,7 @@ impl Default for GuardsConfig {
             debug_artifacts: Level::Warn,
             protect: Vec::new(),
             test_globs: Vec::new(),
+            test_macros: Vec::new(),
             exclude: Vec::new(),
         }
     }
@@ -353,6 +357,9 @@ impl Config {
                     "[gate] programs has the entry `{program}`: a program name must be non-empty and have no surrounding spaces"
                 ));
             }
+        }
+        for name in &self.guards.test_macros {
+            bounds::macro_name("[guards] test_macros", name)?;
         }
         for (key, globs) in [
             ("protect", &self.guards.protect),

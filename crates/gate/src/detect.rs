@@ -158,6 +158,7 @@ new_todos = "warn"
 debug_artifacts = "warn"
 protect = []                 # globs whose edits are findings, e.g. ["Cargo.toml", "jest.config.*"]
 test_globs = []              # added to the built-in per-language test globs
+test_macros = []             # Rust test macros added to the built-in ones: "name" for #[name], "name!" for a generator
 exclude = []                 # paths no guard looks at
 
 [gate]

@@ -153,13 +153,22 @@ pub fn run_with_progress(
 
     let mut guards: Vec<GuardReport> = Vec::new();
     let mut confinement = Vec::new();
+    let mut skipped_files = Vec::new();
     if req.run_guards {
-        let mut deltas = match (&repo, &state, blobs) {
+        let g = &cfg.guards;
+        let found = match (&repo, &state, blobs) {
             (Some(repo), Some(state), Some(blobs)) => {
-                comparison::deltas(repo, state, &point, &cfg.guards.test_globs, blobs)?
+                comparison::deltas(repo, state, &point, &g.test_globs, &g.test_macros, blobs)?
             }
-            _ => Vec::new(),
+            _ => comparison::Deltas::default(),
         };
+        skipped_files = crate::guards::unread::notes(
+            &found.unread,
+            &g.test_globs,
+            &g.exclude,
+            crate::baseline::MAX_TEXT_BYTES,
+        );
+        let mut deltas = found.files;
         if anchored.bootstrap {
             // The config in effect is this very new file; it cannot also be a finding.
             deltas.retain(|d| d.path != config::FILE_NAME);
@@ -226,6 +235,7 @@ pub fn run_with_progress(
         baseline: point.info.clone(),
         checks,
         guards,
+        skipped_files,
         confinement,
         quarantine,
         audit: crate::evidence::audit_point(&root),

@@ -156,6 +156,17 @@ pub fn render(r: &Receipt) -> String {
             }
         }
     }
+    if !r.skipped_files.is_empty() {
+        s.push_str("\n#### Files the guards could not fully read\n\n");
+        for f in &r.skipped_files {
+            let _ = writeln!(
+                s,
+                "- `{}`: {}",
+                cell(&f.path).replace('`', "'"),
+                cell(&f.note)
+            );
+        }
+    }
     let _ = writeln!(s, "\n<sub>receipt hash `{}`</sub>", r.body_hash);
     s
 }

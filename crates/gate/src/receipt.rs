@@ -1,5 +1,6 @@
 //! The receipt: the evidence a `check` leaves behind, and the exit code it implies.
 
+use crate::guards::unread::SkippedFile;
 use crate::guards::{GuardReport, GuardStatus};
 use serde::{Deserialize, Serialize};
 
@@ -142,6 +143,11 @@ pub struct Receipt {
     pub baseline: BaselineInfo,
     pub checks: Vec<CheckResult>,
     pub guards: Vec<GuardReport>,
+    /// Changed files the guards could not read (binary, too large, not UTF-8, a
+    /// submodule, a link out of the repository, an LFS pointer), each with why. Absent
+    /// when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub skipped_files: Vec<SkippedFile>,
     pub confinement: Vec<RootConfinement>,
     /// Set while a quarantine is open: every check exits 3 until a human releases it.
     #[serde(skip_serializing_if = "Option::is_none", default)]

@@ -148,6 +148,7 @@ mod tests {
             },
             checks,
             guards,
+            skipped_files: Vec::new(),
             confinement: vec![],
             quarantine: None,
             audit: None,

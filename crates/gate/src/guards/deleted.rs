@@ -89,7 +89,7 @@ fn count_drop(d: &FileDelta, new: Option<TestCounts>, tests: &TestPaths) -> Opti
             line: None,
             snippet: format!("{}: {} tests, now unreadable", d.shown_path(), old.tests),
             message: format!(
-                "`{}` had {} and can no longer be read as text (binary or too large), so its tests cannot be counted: restore it",
+                "`{}` had {} and can no longer be read as text (binary, too large, or a link out of the repository: see the receipt's skipped files), so its tests cannot be counted: restore it",
                 d.shown_path(),
                 how_many(Some(old))
             ),

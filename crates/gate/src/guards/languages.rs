@@ -40,6 +40,20 @@ const fn q(open: &'static str, close: &'static str, escapes: bool, multiline: bo
     }
 }
 
+/// How a language writes heredocs, whose body lines are string data up to a line holding
+/// the terminator word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heredocs {
+    /// `<<~EOS`, `<<-EOS`, `<<EOS` (bare form only with an upper-case or quoted word, so
+    /// `class << self` and `a << b` stay code); `'EOS'`, `"EOS"` quoted.
+    Ruby,
+    /// `<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"`, `<<\EOF` (not `<<<`).
+    Shell,
+    /// `<<<EOT`, `<<<"EOT"`, `<<<'EOT'` (nowdoc); the closing word may be indented and
+    /// followed by code (`EOT;`).
+    Php,
+}
+
 /// Comment and string syntax of one language.
 #[derive(Debug, Clone, Copy)]
 pub struct Syntax {
@@ -56,6 +70,7 @@ pub struct Syntax {
     pub rust_literals: bool,
     /// Extra characters allowed in identifiers (`$` in JS and PHP).
     pub ident_extra: &'static [char],
+    pub heredocs: Option<Heredocs>,
 }
 
 const SLASHES: &[&str] = &["//"];
@@ -71,6 +86,7 @@ const BASE: Syntax = Syntax {
     hash_needs_word_start: false,
     rust_literals: false,
     ident_extra: &[],
+    heredocs: None,
 };
 
 impl Lang {
@@ -186,6 +202,7 @@ impl Lang {
                             q("'", "'", true, true),
                             q("`", "`", true, true),
                         ],
+                        heredocs: Some(Heredocs::Ruby),
                         ..BASE
                     }
                 }
@@ -225,6 +242,7 @@ impl Lang {
                         quotes: &[q("\"", "\"", true, true), q("'", "'", true, true)],
                         hash_bracket_is_code: true,
                         ident_extra: &['$'],
+                        heredocs: Some(Heredocs::Php),
                         ..BASE
                     }
                 }
@@ -249,6 +267,7 @@ impl Lang {
                         block_comment: None,
                         quotes: &[q("\"", "\"", true, true), q("'", "'", false, true)],
                         hash_needs_word_start: true,
+                        heredocs: Some(Heredocs::Shell),
                         ..BASE
                     }
                 }

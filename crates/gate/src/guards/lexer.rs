@@ -3,11 +3,12 @@
 //! matched on code tokens or on comment text, never on the raw line, so `"it.skip"` in a
 //! string or `// dbg!(x)` in a comment does not count as code.
 //!
-//! It knows each language's comments and string quotes, nothing more: it never fails, and
-//! on input it does not understand (regex literals, heredocs, sigils) it may misjudge a
+//! It knows each language's comments, string quotes and heredocs, nothing more: it never
+//! fails, and on input it does not understand (regex literals, sigils) it may misjudge a
 //! few characters, which can hide a marker (a miss) but rarely invent one.
 
-use super::languages::Syntax;
+use super::heredoc::{self, Term};
+use super::languages::{Heredocs, Syntax};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LineView {
@@ -19,11 +20,13 @@ pub struct LineView {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
+enum State<'a> {
     Code,
     Block(u32),
     Str(usize),
     RawStr(usize),
+    /// Inside a heredoc's body.
+    Heredoc(Term<'a>),
 }
 
 /// Lex `text` from its start, keeping comment and string state across lines, and return
@@ -31,10 +34,64 @@ enum State {
 pub fn lex(syntax: &Syntax, text: &str, max_lines: usize) -> Vec<LineView> {
     let mut state = State::Code;
     let special = code_specials(syntax);
-    text.split('\n')
-        .take(max_lines)
-        .map(|line| lex_one(syntax, &special, strip_cr(line), &mut state))
-        .collect()
+    // Heredocs opened on the current line, in order; their bodies follow it.
+    let mut pending: Vec<Term> = Vec::new();
+    // Looking ahead for terminators is bounded per file, so a file full of openers that
+    // never close costs linear time; past the budget they are taken as plain code.
+    let mut budget = text.len().saturating_mul(4).saturating_add(64 * 1024);
+    let mut out = Vec::new();
+    let mut next_at = 0;
+    for line in text.split('\n').take(max_lines) {
+        next_at += line.len() + 1;
+        let line = strip_cr(line);
+        let view = match (state, syntax.heredocs) {
+            (State::Heredoc(term), Some(style)) => match heredoc::closes(style, term, line) {
+                Some(resume) => {
+                    state = State::Code;
+                    lex_one(syntax, &special, &line[resume..], &mut state, &mut pending)
+                }
+                None => LineView::default(),
+            },
+            _ => lex_one(syntax, &special, line, &mut state, &mut pending),
+        };
+        out.push(view);
+        if matches!(state, State::Heredoc(_)) || pending.is_empty() {
+            continue;
+        }
+        if state != State::Code {
+            // The line ended inside a string or comment: the openers were misread.
+            pending.clear();
+        } else {
+            let rest = text.get(next_at..).unwrap_or("");
+            state = match (syntax.heredocs, pending.first()) {
+                (Some(style), Some(&term)) if terminated(style, term, rest, &mut budget) => {
+                    pending.remove(0);
+                    State::Heredoc(term)
+                }
+                // No terminator ahead: not a heredoc after all (or a broken one).
+                _ => {
+                    pending.clear();
+                    State::Code
+                }
+            };
+        }
+    }
+    out
+}
+
+/// Whether a line of `rest` closes the heredoc, within the look-ahead `budget` (bytes).
+fn terminated(style: Heredocs, term: Term, rest: &str, budget: &mut usize) -> bool {
+    for line in rest.split('\n') {
+        if *budget < line.len() + 1 {
+            *budget = 0;
+            return false;
+        }
+        *budget -= line.len() + 1;
+        if heredoc::closes(style, term, strip_cr(line)).is_some() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Lex one line on its own, when the file around it is not available. A line that starts
@@ -46,7 +103,13 @@ pub fn lex_line(syntax: &Syntax, line: &str) -> LineView {
     if syntax.block_comment.is_some() && line.trim_start().starts_with('*') {
         state = State::Block(1);
     }
-    lex_one(syntax, &code_specials(syntax), line, &mut state)
+    lex_one(
+        syntax,
+        &code_specials(syntax),
+        line,
+        &mut state,
+        &mut Vec::new(),
+    )
 }
 
 /// Bytes that may start something other than plain code (a comment, a string, a Rust
@@ -66,6 +129,9 @@ fn code_specials(syntax: &Syntax) -> [bool; 128] {
     if syntax.rust_literals {
         ["r", "b", "'"].iter().for_each(|m| mark(m));
     }
+    if syntax.heredocs.is_some() {
+        mark("<");
+    }
     table
 }
 
@@ -84,7 +150,13 @@ fn is_ident_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-fn lex_one(syntax: &Syntax, special: &[bool; 128], line: &str, state: &mut State) -> LineView {
+fn lex_one<'a>(
+    syntax: &Syntax,
+    special: &[bool; 128],
+    line: &'a str,
+    state: &mut State<'a>,
+    heredocs: &mut Vec<Term<'a>>,
+) -> LineView {
     let mut view = LineView::default();
     let mut piece = String::new();
     let mut i = 0;
@@ -123,6 +195,14 @@ fn lex_one(syntax: &Syntax, special: &[bool; 128], line: &str, state: &mut State
                             i += len;
                             continue;
                         }
+                    }
+                }
+                if let Some(style) = syntax.heredocs.filter(|_| c == '<') {
+                    if let Some((len, term)) = heredoc::opener(style, line, i) {
+                        view.code.push('"');
+                        heredocs.push(term);
+                        i += len;
+                        continue;
                     }
                 }
                 if let Some(k) = syntax.quotes.iter().position(|q| rest.starts_with(q.open)) {
@@ -205,6 +285,8 @@ fn lex_one(syntax: &Syntax, special: &[bool; 128], line: &str, state: &mut State
                 }
                 i += c.len_utf8();
             }
+            // `lex` reads heredoc bodies without calling here.
+            State::Heredoc(_) => return view,
         }
     }
     match *state {
@@ -360,6 +442,62 @@ mod tests {
         let _ = views(Lang::Rust, "'\\");
         let _ = views(Lang::Rust, "r#");
         let _ = views(Lang::Python, "\"\\");
+    }
+
+    #[test]
+    fn ruby_heredoc_bodies_are_data_and_code_resumes_after_them() {
+        let text = "  it 'a' do\n    msg = <<~EOS\n      don't # skip\n      it 'inside' do\n    EOS\n    expect(msg).to be\n  end\n  it 'b' do\n";
+        let v = views(Lang::Ruby, text);
+        assert_eq!(v[1].code, "    msg = \"");
+        assert_eq!(v[2], LineView::default());
+        assert_eq!(v[3], LineView::default());
+        assert_eq!(v[4], LineView::default());
+        assert_eq!(v[5].code, "    expect(msg).to be");
+        assert_eq!(v[7].code, "  it \" do");
+    }
+
+    #[test]
+    fn two_heredocs_on_one_line_are_read_in_turn() {
+        let text = "f(<<-A, <<~'B')\n  a'\n  A\n  b'\n  B\ng 'x'\n";
+        let v = views(Lang::Ruby, text);
+        assert_eq!(v[0].code, "f(\", \")");
+        assert!(v[1..5].iter().all(|l| *l == LineView::default()));
+        assert_eq!(v[5].code, "g \"");
+    }
+
+    #[test]
+    fn shifts_and_unterminated_openers_stay_code() {
+        let v = views(Lang::Ruby, "class << self\n  x = <<~NEVER\n  it 'a' do\n");
+        assert_eq!(v[0].code, "class << self");
+        assert_eq!(v[2].code, "  it \" do");
+    }
+
+    #[test]
+    fn shell_and_php_heredocs() {
+        let sh = views(
+            Lang::Shell,
+            "cat <<-'EOF' > f\n\t# TODO: it's data\n\tEOF\necho done # n\n",
+        );
+        assert_eq!(sh[0].code, "cat \" > f");
+        assert_eq!(sh[1], LineView::default());
+        assert_eq!(sh[3].comments, vec![" n".to_string()]);
+        let php = views(
+            Lang::Php,
+            "$s = <<<EOT\n  don't // here\n  EOT;\n$t = 1; // c\n",
+        );
+        assert_eq!(php[1], LineView::default());
+        assert_eq!(php[2].code, ";");
+        assert_eq!(php[3].comments, vec![" c".to_string()]);
+        // Languages without heredocs keep `<<` as code.
+        assert_eq!(views(Lang::Js, "a <<EOF\n'x'")[1].code, "\"");
+    }
+
+    #[test]
+    fn many_unterminated_openers_stay_linear() {
+        let text = "x = <<~A\n".repeat(50_000);
+        let v = views(Lang::Ruby, &text);
+        assert_eq!(v.len(), 50_001);
+        assert_eq!(v[49_999].code, "x = \"");
     }
 
     #[test]

@@ -4,17 +4,20 @@
 
 mod debug;
 mod deleted;
+mod heredoc;
 mod languages;
 mod lexer;
 mod line;
 mod lint;
 mod protected;
+mod rust_tests;
 mod scan;
 mod skips;
 mod test_paths;
 mod tests_count;
 mod todos;
 mod tokens;
+pub mod unread;
 
 use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
@@ -22,6 +25,7 @@ use std::borrow::Cow;
 
 pub use languages::Lang;
 pub use policy::globs::{PathSet, Pattern, GATE_FILES};
+pub use rust_tests::TestMacros;
 pub use scan::SNIPPET_MAX_CHARS;
 pub use test_paths::TestPaths;
 
@@ -179,6 +183,7 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         debug: on(cfg.debug_artifacts),
     };
     let builtin_tests = TestPaths::default();
+    let macros = TestMacros::new(&cfg.test_macros);
     let mut markers = scan::MarkerFindings::default();
     let mut new_counts: Vec<Option<TestCounts>> = Vec::with_capacity(visible.len());
     // One pass per file: lex it once, count its tests, scan its added lines.
@@ -194,6 +199,7 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
                     lang,
                     &views,
                     builtin_tests.is_test(&d.path),
+                    &macros,
                 ));
                 lexed = Some(views);
             }
@@ -295,8 +301,16 @@ fn without_excluded<'a>(deltas: &'a [FileDelta], exclude: &PathSet) -> Vec<Cow<'
 /// language have none. Skip markers that only mean "skip" inside tests (Ruby `skip`,
 /// Go `t.Skip`) are counted when the path is a test path by the built-in globs.
 pub fn count_tests(path: &str, text: &str) -> TestCounts {
+    count_tests_with(path, text, &TestMacros::default())
+}
+
+/// [`count_tests`] with the Rust test macros in effect (`[guards] test_macros`): both
+/// sides of a comparison must be counted with the same list.
+pub fn count_tests_with(path: &str, text: &str, macros: &TestMacros) -> TestCounts {
     match Lang::from_path(path) {
-        Some(lang) => tests_count::count(lang, text, TestPaths::default().is_test(path)),
+        Some(lang) => {
+            tests_count::count_with(lang, text, TestPaths::default().is_test(path), macros)
+        }
         None => TestCounts::default(),
     }
 }

@@ -10,7 +10,11 @@ use super::tokens::Tok;
 const JS_RECEIVERS: &[&str] = &[
     "it", "test", "describe", "context", "suite", "specify", "bench",
 ];
-const JS_VARIANTS: &[&str] = &["skip", "only", "todo", "skipIf", "runIf"];
+/// `failing` (AVA, Jest) and `fails` (Vitest) mark an expected failure: the test passes
+/// while the code is broken, as Python's `xfail` does.
+const JS_VARIANTS: &[&str] = &[
+    "skip", "only", "todo", "skipIf", "runIf", "failing", "fails",
+];
 /// `xit(...)` style (skipped) and `fit(...)` style (focused) test functions.
 const JS_PREFIXED: &[&str] = &[
     "xit",
@@ -51,7 +55,9 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
 
 fn js(cx: &LineCtx, out: &mut Vec<String>) {
     for ch in &cx.chains {
-        if !ch.free(&cx.toks) {
+        // In JS only a `.` makes a chain the tail of another: after `:` or `=>` it is a
+        // value (`cond ? describe : describe.skip`, `() => it.skip`).
+        if ch.before(&cx.toks) == Some(Tok::Punct('.')) {
             continue;
         }
         let head = ch.head();
@@ -76,11 +82,22 @@ fn js(cx: &LineCtx, out: &mut Vec<String>) {
             )
             && ch.after(&cx.toks) == Some(Tok::Punct(':'))
             && option_is_set(cx, ch.end + 1)
+            && test_called_before(cx, ch.start)
         {
             // node:test options: `test('x', { skip: true }, ...)`.
             out.push(format!("{{ {head}: ... }}"));
         }
     }
+}
+
+/// A test function is called earlier on the line (`test('x', {` or `t.test('x', {`), so
+/// an object literal after it holds its options, not some unrelated `{ skip: 10 }`.
+fn test_called_before(cx: &LineCtx, at: usize) -> bool {
+    cx.chains.iter().any(|c| {
+        c.end <= at
+            && c.called(&cx.toks)
+            && (JS_RECEIVERS.contains(&c.head()) || c.last() == "test")
+    })
 }
 
 /// An option value that turns the option on: anything but `false`, `0`, `null`,
@@ -406,6 +423,64 @@ mod tests {
         assert!(hits(Lang::Js, "t.todo('later')"));
         assert!(!hits(Lang::Js, "t.only('x')"));
         assert!(found(Lang::Js, false, "t.skip()").is_empty());
+    }
+
+    #[test]
+    fn js_expected_failures_are_skips() {
+        for line in [
+            "test.failing('parses dates', t => {",
+            "  it.failing('x', () => {})",
+            "test.fails('x', () => {})",
+            "test.serial.failing('x', async t => {})",
+        ] {
+            assert!(hits(Lang::Js, line), "{line}");
+        }
+        assert_eq!(
+            found(Lang::Js, false, "test.failing('x', t => {})"),
+            vec!["test.failing"]
+        );
+        for line in [
+            "t.is(result.failing, 2)",
+            "const failing = report.failing('x')",
+            "'test.failing('",
+            "// test.failing('x')",
+            "expect(test.failingCount).toBe(0)",
+            "t.failing('x')",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
+        }
+    }
+
+    #[test]
+    fn js_skips_used_as_values_are_caught() {
+        for line in [
+            "const d = cond ? describe : describe.skip;",
+            "(process.env.CI ? it.skip : it)('needs a display', () => {})",
+            "const maybe = hasDb ? test : test.skip",
+            "const pick = () => it.only",
+            "const table = { slow: describe.skip }",
+        ] {
+            assert!(hits(Lang::Js, line), "{line}");
+        }
+        assert_eq!(
+            found(
+                Lang::Js,
+                false,
+                "const d = cond ? describe : describe.skip;"
+            ),
+            vec!["describe.skip"]
+        );
+        for line in [
+            "const s = cond ? 'describe.skip' : 'it'",
+            "const d = cond ? describe : other; // describe.skip",
+            "const n = cond ? reader.skip : 0",
+            "const x = cond ? options.describe.skip : null",
+            "const o = { skip: 10, take: 5 }",
+            "const q = cond ? page.skip : page.only",
+            "/* x ? describe : describe.skip */",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
+        }
     }
 
     #[test]

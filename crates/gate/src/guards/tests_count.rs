@@ -4,25 +4,93 @@
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::LineCtx;
+use super::rust_tests::{self, MacroBlocks, TestMacros};
 use super::tokens::Tok;
 use super::{skips, TestCounts};
 
+#[cfg(test)]
 pub fn count(lang: Lang, text: &str, is_test: bool) -> TestCounts {
-    count_views(lang, &lex(&lang.syntax(), text, usize::MAX), is_test)
+    count_with(lang, text, is_test, &TestMacros::default())
+}
+
+pub fn count_with(lang: Lang, text: &str, is_test: bool, macros: &TestMacros) -> TestCounts {
+    count_views(
+        lang,
+        &lex(&lang.syntax(), text, usize::MAX),
+        is_test,
+        macros,
+    )
 }
 
 /// The same over a file already lexed whole.
-pub fn count_views(lang: Lang, views: &[LineView], is_test: bool) -> TestCounts {
+pub fn count_views(
+    lang: Lang,
+    views: &[LineView],
+    is_test: bool,
+    macros: &TestMacros,
+) -> TestCounts {
     let mut counts = TestCounts::default();
+    let junit3 = lang == Lang::Java && extends_test_case(lang, views);
+    let mut blocks = MacroBlocks::default();
+    let mut annotated = false;
     for view in views {
         if view.code.trim().is_empty() {
             continue;
         }
         let cx = LineCtx::new(lang, view, is_test);
-        counts.tests = counts.tests.saturating_add(tests_on_line(&cx));
+        let mut tests = match lang {
+            Lang::Rust => {
+                let attrs = rust_tests::attribute_tests(&cx, macros);
+                attrs.saturating_add(blocks.line(&cx, macros, attrs))
+            }
+            _ => tests_on_line(&cx),
+        };
+        if junit3 {
+            // A method already counted by its `@Test` is not counted again by its name.
+            if tests > 0 {
+                annotated = junit3_method(&cx) == 0;
+            } else if cx.ident(0).is_some() && cx.toks.contains(&Tok::Punct('(')) {
+                if !annotated {
+                    tests = junit3_method(&cx);
+                }
+                annotated = false;
+            }
+        }
+        counts.tests = counts.tests.saturating_add(tests);
         counts.skips = counts.skips.saturating_add(skips::find(&cx).len() as u32);
     }
     counts
+}
+
+/// Whether a class in the file extends JUnit 3's `TestCase` (or a `...TestCase` base of
+/// it, as JUnit 3 suites conventionally name their own bases).
+fn extends_test_case(lang: Lang, views: &[LineView]) -> bool {
+    views
+        .iter()
+        .filter(|v| v.code.contains("extends"))
+        .any(|v| {
+            let cx = LineCtx::new(lang, v, false);
+            cx.chains.iter().any(|ch| {
+                ch.last().ends_with("TestCase")
+                    && ch.start > 0
+                    && cx.ident(ch.start - 1) == Some("extends")
+            })
+        })
+}
+
+/// JUnit 3 runs every `public void testX()` of a `TestCase` subclass: public, not
+/// static, returning nothing, taking nothing.
+fn junit3_method(cx: &LineCtx) -> u32 {
+    let Some(at) = (0..cx.toks.len()).find(|&i| {
+        cx.ident(i) == Some("void")
+            && cx.ident(i + 1).is_some_and(|n| n.starts_with("test"))
+            && cx.punct(i + 2, '(')
+            && cx.punct(i + 3, ')')
+    }) else {
+        return 0;
+    };
+    let modifiers: Vec<&str> = (0..at).filter_map(|i| cx.ident(i)).collect();
+    u32::from(modifiers.contains(&"public") && !modifiers.contains(&"static"))
 }
 
 /// `def test_x`, `func TestX(`, `fn ... ` after `#[test]` and so on: how many tests this
@@ -32,7 +100,7 @@ pub fn tests_on_line(cx: &LineCtx) -> u32 {
         Lang::Js => js(cx),
         Lang::Python => named_def(cx, &["def"], "test", 0).max(named_def(cx, &["def"], "test", 1)),
         Lang::Go => go(cx),
-        Lang::Rust => rust(cx),
+        Lang::Rust => rust_tests::attribute_tests(cx, &TestMacros::default()),
         Lang::Java | Lang::Kotlin => annotations(
             cx,
             &[
@@ -101,18 +169,6 @@ fn go(cx: &LineCtx) -> u32 {
         .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_lowercase()))
         && name != "TestMain";
     u32::from(cx.ident(0) == Some("func") && is_test_name && cx.punct(2, '('))
-}
-
-fn rust(cx: &LineCtx) -> u32 {
-    let Some(at) = cx.attribute_start() else {
-        return 0;
-    };
-    let Some(chain) = cx.chains.iter().find(|ch| ch.start == at) else {
-        return 0;
-    };
-    let test_attr = ["test", "rstest", "test_case", "quickcheck"].contains(&chain.last());
-    let closes = matches!(chain.after(&cx.toks), Some(Tok::Punct(']' | '(')));
-    u32::from(test_attr && closes)
 }
 
 fn annotations(cx: &LineCtx, names: &[&str]) -> u32 {
@@ -209,6 +265,37 @@ mod tests {
     fn rust_tests() {
         let text = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn a() {}\n    #[tokio::test(flavor = \"multi_thread\")]\n    async fn b() {}\n    #[test]\n    #[ignore]\n    fn c() {}\n    // #[test]\n    #[testing]\n    fn d() {}\n}\n";
         assert_eq!(n(Lang::Rust, text), TestCounts { tests: 3, skips: 1 });
+    }
+
+    #[test]
+    fn ruby_examples_after_a_heredoc_are_counted_and_those_inside_are_not() {
+        let text = "describe Parser do\n  it 'reads' do\n    src = <<~EOS\n      it's text, it 'fake' do\n    EOS\n    expect(src).to be\n  end\n  it 'writes' do\n  end\n  it \"skips\" do\n    skip 'later'\n  end\nend\n";
+        assert_eq!(n(Lang::Ruby, text), TestCounts { tests: 3, skips: 1 });
+    }
+
+    #[test]
+    fn junit3_methods_count_in_test_case_subclasses() {
+        let junit3 = "import junit.framework.TestCase;\n\npublic class ParserTest extends TestCase {\n    protected void setUp() {}\n    public void testParses() {\n    }\n    public void testRejects() throws Exception {\n    }\n    public void testHelper(int x) {}\n    private void testPrivate() {}\n    public static void testStatic() {}\n    // public void testCommented() {}\n}\n";
+        assert_eq!(n(Lang::Java, junit3).tests, 2);
+        // Android and home-made bases follow the `...TestCase` naming.
+        let android =
+            "class A extends android.test.AndroidTestCase {\n  public void testA() {}\n}\n";
+        assert_eq!(n(Lang::Java, android).tests, 1);
+        // An annotated method in such a class is counted once, not twice.
+        let mixed = "class A extends TestCase {\n  @Test\n  public void testA() {}\n  @Test public void testB() {}\n  public void testC() {}\n}\n";
+        assert_eq!(n(Lang::Java, mixed).tests, 3);
+    }
+
+    #[test]
+    fn test_named_methods_elsewhere_are_not_junit3_tests() {
+        let plain = "public class Parser {\n    public void testConnection() {}\n}\n";
+        assert_eq!(n(Lang::Java, plain).tests, 0);
+        let other_base =
+            "public class Probe extends TestCaseFactory {\n    public void testX() {}\n}\n";
+        assert_eq!(n(Lang::Java, other_base).tests, 0);
+        let in_string =
+            "class A {\n  String s = \"extends TestCase\";\n  public void testX() {}\n}\n";
+        assert_eq!(n(Lang::Java, in_string).tests, 0);
     }
 
     #[test]
