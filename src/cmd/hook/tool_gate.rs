@@ -238,6 +238,7 @@ fn audit(
 mod tests {
     use super::*;
     use policy::Profile;
+    use std::path::PathBuf;
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
