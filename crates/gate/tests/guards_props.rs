@@ -36,6 +36,8 @@ mod guards {
                 })
                 .collect(),
             old_counts: Some(TestCounts { tests: 1, skips: 0 }),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(text.into()),
         }
     }

@@ -25,6 +25,8 @@ mod guards {
             kind: DeltaKind::Added,
             added_lines: lines(1, text),
             old_counts: None,
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(text.into()),
         }
     }
@@ -44,6 +46,8 @@ mod guards {
                 })
                 .collect(),
             old_counts: Some(count_tests(path, old)),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(new.into()),
         }
     }
@@ -54,6 +58,8 @@ mod guards {
             kind: DeltaKind::Deleted,
             added_lines: Vec::new(),
             old_counts: Some(count_tests(path, old)),
+            removed_lines: lines(1, old),
+            old_text: Some(old.into()),
             new_text: None,
         }
     }
@@ -64,6 +70,8 @@ mod guards {
             kind: DeltaKind::Renamed { from: from.into() },
             added_lines: Vec::new(),
             old_counts: Some(count_tests(from, old)),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(new.into()),
         }
     }
@@ -428,6 +436,8 @@ mod guards {
                 tests: u32::MAX,
                 skips: u32::MAX,
             }),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some("\u{0}\u{feff}'\"`/*\n\r\n".into()),
         };
         let mut js = weird.clone();

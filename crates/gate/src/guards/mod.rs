@@ -2,6 +2,7 @@
 //! working tree. The edge (git, the file system) builds [`FileDelta`]s; nothing in this
 //! module reads a file or runs a process.
 
+mod account;
 mod debug;
 mod deleted;
 mod languages;
@@ -15,6 +16,7 @@ mod test_paths;
 mod tests_count;
 mod todos;
 mod tokens;
+mod widen;
 
 use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
@@ -25,7 +27,8 @@ pub use policy::globs::{PathSet, Pattern, GATE_FILES};
 pub use scan::SNIPPET_MAX_CHARS;
 pub use test_paths::TestPaths;
 
-/// One line the agent added, numbered in the current file (1-based).
+/// One line the agent added (numbered in the current file) or removed (numbered in the
+/// file at the comparison point), 1-based.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     pub number: u32,
@@ -56,6 +59,13 @@ pub struct FileDelta {
     pub kind: DeltaKind,
     /// Lines added since the comparison point, minus lines already dirty at baseline time.
     pub added_lines: Vec<Line>,
+    /// Lines removed since the comparison point, numbered in `old_text` (every line of a
+    /// deleted file). Empty when unknown (a file already dirty at baseline time): the
+    /// change is then judged by what it added alone, never more leniently.
+    pub removed_lines: Vec<Line>,
+    /// The text at the comparison point (of the old path for renames), when it was read,
+    /// is UTF-8 and under the size cap; `None` for a file dirty at baseline time.
+    pub old_text: Option<String>,
     /// Counts at the comparison point (of the old path for renames); `None` when the file
     /// did not exist then or its text was not available.
     pub old_counts: Option<TestCounts>,
@@ -179,10 +189,12 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         debug: on(cfg.debug_artifacts),
     };
     let builtin_tests = TestPaths::default();
-    let mut markers = scan::MarkerFindings::default();
+    let mut added = scan::Marks::default();
     let mut new_counts: Vec<Option<TestCounts>> = Vec::with_capacity(visible.len());
-    // One pass per file: lex it once, count its tests, scan its added lines.
-    for d in &visible {
+    let mut rises = Vec::new();
+    // One pass per file: lex it once, count its tests, collect the markers on its added
+    // lines.
+    for (i, d) in visible.iter().enumerate() {
         let lang = Lang::from_path(&d.path);
         let gone = matches!(d.kind, DeltaKind::Deleted);
         let mut lexed = None;
@@ -200,21 +212,23 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         }
         new_counts.push(new);
         if let (Some(lang), true, false) = (lang, enabled.any(), gone) {
-            let added = scan::scan(
-                d,
+            let skips_added = scan::scan(
+                i,
+                &d.added_lines,
+                d.new_text.as_deref(),
                 lang,
                 tests.is_test(&d.path),
                 enabled,
                 lexed,
-                &mut markers,
+                &mut added,
             );
             if enabled.skips {
-                if let Some(f) = skip_count_rise(d, new, added) {
-                    markers.skips.push(f);
-                }
+                rises.extend(skip_count_rise(d, new, skips_added));
             }
         }
     }
+    let mut markers = account_markers(&visible, &added, enabled, &tests, &new_counts);
+    markers.skips.extend(rises);
     let deleted = if on(cfg.deleted_tests) {
         deleted::deleted_tests(&visible, &new_counts, &tests)
     } else {
@@ -233,6 +247,87 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         report("new_todos", cfg.new_todos, markers.todos),
         report("debug_artifacts", cfg.debug_artifacts, markers.debug),
     ]
+}
+
+/// Set the markers the change added against the ones it removed, across all its files
+/// ([`account`]), and report the ones that are new or widened. The removed side is only
+/// read for a guard that found something added.
+fn account_markers(
+    visible: &[&FileDelta],
+    added: &scan::Marks,
+    enabled: scan::Enabled,
+    tests: &TestPaths,
+    new_counts: &[Option<TestCounts>],
+) -> scan::MarkerFindings {
+    let old_path = |d: &FileDelta| match &d.kind {
+        DeltaKind::Renamed { from } => from.clone(),
+        _ => d.path.clone(),
+    };
+    let need = scan::Enabled {
+        skips: enabled.skips && !added.skips.is_empty(),
+        lint: enabled.lint && !added.lint.is_empty(),
+        todos: enabled.todos && !added.todos.is_empty(),
+        debug: enabled.debug && !added.debug.is_empty(),
+    };
+    let mut removed = scan::Marks::default();
+    if need.any() {
+        for (i, d) in visible.iter().enumerate() {
+            let from = old_path(d);
+            if let (Some(lang), false) = (Lang::from_path(&from), d.removed_lines.is_empty()) {
+                scan::scan(
+                    i,
+                    &d.removed_lines,
+                    d.old_text.as_deref(),
+                    lang,
+                    tests.is_test(&from),
+                    need,
+                    None,
+                    &mut removed,
+                );
+            }
+        }
+    }
+    let mut out = scan::MarkerFindings::default();
+    for kind in scan::Kind::ALL.into_iter().filter(|k| need.has(*k)) {
+        let lang_of = |file: usize| Lang::from_path(&visible[file].path);
+        let widened = |old: &scan::Mark, new: &scan::Mark| {
+            lang_of(new.file)
+                .is_some_and(|lang| widen::widened(kind, lang, &new.label, old.text, new.text))
+        };
+        let verdicts = account::account(added.of(kind), removed.of(kind), &widened);
+        let totals = |file: usize| {
+            let d = visible[file];
+            let from = old_path(d);
+            let skips = kind == scan::Kind::Skips;
+            let after = new_counts[file]
+                .filter(|_| skips)
+                .map(|c| c.skips)
+                .or_else(|| {
+                    let lang = Lang::from_path(&d.path)?;
+                    Some(scan::total(
+                        kind,
+                        lang,
+                        d.new_text.as_deref()?,
+                        tests.is_test(&d.path),
+                    ))
+                });
+            let before = match d.kind {
+                DeltaKind::Added => Some(0),
+                _ => d.old_counts.filter(|_| skips).map(|c| c.skips).or_else(|| {
+                    let lang = Lang::from_path(&from)?;
+                    Some(scan::total(
+                        kind,
+                        lang,
+                        d.old_text.as_deref()?,
+                        tests.is_test(&from),
+                    ))
+                }),
+            };
+            (before, after)
+        };
+        *out.of_mut(kind) = account::findings(kind, visible, added.of(kind), &verdicts, &totals);
+    }
+    out
 }
 
 /// The per-file skip count rose by more than the markers found on added lines: a skip
@@ -275,12 +370,16 @@ fn without_excluded<'a>(deltas: &'a [FileDelta], exclude: &PathSet) -> Vec<Cow<'
                     path: from.clone(),
                     kind: DeltaKind::Deleted,
                     added_lines: Vec::new(),
+                    removed_lines: whole(d.old_text.as_deref()),
                     old_counts: d.old_counts,
+                    old_text: d.old_text.clone(),
                     new_text: None,
                 })),
                 (true, false) => out.push(Cow::Owned(FileDelta {
                     kind: DeltaKind::Added,
+                    removed_lines: Vec::new(),
                     old_counts: None,
+                    old_text: None,
                     ..d.clone()
                 })),
             },
@@ -289,6 +388,20 @@ fn without_excluded<'a>(deltas: &'a [FileDelta], exclude: &PathSet) -> Vec<Cow<'
         }
     }
     out
+}
+
+/// Every line of a text, as the lines a whole file adds or removes.
+fn whole(text: Option<&str>) -> Vec<Line> {
+    text.map(|t| {
+        t.lines()
+            .enumerate()
+            .map(|(i, l)| Line {
+                number: i as u32 + 1,
+                text: l.to_string(),
+            })
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Tests and skip markers in one file, by language from its path. Files of no known
