@@ -181,8 +181,40 @@ fn a_split_that_drops_a_test_on_the_way_is_still_a_deleted_test() {
     );
 }
 
+const ADD_BIG: &str = "\n\n@pytest.mark.skip(reason='slow on CI')\ndef test_add_big():\n    assert add(10**9, 1) == 10**9 + 1\n";
+
 #[test]
 fn one_skip_removed_and_two_added_is_one_new_skip() {
+    both_ways(
+        calc_repo,
+        |r| {
+            // The skipped test moves to the end of the file, and a copy of its skip lands
+            // on another test.
+            assert!(CALC.contains(ADD_BIG));
+            let text = format!("{}{ADD_BIG}", CALC.replace(ADD_BIG, "\n")).replace(
+                "def test_sub():",
+                "@pytest.mark.skip(reason='slow on CI')\ndef test_sub():",
+            );
+            r.write("tests/test_calc.py", &text);
+        },
+        &|code, receipt, mode| {
+            let skips = findings(receipt, "new_skips");
+            assert_eq!(skips.len(), 1, "{mode}: {}", describe(receipt));
+            assert_eq!(skips[0]["line"], 11, "{mode}: the one over test_sub");
+            assert!(
+                skips[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("skips in `tests/test_calc.py`: 2 -> 3"),
+                "{mode}: {skips:?}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_skip_moved_onto_another_test_is_a_new_skip() {
     both_ways(
         calc_repo,
         |r| {
@@ -191,21 +223,18 @@ fn one_skip_removed_and_two_added_is_one_new_skip() {
                 .replace(
                     "def test_add():",
                     "@pytest.mark.skip(reason='slow on CI')\ndef test_add():",
-                )
-                .replace(
-                    "def test_sub():",
-                    "@pytest.mark.skip(reason='slow on CI')\ndef test_sub():",
                 );
             r.write("tests/test_calc.py", &text);
         },
         &|code, receipt, mode| {
             let skips = findings(receipt, "new_skips");
             assert_eq!(skips.len(), 1, "{mode}: {}", describe(receipt));
+            assert_eq!(skips[0]["line"], 6, "{mode}: the one over test_add");
             assert!(
                 skips[0]["message"]
                     .as_str()
                     .unwrap()
-                    .contains("skips in `tests/test_calc.py`: 2 -> 3"),
+                    .contains("skips in `tests/test_calc.py`: 2 -> 2"),
                 "{mode}: {skips:?}"
             );
             assert_eq!(code, Some(3), "{mode}");

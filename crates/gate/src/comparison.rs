@@ -406,9 +406,12 @@ pub fn added_lines(old: &str, new: &str) -> Vec<(u32, String)> {
     line_changes(old, new).0
 }
 
+/// Lines with their 1-based numbers.
+pub type Numbered = Vec<(u32, String)>;
+
 /// One diff, both sides: the lines `new` added (numbered in `new`) and the lines it
 /// removed from `old` (numbered in `old`), 1-based.
-pub fn line_changes(old: &str, new: &str) -> (Vec<(u32, String)>, Vec<(u32, String)>) {
+pub fn line_changes(old: &str, new: &str) -> (Numbered, Numbered) {
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .timeout(std::time::Duration::from_millis(200))
@@ -433,7 +436,7 @@ pub fn line_changes(old: &str, new: &str) -> (Vec<(u32, String)>, Vec<(u32, Stri
     (added, removed)
 }
 
-fn as_lines(numbered: Vec<(u32, String)>) -> Vec<Line> {
+fn as_lines(numbered: Numbered) -> Vec<Line> {
     numbered
         .into_iter()
         .map(|(number, text)| Line { number, text })

@@ -385,6 +385,27 @@ mod guards {
     }
 
     #[test]
+    fn guards_a_file_hidden_by_exclude_covers_no_marker_elsewhere() {
+        // The skipped test went into the excluded area, where it still exists: the same
+        // skip written in a visible file is new, not the hidden one moved.
+        let cfg = GuardsConfig {
+            exclude: vec!["vendor/".into()],
+            ..GuardsConfig::default()
+        };
+        let skipped = "it.skip('slow', () => {});\n";
+        let mut gone = renamed("test/a.test.js", "vendor/a.test.js", skipped, skipped);
+        gone.removed_lines = lines(1, skipped);
+        gone.old_text = Some(skipped.into());
+        let reports = run_guards(&[gone, added("test/b.test.js", skipped)], &cfg);
+        assert_eq!(report(&reports, "new_skips").findings.len(), 1);
+        // Plainly deleted, its skip did move.
+        let mut deleted = deleted("test/a.test.js", skipped);
+        deleted.removed_lines = lines(1, skipped);
+        let reports = run(&[deleted, added("test/b.test.js", skipped)]);
+        assert!(report(&reports, "new_skips").findings.is_empty());
+    }
+
+    #[test]
     fn guards_extra_test_globs_make_test_only_markers_count() {
         let text = "class T < Minitest::Test\n  def test_x\n    skip 'flaky'\n  end\nend\n";
         assert!(report(&run(&[added("checks/x.rb", text)]), "new_skips")

@@ -6,11 +6,13 @@
 //!
 //! 1. **Moved**: an added marker with the same label on the same line text (whitespace
 //!    aside) as a removed one is the same marker in a new place; a match in the same file
-//!    is taken first, then one in any other file of the change.
+//!    is taken first, then one in any other file of the change. A skip on a line of its
+//!    own (a decorator, an attribute) must also sit over the same next line: moved to
+//!    another test, it skips something else.
 //! 2. **Rewritten**: what is left is paired per file and label, in line order (the i-th
-//!    left-over removed `eslint-disable` of a file with its i-th left-over added one). A
-//!    pair is the same marker with new text, not a new one, unless the new text
-//!    [widened](super::widen) it.
+//!    left-over removed `eslint-disable` of a file with its i-th left-over added one;
+//!    skips only over the same next line). A pair is the same marker with new text, not
+//!    a new one, unless the new text [widened](super::widen) it.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
 use super::scan::{labels, snippet, Kind, Mark};
@@ -37,6 +39,10 @@ pub fn normalise(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// What a moved marker keeps: its line and, for a skip on a line of its own, the line
+/// after it (both normalised).
+type Key = (String, Option<String>);
+
 /// A verdict for each of `added` (same order). `widened(old, new)` says whether `new`,
 /// a rewrite of `old` (same file, same label), reaches further than it did.
 pub fn account(
@@ -49,17 +55,16 @@ pub fn account(
         return verdicts;
     }
     let mut used = vec![false; removed.len()];
-    let mut by_key: HashMap<(&str, String), Vec<usize>> = HashMap::new();
+    let key = |m: &Mark| (normalise(m.text), m.anchor.map(normalise));
+    let mut by_key: HashMap<(&str, Key), Vec<usize>> = HashMap::new();
     for (i, r) in removed.iter().enumerate() {
         by_key
-            .entry((r.label.as_str(), normalise(r.text)))
+            .entry((r.label.as_str(), key(r)))
             .or_default()
             .push(i);
     }
-    let keys: Vec<(&str, String)> = added
-        .iter()
-        .map(|a| (a.label.as_str(), normalise(a.text)))
-        .collect();
+    let keys: Vec<(&str, (String, Option<String>))> =
+        added.iter().map(|a| (a.label.as_str(), key(a))).collect();
     // 1. Moves: within the file first, so a move inside one file never borrows another
     // file's removal; then across files.
     for same_file in [true, false] {
@@ -82,11 +87,12 @@ pub fn account(
             }
         }
     }
-    // 2. Rewrites: per file and label, in line order.
-    let mut left_removed: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    // 2. Rewrites: per file and label (and anchor), in line order.
+    let anchor = |m: &Mark| m.anchor.map(normalise);
+    let mut left_removed: HashMap<(usize, &str, Option<String>), Vec<usize>> = HashMap::new();
     for (i, r) in removed.iter().enumerate().filter(|(i, _)| !used[*i]) {
         left_removed
-            .entry((r.file, r.label.as_str()))
+            .entry((r.file, r.label.as_str(), anchor(r)))
             .or_default()
             .push(i);
     }
@@ -97,14 +103,14 @@ pub fn account(
         .filter(|&j| verdicts[j] == Verdict::New)
         .collect();
     left_added.sort_by_key(|&j| (added[j].file, added[j].line));
-    let mut taken: HashMap<(usize, &str), usize> = HashMap::new();
+    let mut taken: HashMap<(usize, &str, Option<String>), usize> = HashMap::new();
     for j in left_added {
         let a = &added[j];
-        let key = (a.file, a.label.as_str());
+        let key = (a.file, a.label.as_str(), anchor(a));
         let Some(list) = left_removed.get(&key) else {
             continue;
         };
-        let next = taken.entry(key).or_insert(0);
+        let next = taken.entry(key.clone()).or_insert(0);
         let Some(&i) = list.get(*next) else { continue };
         *next += 1;
         verdicts[j] = if widened(&removed[i], a) {
@@ -226,7 +232,43 @@ mod tests {
             line,
             label: label.into(),
             text,
+            anchor: None,
         }
+    }
+
+    fn over(m: Mark<'static>, anchor: &'static str) -> Mark<'static> {
+        Mark {
+            anchor: Some(anchor),
+            ..m
+        }
+    }
+
+    #[test]
+    fn a_skip_moved_onto_another_test_is_new() {
+        let skip = "@pytest.mark.skip(reason='slow')";
+        let added = [
+            over(mark(0, 9, "pytest.mark.skip", skip), "def test_fast():"),
+            over(mark(1, 3, "pytest.mark.skip", skip), "  def   test_slow():"),
+        ];
+        let removed = [over(
+            mark(0, 2, "pytest.mark.skip", skip),
+            "def test_slow():",
+        )];
+        // The one over test_slow moved (to another file, re-indented); the one over
+        // test_fast is new, and is no rewrite of anything either.
+        assert_eq!(
+            account(&added, &removed, &never),
+            vec![Verdict::New, Verdict::Moved { from: 0 }]
+        );
+        let removed = [over(
+            mark(0, 2, "pytest.mark.skip", skip),
+            "def test_slow():",
+        )];
+        let added = [over(
+            mark(0, 2, "pytest.mark.skip", "@pytest.mark.skip(reason='x')"),
+            "def test_fast():",
+        )];
+        assert_eq!(account(&added, &removed, &never), vec![Verdict::New]);
     }
 
     fn never(_: &Mark, _: &Mark) -> bool {

@@ -238,9 +238,9 @@ fn moved_out(
             if room == 0 {
                 break;
             }
-            let hit = gains.iter_mut().find(|(j, left, added)| {
-                *j != drop.at && *left > 0 && added.iter().any(|k| *k == key)
-            });
+            let hit = gains
+                .iter_mut()
+                .find(|(j, left, added)| *j != drop.at && *left > 0 && added.contains(&key));
             if let Some((j, left, added)) = hit {
                 let k = added.iter().position(|k| *k == key).expect("found above");
                 added.swap_remove(k);

@@ -106,7 +106,7 @@ pub fn directive_len(piece: &str, directive: &str, ignore_case: bool) -> Option<
                 skip_ws(&mut i);
             }
             _ => {
-                let Some(&c) = p.get(i) else { return None };
+                let &c = p.get(i)?;
                 let same = if ignore_case {
                     c.eq_ignore_ascii_case(&d)
                 } else {

@@ -370,7 +370,9 @@ fn without_excluded<'a>(deltas: &'a [FileDelta], exclude: &PathSet) -> Vec<Cow<'
                     path: from.clone(),
                     kind: DeltaKind::Deleted,
                     added_lines: Vec::new(),
-                    removed_lines: whole(d.old_text.as_deref()),
+                    // Its lines still exist, hidden: nothing they held may cover an
+                    // addition elsewhere.
+                    removed_lines: Vec::new(),
                     old_counts: d.old_counts,
                     old_text: d.old_text.clone(),
                     new_text: None,
@@ -388,20 +390,6 @@ fn without_excluded<'a>(deltas: &'a [FileDelta], exclude: &PathSet) -> Vec<Cow<'
         }
     }
     out
-}
-
-/// Every line of a text, as the lines a whole file adds or removes.
-fn whole(text: Option<&str>) -> Vec<Line> {
-    text.map(|t| {
-        t.lines()
-            .enumerate()
-            .map(|(i, l)| Line {
-                number: i as u32 + 1,
-                text: l.to_string(),
-            })
-            .collect()
-    })
-    .unwrap_or_default()
 }
 
 /// Tests and skip markers in one file, by language from its path. Files of no known

@@ -83,6 +83,10 @@ pub struct Mark<'a> {
     pub label: String,
     /// The whole line it is on.
     pub text: &'a str,
+    /// For a skip on a line of its own (`@pytest.mark.skip`, `#[ignore]`, `[Ignore]`): the
+    /// next non-blank line, the test it skips. A skip moved to another test is not the
+    /// same skip.
+    pub anchor: Option<&'a str>,
 }
 
 /// Markers found on lines, per guard.
@@ -197,7 +201,7 @@ pub fn views<'l>(
 pub fn scan<'a>(
     file: usize,
     lines: &'a [Line],
-    text: Option<&str>,
+    text: Option<&'a str>,
     lang: Lang,
     is_test: bool,
     on: Enabled,
@@ -205,6 +209,7 @@ pub fn scan<'a>(
     out: &mut Marks<'a>,
 ) -> u32 {
     let mut skip_markers = 0u32;
+    let mut all_lines: Option<Vec<&'a str>> = None;
     for (line, view) in views(lines, text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
@@ -212,14 +217,29 @@ pub fn scan<'a>(
         let cx = LineCtx::new(lang, &view, is_test);
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let found = kind.find(&cx);
+            if found.is_empty() {
+                continue;
+            }
+            let mut anchor = None;
             if kind == Kind::Skips {
                 skip_markers = skip_markers.saturating_add(found.len() as u32);
+                if view.code.trim_start().starts_with(['@', '#', '[']) {
+                    let all = all_lines.get_or_insert_with(|| {
+                        text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                    });
+                    anchor = all
+                        .iter()
+                        .skip(line.number as usize)
+                        .find(|l| !l.trim().is_empty())
+                        .copied();
+                }
             }
             out.of_mut(kind).extend(found.into_iter().map(|label| Mark {
                 file,
                 line: line.number,
                 label,
                 text: &line.text,
+                anchor,
             }));
         }
     }
