@@ -233,8 +233,9 @@ pub fn deltas(
     let (n_added, n_deleted) = (count(ChangeKind::Added), count(ChangeKind::Deleted));
     let follow = n_added > 0 && n_added <= MAX_RENAME_SIDE && n_deleted <= MAX_RENAME_SIDE;
     // A deleted file's lines are what the change removed: a marker or test they held may
-    // have moved to another file. Past the bound they stay unread (judged more strictly).
-    let removed_too = n_deleted <= MAX_RENAME_SIDE;
+    // have moved to another file. With nothing but deletions nothing can have moved in;
+    // past the bound they stay unread (judged more strictly).
+    let removed_too = n_deleted <= MAX_RENAME_SIDE && n_deleted < changes.len();
     let wanted: Vec<String> = changes
         .iter()
         .filter(|(path, kind)| match kind {

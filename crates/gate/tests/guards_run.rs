@@ -384,6 +384,51 @@ mod guards {
         assert!(r.findings[0].message.contains("was deleted"));
     }
 
+    /// A changed file with both sides of its diff, as the done gate builds it.
+    fn changed(path: &str, old: &str, new: &str) -> FileDelta {
+        let (added, removed) = gate::comparison::line_changes(old, new);
+        let as_lines = |v: Vec<(u32, String)>| {
+            v.into_iter()
+                .map(|(number, text)| Line { number, text })
+                .collect()
+        };
+        FileDelta {
+            path: path.into(),
+            kind: DeltaKind::Modified,
+            added_lines: as_lines(added),
+            removed_lines: as_lines(removed),
+            old_counts: Some(count_tests(path, old)),
+            old_text: Some(old.into()),
+            new_text: Some(new.into()),
+        }
+    }
+
+    #[test]
+    fn guards_account_for_the_change_and_give_counts() {
+        let old = "import os  # noqa: F401\nx = 1  # type: ignore[attr]\n";
+        // The import moved to another file; the type: ignore lost its scope; a new noqa.
+        let new = "x = 1  # type: ignore\ny = 2  # noqa\n";
+        let reports = run(&[
+            changed("app/a.py", old, new),
+            added("app/b.py", "import os   # noqa: F401\n"),
+        ]);
+        let lint = &report(&reports, "disabled_lint").findings;
+        assert_eq!(lint.len(), 2, "{lint:#?}");
+        assert_eq!((lint[0].path.as_str(), lint[0].line), ("app/a.py", Some(1)));
+        assert!(
+            lint[0].message.contains("widened")
+                && lint[0]
+                    .message
+                    .contains("it was `x = 1  # type: ignore[attr]`")
+                && lint[0]
+                    .message
+                    .ends_with("suppressions in `app/a.py`: 2 -> 2"),
+            "{lint:#?}"
+        );
+        assert_eq!((lint[1].path.as_str(), lint[1].line), ("app/a.py", Some(2)));
+        assert!(lint[1].message.contains("(`noqa`)"), "{lint:#?}");
+    }
+
     #[test]
     fn guards_a_file_hidden_by_exclude_covers_no_marker_elsewhere() {
         // The skipped test went into the excluded area, where it still exists: the same
