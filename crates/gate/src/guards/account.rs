@@ -15,8 +15,10 @@
 //!    a new one, unless the new text [widened](super::widen) it.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
-use super::scan::{labels, snippet, Kind, Mark};
-use super::{FileDelta, Finding};
+use super::languages::Lang;
+use super::scan::{self, labels, snippet, Kind, Mark, Marks};
+use super::test_paths::TestPaths;
+use super::{DeltaKind, FileDelta, Finding, TestCounts};
 use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,6 +222,88 @@ fn counts_note(
         _ => String::new(),
     };
     format!("; {} in `{}`: {counts}{moved}", kind.noun(), d.shown_path())
+}
+
+/// Set the markers the change added against the ones it removed, across all its files
+/// (see [`account`]), and report the ones that are new or widened. The removed side is only
+/// read for a guard that found something added.
+pub fn marker_findings(
+    visible: &[&FileDelta],
+    added: &Marks,
+    enabled: scan::Enabled,
+    tests: &TestPaths,
+    new_counts: &[Option<TestCounts>],
+) -> scan::MarkerFindings {
+    let old_path = |d: &FileDelta| match &d.kind {
+        DeltaKind::Renamed { from } => from.clone(),
+        _ => d.path.clone(),
+    };
+    let need = scan::Enabled {
+        skips: enabled.skips && !added.skips.is_empty(),
+        lint: enabled.lint && !added.lint.is_empty(),
+        todos: enabled.todos && !added.todos.is_empty(),
+        debug: enabled.debug && !added.debug.is_empty(),
+    };
+    let mut removed = Marks::default();
+    if need.any() {
+        for (i, d) in visible.iter().enumerate() {
+            let from = old_path(d);
+            if let (Some(lang), false) = (Lang::from_path(&from), d.removed_lines.is_empty()) {
+                scan::scan(
+                    i,
+                    &d.removed_lines,
+                    d.old_text.as_deref(),
+                    lang,
+                    tests.is_test(&from),
+                    need,
+                    None,
+                    &mut removed,
+                );
+            }
+        }
+    }
+    let mut out = scan::MarkerFindings::default();
+    for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
+        let lang_of = |file: usize| Lang::from_path(&visible[file].path);
+        let widened = |old: &Mark, new: &Mark| {
+            lang_of(new.file).is_some_and(|lang| {
+                super::widen::widened(kind, lang, &new.label, old.text, new.text)
+            })
+        };
+        let verdicts = account(added.of(kind), removed.of(kind), &widened);
+        let totals = |file: usize| {
+            let d = visible[file];
+            let from = old_path(d);
+            let skips = kind == Kind::Skips;
+            let after = new_counts[file]
+                .filter(|_| skips)
+                .map(|c| c.skips)
+                .or_else(|| {
+                    let lang = Lang::from_path(&d.path)?;
+                    Some(scan::total(
+                        kind,
+                        lang,
+                        d.new_text.as_deref()?,
+                        tests.is_test(&d.path),
+                    ))
+                });
+            let before = match d.kind {
+                DeltaKind::Added => Some(0),
+                _ => d.old_counts.filter(|_| skips).map(|c| c.skips).or_else(|| {
+                    let lang = Lang::from_path(&from)?;
+                    Some(scan::total(
+                        kind,
+                        lang,
+                        d.old_text.as_deref()?,
+                        tests.is_test(&from),
+                    ))
+                }),
+            };
+            (before, after)
+        };
+        *out.of_mut(kind) = findings(kind, visible, added.of(kind), &verdicts, &totals);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -227,7 +227,7 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
             }
         }
     }
-    let mut markers = account_markers(&visible, &added, enabled, &tests, &new_counts);
+    let mut markers = account::marker_findings(&visible, &added, enabled, &tests, &new_counts);
     markers.skips.extend(rises);
     let deleted = if on(cfg.deleted_tests) {
         deleted::deleted_tests(&visible, &new_counts, &tests)
@@ -247,87 +247,6 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         report("new_todos", cfg.new_todos, markers.todos),
         report("debug_artifacts", cfg.debug_artifacts, markers.debug),
     ]
-}
-
-/// Set the markers the change added against the ones it removed, across all its files
-/// ([`account`]), and report the ones that are new or widened. The removed side is only
-/// read for a guard that found something added.
-fn account_markers(
-    visible: &[&FileDelta],
-    added: &scan::Marks,
-    enabled: scan::Enabled,
-    tests: &TestPaths,
-    new_counts: &[Option<TestCounts>],
-) -> scan::MarkerFindings {
-    let old_path = |d: &FileDelta| match &d.kind {
-        DeltaKind::Renamed { from } => from.clone(),
-        _ => d.path.clone(),
-    };
-    let need = scan::Enabled {
-        skips: enabled.skips && !added.skips.is_empty(),
-        lint: enabled.lint && !added.lint.is_empty(),
-        todos: enabled.todos && !added.todos.is_empty(),
-        debug: enabled.debug && !added.debug.is_empty(),
-    };
-    let mut removed = scan::Marks::default();
-    if need.any() {
-        for (i, d) in visible.iter().enumerate() {
-            let from = old_path(d);
-            if let (Some(lang), false) = (Lang::from_path(&from), d.removed_lines.is_empty()) {
-                scan::scan(
-                    i,
-                    &d.removed_lines,
-                    d.old_text.as_deref(),
-                    lang,
-                    tests.is_test(&from),
-                    need,
-                    None,
-                    &mut removed,
-                );
-            }
-        }
-    }
-    let mut out = scan::MarkerFindings::default();
-    for kind in scan::Kind::ALL.into_iter().filter(|k| need.has(*k)) {
-        let lang_of = |file: usize| Lang::from_path(&visible[file].path);
-        let widened = |old: &scan::Mark, new: &scan::Mark| {
-            lang_of(new.file)
-                .is_some_and(|lang| widen::widened(kind, lang, &new.label, old.text, new.text))
-        };
-        let verdicts = account::account(added.of(kind), removed.of(kind), &widened);
-        let totals = |file: usize| {
-            let d = visible[file];
-            let from = old_path(d);
-            let skips = kind == scan::Kind::Skips;
-            let after = new_counts[file]
-                .filter(|_| skips)
-                .map(|c| c.skips)
-                .or_else(|| {
-                    let lang = Lang::from_path(&d.path)?;
-                    Some(scan::total(
-                        kind,
-                        lang,
-                        d.new_text.as_deref()?,
-                        tests.is_test(&d.path),
-                    ))
-                });
-            let before = match d.kind {
-                DeltaKind::Added => Some(0),
-                _ => d.old_counts.filter(|_| skips).map(|c| c.skips).or_else(|| {
-                    let lang = Lang::from_path(&from)?;
-                    Some(scan::total(
-                        kind,
-                        lang,
-                        d.old_text.as_deref()?,
-                        tests.is_test(&from),
-                    ))
-                }),
-            };
-            (before, after)
-        };
-        *out.of_mut(kind) = account::findings(kind, visible, added.of(kind), &verdicts, &totals);
-    }
-    out
 }
 
 /// The per-file skip count rose by more than the markers found on added lines: a skip
