@@ -254,6 +254,7 @@ export function stop(server) {\n\
 }\n\
 \n\
 export function load(path) {\n\
+  console.debug('loading', path);\n\
   return require(path); // eslint-disable-line global-require\n\
 }\n";
 
@@ -276,7 +277,7 @@ fn markers_moved_within_a_file_or_to_another_file_are_not_new() {
             r.write("src/app.js", &format!("{stop}{start}"));
             r.write(
                 "src/util.js",
-                "export const id = (x) => x;\n\nexport function load(path) {\n    return require(path);   // eslint-disable-line global-require\n}\n",
+                "export const id = (x) => x;\n\nexport function load(path) {\n    console.debug('loading', path);\n    return require(path);   // eslint-disable-line global-require\n}\n",
             );
         },
         &assert_clean,

@@ -359,6 +359,40 @@ mod tests {
         false
     }
 
+    proptest::proptest! {
+        /// However markers are moved or rewritten, each removed one covers at most one
+        /// added one: a change that adds n more than it removes reports at least n.
+        #[test]
+        fn a_move_never_hides_a_real_new_marker(
+            added in proptest::collection::vec((0usize..3, 0u32..6, 0usize..3, 0usize..3), 0..12),
+            removed in proptest::collection::vec((0usize..3, 0u32..6, 0usize..3, 0usize..3), 0..12),
+            wide in proptest::bool::ANY,
+        ) {
+            const LABELS: [&str; 3] = ["it.skip", "noqa", "TODO"];
+            const TEXTS: [&str; 3] = ["a", "  a ", "b"];
+            let marks = |v: &[(usize, u32, usize, usize)]| -> Vec<Mark<'static>> {
+                v.iter()
+                    .map(|&(f, l, k, t)| mark(f, l, LABELS[k], TEXTS[t]))
+                    .collect()
+            };
+            let (a, r) = (marks(&added), marks(&removed));
+            let widened = |_: &Mark, _: &Mark| wide;
+            let verdicts = account(&a, &r, &widened);
+            let reported = verdicts
+                .iter()
+                .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
+                .count();
+            proptest::prop_assert!(reported + r.len() >= a.len());
+            for (m, v) in a.iter().zip(&verdicts) {
+                if let Verdict::Moved { from } = v {
+                    proptest::prop_assert!(r.iter().any(|x| x.file == *from
+                        && x.label == m.label
+                        && normalise(x.text) == normalise(m.text)));
+                }
+            }
+        }
+    }
+
     #[test]
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
