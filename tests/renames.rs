@@ -195,6 +195,28 @@ fn session_with_committed_work(hostile: bool) {
     assert_edits_in_renamed_files_are_seen(code, &receipt, &mode);
 }
 
+fn session_with_uncommitted_work(hostile: bool) {
+    let mode = format!("session baseline, uncommitted work (hostile config: {hostile})");
+    let r = repo(hostile);
+    r.loopgate()
+        .args(["baseline", "--session", "S"])
+        .assert()
+        .success();
+    rename_dir(&r);
+    let (code, receipt) = check(&r, &["--session", "S"]);
+    assert_eq!(receipt["baseline"]["kind"], "session", "{receipt}");
+    assert_pure_rename_is_no_change(code, &receipt, &mode);
+
+    let r = repo(hostile);
+    r.loopgate()
+        .args(["baseline", "--session", "S"])
+        .assert()
+        .success();
+    rename_and_edit(&r);
+    let (code, receipt) = check(&r, &["--session", "S"]);
+    assert_edits_in_renamed_files_are_seen(code, &receipt, &mode);
+}
+
 fn branch_against_merge_base(hostile: bool) {
     let mode = format!("merge-base with main (hostile config: {hostile})");
     let r = repo(hostile);
@@ -234,9 +256,15 @@ fn committed_renames_in_a_session() {
 }
 
 #[test]
+fn uncommitted_renames_in_a_session() {
+    session_with_uncommitted_work(false);
+}
+
+#[test]
 fn the_repository_rename_config_changes_no_answer() {
     committed_against_parent(true);
     uncommitted(true);
     session_with_committed_work(true);
+    session_with_uncommitted_work(true);
     branch_against_merge_base(true);
 }

@@ -244,12 +244,18 @@ pub fn deltas(
     let count = |want: ChangeKind| changes.values().filter(|k| **k == want).count();
     let (n_added, n_deleted) = (count(ChangeKind::Added), count(ChangeKind::Deleted));
     let follow = n_added > 0 && n_added <= MAX_RENAME_SIDE && n_deleted <= MAX_RENAME_SIDE;
+    // A deleted file's lines are what the change removed: a marker or test they held may
+    // have moved to another file. With nothing but deletions nothing can have moved in;
+    // past the bound they stay unread (judged more strictly).
+    let removed_too = n_deleted <= MAX_RENAME_SIDE && n_deleted < changes.len();
     let wanted: Vec<String> = changes
         .iter()
         .filter(|(path, kind)| match kind {
             ChangeKind::Added => false,
             ChangeKind::Deleted => {
-                follow || (is_counted_path(path, test_globs) && !dirty.contains_key(*path))
+                follow
+                    || removed_too
+                    || (is_counted_path(path, test_globs) && !dirty.contains_key(*path))
             }
             _ => true,
         })
@@ -305,36 +311,35 @@ pub fn deltas(
                 text
             }
         };
-        let mut lines: Vec<Line> = match &kind {
-            ChangeKind::Deleted => Vec::new(),
-            ChangeKind::Added => new_text
-                .as_deref()
-                .map(|t| {
-                    t.lines()
-                        .enumerate()
-                        .map(|(i, l)| Line {
-                            number: i as u32 + 1,
-                            text: l.to_string(),
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
-            _ => match (old_texts.get(&path), &new_text) {
-                (Some(old), Some(new)) => added_lines(old, new)
-                    .into_iter()
-                    .map(|(number, text)| Line { number, text })
-                    .collect(),
-                _ => Vec::new(),
-            },
-        };
         let old_path = match &kind {
             ChangeKind::Renamed { from } => from.clone(),
             _ => path.clone(),
         };
-        if let Some(then) = dirty.get(&old_path) {
+        let then = dirty.get(&old_path);
+        let old_text = match &kind {
+            ChangeKind::Added => None,
+            _ => old_texts.remove(&path),
+        };
+        let (mut lines, removed): (Vec<Line>, Vec<Line>) = match &kind {
+            ChangeKind::Added => (numbered(new_text.as_deref()), Vec::new()),
+            ChangeKind::Deleted => (Vec::new(), numbered(old_text.as_deref())),
+            _ => match (&old_text, &new_text) {
+                (Some(old), Some(new)) => {
+                    let (added, removed) = line_changes(old, new);
+                    (as_lines(added), as_lines(removed))
+                }
+                _ => (Vec::new(), Vec::new()),
+            },
+        };
+        // What was already removed at baseline time is not recorded, so a file dirty then
+        // offers no removed lines: nothing of the agent's is netted against the user's.
+        let removed = if then.is_some() { Vec::new() } else { removed };
+        if let Some(then) = then {
             lines = subtract_lines(lines, &then.added_lines);
         }
         lines.truncate(MAX_LINES_PER_FILE);
+        let mut removed = removed;
+        removed.truncate(MAX_LINES_PER_FILE);
         let delta_kind = match kind {
             ChangeKind::Added => DeltaKind::Added,
             ChangeKind::Modified => DeltaKind::Modified,
@@ -343,8 +348,8 @@ pub fn deltas(
         };
         let old_counts = match &delta_kind {
             DeltaKind::Added => None,
-            _ => dirty.get(&old_path).and_then(|d| d.counts).or_else(|| {
-                let old = old_texts.get(&path)?;
+            _ => then.and_then(|d| d.counts).or_else(|| {
+                let old = old_text.as_ref()?;
                 is_counted_path(&old_path, test_globs)
                     .then(|| count_tests_with(&old_path, old, &macros))
             }),
@@ -354,6 +359,9 @@ pub fn deltas(
             path,
             kind: delta_kind,
             added_lines: lines,
+            removed_lines: removed,
+            // The commit's text is not what a file dirty at baseline time held then.
+            old_text: if then.is_some() { None } else { old_text },
             new_text,
         });
     }
@@ -461,18 +469,59 @@ fn follow_renames(
 /// Lines of `new` that are not in `old`, numbered in `new` (1-based). A pathological pair
 /// gets a coarser diff rather than an unbounded one.
 pub fn added_lines(old: &str, new: &str) -> Vec<(u32, String)> {
+    line_changes(old, new).0
+}
+
+/// Lines with their 1-based numbers.
+pub type Numbered = Vec<(u32, String)>;
+
+/// One diff, both sides: the lines `new` added (numbered in `new`) and the lines it
+/// removed from `old` (numbered in `old`), 1-based.
+pub fn line_changes(old: &str, new: &str) -> (Numbered, Numbered) {
     let diff = similar::TextDiff::configure()
         .algorithm(similar::Algorithm::Myers)
         .timeout(std::time::Duration::from_millis(200))
         .diff_lines(old, new);
-    diff.iter_all_changes()
-        .filter(|c| c.tag() == similar::ChangeTag::Insert)
-        .filter_map(|c| {
-            let number = c.new_index()? as u32 + 1;
-            let text = c.value().trim_end_matches(['\n', '\r']).to_string();
-            Some((number, text))
-        })
+    let (mut added, mut removed) = (Vec::new(), Vec::new());
+    for c in diff.iter_all_changes() {
+        let text = || c.value().trim_end_matches(['\n', '\r']).to_string();
+        match c.tag() {
+            similar::ChangeTag::Insert => {
+                if let Some(i) = c.new_index() {
+                    added.push((i as u32 + 1, text()));
+                }
+            }
+            similar::ChangeTag::Delete => {
+                if let Some(i) = c.old_index() {
+                    removed.push((i as u32 + 1, text()));
+                }
+            }
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    (added, removed)
+}
+
+fn as_lines(numbered: Numbered) -> Vec<Line> {
+    numbered
+        .into_iter()
+        .map(|(number, text)| Line { number, text })
         .collect()
+}
+
+/// Every line of a whole file (added or removed with it).
+fn numbered(text: Option<&str>) -> Vec<Line> {
+    text.map(|t| {
+        t.lines()
+            .take(MAX_LINES_PER_FILE)
+            .enumerate()
+            .map(|(i, l)| Line {
+                number: i as u32 + 1,
+                text: l.to_string(),
+            })
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Remove, as a multiset, the lines that were already added at baseline time.

@@ -8,8 +8,10 @@
 //! 1. identical content (same hash) pairs first;
 //! 2. then text files whose lines overlap: a pair qualifies when the lines the two share
 //!    (as a multiset, blank lines ignored, a trailing `\r` ignored) are at least
-//!    [`MIN_SIMILARITY_PERCENT`] of the longer file's lines. Best score first; equal scores
-//!    prefer the same file name, then path order, so the answer is deterministic.
+//!    [`MIN_SIMILARITY_PERCENT`] of the longer file's lines. A qualifying pair with the
+//!    same file name goes first (a moved directory keeps its file names even when content
+//!    also moved between its files), then the best score; then path order, so the answer
+//!    is deterministic.
 //!
 //! Cost is bounded: files over [`MAX_COMPARE_BYTES`] or holding a NUL byte (binary) only
 //! pair exactly, and the line comparisons stop after [`MAX_COMPARE_WORK`] lines compared in
@@ -154,14 +156,14 @@ pub fn pair(deleted: &[Side], added: &[Side]) -> Vec<Rename> {
     }
     scored.sort_by(|a, b| {
         (
-            std::cmp::Reverse(a.0),
             a.1,
+            std::cmp::Reverse(a.0),
             deleted[a.2].path,
             added[a.3].path,
         )
             .cmp(&(
-                std::cmp::Reverse(b.0),
                 b.1,
+                std::cmp::Reverse(b.0),
                 deleted[b.2].path,
                 added[b.3].path,
             ))
@@ -309,6 +311,28 @@ mod tests {
         let deleted = [side("x", old)];
         let added = [side("y", "a\nb\nc\nz\n"), side("z", "a\nb\nq\nz\n")];
         assert_eq!(pairs(&pair(&deleted, &added)), vec![("x", "y", 75)]);
+    }
+
+    #[test]
+    fn the_same_file_name_wins_over_a_better_score_elsewhere() {
+        // A directory moved while a block moved from one of its files to the other: the
+        // bigger file is more like the other's new text, yet each file is its own rename.
+        let old_a = "a1\na2\na3\nb1\nb2\nshared\n";
+        let old_b = "b1\nb2\nshared\nb3\n";
+        let new_a = "a1\na2\na3\nshared\n";
+        let new_b = "b1\nb2\nshared\nb3\na3\na2\n";
+        let got = pair(
+            &[side("old/a.py", old_a), side("old/b.py", old_b)],
+            &[side("new/a.py", new_a), side("new/b.py", new_b)],
+        );
+        let names: Vec<(&str, &str)> = got
+            .iter()
+            .map(|r| (r.from.as_str(), r.to.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("old/a.py", "new/a.py"), ("old/b.py", "new/b.py")]
+        );
     }
 
     #[test]

@@ -36,6 +36,8 @@ mod guards {
                 })
                 .collect(),
             old_counts: Some(TestCounts { tests: 1, skips: 0 }),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(text.into()),
         }
     }
@@ -52,7 +54,13 @@ mod guards {
             let path = PATHS[which];
             let body = format!("{text}{noise}");
             let _ = count_tests(path, &body);
-            let deltas = [delta(path, &body)];
+            // The same file again with the noise as what the change removed: the change
+            // accounting (moves, rewrites, widening) sees arbitrary text on both sides.
+            let old = format!("{noise}{text}");
+            let mut rewritten = delta(path, &body);
+            rewritten.removed_lines = delta(path, &old).added_lines;
+            rewritten.old_text = Some(old);
+            let deltas = [delta(path, &body), rewritten];
             let a = run_guards(&deltas, &GuardsConfig::default());
             let b = run_guards(&deltas, &GuardsConfig::default());
             prop_assert_eq!(&a, &b);

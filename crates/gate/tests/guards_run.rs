@@ -25,6 +25,8 @@ mod guards {
             kind: DeltaKind::Added,
             added_lines: lines(1, text),
             old_counts: None,
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(text.into()),
         }
     }
@@ -44,6 +46,8 @@ mod guards {
                 })
                 .collect(),
             old_counts: Some(count_tests(path, old)),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(new.into()),
         }
     }
@@ -54,6 +58,8 @@ mod guards {
             kind: DeltaKind::Deleted,
             added_lines: Vec::new(),
             old_counts: Some(count_tests(path, old)),
+            removed_lines: lines(1, old),
+            old_text: Some(old.into()),
             new_text: None,
         }
     }
@@ -64,6 +70,8 @@ mod guards {
             kind: DeltaKind::Renamed { from: from.into() },
             added_lines: Vec::new(),
             old_counts: Some(count_tests(from, old)),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(new.into()),
         }
     }
@@ -376,6 +384,72 @@ mod guards {
         assert!(r.findings[0].message.contains("was deleted"));
     }
 
+    /// A changed file with both sides of its diff, as the done gate builds it.
+    fn changed(path: &str, old: &str, new: &str) -> FileDelta {
+        let (added, removed) = gate::comparison::line_changes(old, new);
+        let as_lines = |v: Vec<(u32, String)>| {
+            v.into_iter()
+                .map(|(number, text)| Line { number, text })
+                .collect()
+        };
+        FileDelta {
+            path: path.into(),
+            kind: DeltaKind::Modified,
+            added_lines: as_lines(added),
+            removed_lines: as_lines(removed),
+            old_counts: Some(count_tests(path, old)),
+            old_text: Some(old.into()),
+            new_text: Some(new.into()),
+        }
+    }
+
+    #[test]
+    fn guards_account_for_the_change_and_give_counts() {
+        let old = "import os  # noqa: F401\nx = 1  # type: ignore[attr]\n";
+        // The import moved to another file; the type: ignore lost its scope; a new noqa.
+        let new = "x = 1  # type: ignore\ny = 2  # noqa\n";
+        let reports = run(&[
+            changed("app/a.py", old, new),
+            added("app/b.py", "import os   # noqa: F401\n"),
+        ]);
+        let lint = &report(&reports, "disabled_lint").findings;
+        assert_eq!(lint.len(), 2, "{lint:#?}");
+        assert_eq!((lint[0].path.as_str(), lint[0].line), ("app/a.py", Some(1)));
+        assert!(
+            lint[0].message.contains("widened")
+                && lint[0]
+                    .message
+                    .contains("it was `x = 1  # type: ignore[attr]`")
+                && lint[0]
+                    .message
+                    .ends_with("suppressions in `app/a.py`: 2 -> 2"),
+            "{lint:#?}"
+        );
+        assert_eq!((lint[1].path.as_str(), lint[1].line), ("app/a.py", Some(2)));
+        assert!(lint[1].message.contains("(`noqa`)"), "{lint:#?}");
+    }
+
+    #[test]
+    fn guards_a_file_hidden_by_exclude_covers_no_marker_elsewhere() {
+        // The skipped test went into the excluded area, where it still exists: the same
+        // skip written in a visible file is new, not the hidden one moved.
+        let cfg = GuardsConfig {
+            exclude: vec!["vendor/".into()],
+            ..GuardsConfig::default()
+        };
+        let skipped = "it.skip('slow', () => {});\n";
+        let mut gone = renamed("test/a.test.js", "vendor/a.test.js", skipped, skipped);
+        gone.removed_lines = lines(1, skipped);
+        gone.old_text = Some(skipped.into());
+        let reports = run_guards(&[gone, added("test/b.test.js", skipped)], &cfg);
+        assert_eq!(report(&reports, "new_skips").findings.len(), 1);
+        // Plainly deleted, its skip did move.
+        let mut deleted = deleted("test/a.test.js", skipped);
+        deleted.removed_lines = lines(1, skipped);
+        let reports = run(&[deleted, added("test/b.test.js", skipped)]);
+        assert!(report(&reports, "new_skips").findings.is_empty());
+    }
+
     #[test]
     fn guards_extra_test_globs_make_test_only_markers_count() {
         let text = "class T < Minitest::Test\n  def test_x\n    skip 'flaky'\n  end\nend\n";
@@ -428,6 +502,8 @@ mod guards {
                 tests: u32::MAX,
                 skips: u32::MAX,
             }),
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some("\u{0}\u{feff}'\"`/*\n\r\n".into()),
         };
         let mut js = weird.clone();

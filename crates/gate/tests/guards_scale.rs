@@ -51,6 +51,8 @@ mod guards {
             path,
             kind: DeltaKind::Modified,
             added_lines,
+            removed_lines: Vec::new(),
+            old_text: None,
             new_text: Some(text),
         }
     }

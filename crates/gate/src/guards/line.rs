@@ -81,6 +81,12 @@ impl<'a> LineCtx<'a> {
 /// accept (`type:ignore`, `type: ignore`, `pylint : disable`). The match must end at a
 /// word boundary (`noqa:E501` yes, `noqaz` no).
 pub fn starts_with_directive(piece: &str, directive: &str, ignore_case: bool) -> bool {
+    directive_len(piece, directive, ignore_case).is_some()
+}
+
+/// How many characters of `piece` the directive takes, when it starts with it (see
+/// [`starts_with_directive`]).
+pub fn directive_len(piece: &str, directive: &str, ignore_case: bool) -> Option<usize> {
     let p: Vec<char> = piece.chars().collect();
     let mut i = 0;
     let skip_ws = |i: &mut usize| {
@@ -94,20 +100,20 @@ pub fn starts_with_directive(piece: &str, directive: &str, ignore_case: bool) ->
             ':' => {
                 skip_ws(&mut i);
                 if p.get(i) != Some(&':') {
-                    return false;
+                    return None;
                 }
                 i += 1;
                 skip_ws(&mut i);
             }
             _ => {
-                let Some(&c) = p.get(i) else { return false };
+                let &c = p.get(i)?;
                 let same = if ignore_case {
                     c.eq_ignore_ascii_case(&d)
                 } else {
                     c == d
                 };
                 if !same {
-                    return false;
+                    return None;
                 }
                 i += 1;
             }
@@ -117,7 +123,8 @@ pub fn starts_with_directive(piece: &str, directive: &str, ignore_case: bool) ->
         .chars()
         .next_back()
         .is_some_and(|c| c.is_alphanumeric());
-    !(last_is_word && p.get(i).is_some_and(|c| c.is_alphanumeric() || *c == '_'))
+    let glued = last_is_word && p.get(i).is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    (!glued).then_some(i)
 }
 
 #[cfg(test)]

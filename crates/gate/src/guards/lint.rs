@@ -10,7 +10,7 @@ use super::tokens::Tok;
 /// (directive, case-insensitive)
 type Directive = (&'static str, bool);
 
-fn directives(lang: Lang) -> &'static [Directive] {
+pub fn directives(lang: Lang) -> &'static [Directive] {
     match lang {
         Lang::Js => &[
             ("eslint-disable", false),

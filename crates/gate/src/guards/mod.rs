@@ -2,6 +2,7 @@
 //! working tree. The edge (git, the file system) builds [`FileDelta`]s; nothing in this
 //! module reads a file or runs a process.
 
+mod account;
 mod debug;
 mod deleted;
 mod heredoc;
@@ -18,6 +19,7 @@ mod tests_count;
 mod todos;
 mod tokens;
 pub mod unread;
+mod widen;
 
 use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
@@ -29,7 +31,8 @@ pub use rust_tests::TestMacros;
 pub use scan::SNIPPET_MAX_CHARS;
 pub use test_paths::TestPaths;
 
-/// One line the agent added, numbered in the current file (1-based).
+/// One line the agent added (numbered in the current file) or removed (numbered in the
+/// file at the comparison point), 1-based.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
     pub number: u32,
@@ -60,6 +63,13 @@ pub struct FileDelta {
     pub kind: DeltaKind,
     /// Lines added since the comparison point, minus lines already dirty at baseline time.
     pub added_lines: Vec<Line>,
+    /// Lines removed since the comparison point, numbered in `old_text` (every line of a
+    /// deleted file). Empty when unknown (a file already dirty at baseline time): the
+    /// change is then judged by what it added alone, never more leniently.
+    pub removed_lines: Vec<Line>,
+    /// The text at the comparison point (of the old path for renames), when it was read,
+    /// is UTF-8 and under the size cap; `None` for a file dirty at baseline time.
+    pub old_text: Option<String>,
     /// Counts at the comparison point (of the old path for renames); `None` when the file
     /// did not exist then or its text was not available.
     pub old_counts: Option<TestCounts>,
@@ -184,10 +194,12 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
     };
     let builtin_tests = TestPaths::default();
     let macros = TestMacros::new(&cfg.test_macros);
-    let mut markers = scan::MarkerFindings::default();
+    let mut added = scan::Marks::default();
     let mut new_counts: Vec<Option<TestCounts>> = Vec::with_capacity(visible.len());
-    // One pass per file: lex it once, count its tests, scan its added lines.
-    for d in &visible {
+    let mut rises = Vec::new();
+    // One pass per file: lex it once, count its tests, collect the markers on its added
+    // lines.
+    for (i, d) in visible.iter().enumerate() {
         let lang = Lang::from_path(&d.path);
         let gone = matches!(d.kind, DeltaKind::Deleted);
         let mut lexed = None;
@@ -206,23 +218,25 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         }
         new_counts.push(new);
         if let (Some(lang), true, false) = (lang, enabled.any(), gone) {
-            let added = scan::scan(
-                d,
+            let skips_added = scan::scan(
+                i,
+                &d.added_lines,
+                d.new_text.as_deref(),
                 lang,
                 tests.is_test(&d.path),
                 enabled,
                 lexed,
-                &mut markers,
+                &mut added,
             );
             if enabled.skips {
-                if let Some(f) = skip_count_rise(d, new, added) {
-                    markers.skips.push(f);
-                }
+                rises.extend(skip_count_rise(d, new, skips_added));
             }
         }
     }
+    let mut markers = account::marker_findings(&visible, &added, enabled, &tests, &new_counts);
+    markers.skips.extend(rises);
     let deleted = if on(cfg.deleted_tests) {
-        deleted::deleted_tests(&visible, &new_counts, &tests)
+        deleted::deleted_tests(&visible, &new_counts, &tests, &macros)
     } else {
         Vec::new()
     };
@@ -281,12 +295,18 @@ fn without_excluded<'a>(deltas: &'a [FileDelta], exclude: &PathSet) -> Vec<Cow<'
                     path: from.clone(),
                     kind: DeltaKind::Deleted,
                     added_lines: Vec::new(),
+                    // Its lines still exist, hidden: nothing they held may cover an
+                    // addition elsewhere.
+                    removed_lines: Vec::new(),
                     old_counts: d.old_counts,
+                    old_text: d.old_text.clone(),
                     new_text: None,
                 })),
                 (true, false) => out.push(Cow::Owned(FileDelta {
                     kind: DeltaKind::Added,
+                    removed_lines: Vec::new(),
                     old_counts: None,
+                    old_text: None,
                     ..d.clone()
                 })),
             },

@@ -4,7 +4,50 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{debug, lint, skips, todos, DeltaKind, FileDelta, Finding, Line};
+use super::{debug, lint, skips, todos, Finding, Line};
+
+/// The guards fed by markers on lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Skips,
+    Lint,
+    Todos,
+    Debug,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Skips, Kind::Lint, Kind::Todos, Kind::Debug];
+
+    /// What a count of these markers is called in a finding.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Skips => "skips",
+            Kind::Lint => "suppressions",
+            Kind::Todos => "unfinished-work markers",
+            Kind::Debug => "debugging leftovers",
+        }
+    }
+
+    /// Why a new marker of this kind is a finding, and what to do about it.
+    pub fn message(self, labels: &[String]) -> &'static str {
+        match self {
+            Kind::Skips if labels.iter().any(|l| skips::is_focus(l)) => "a focus marker was added: it runs only these tests and silently skips all the others; remove it",
+            Kind::Skips => "a test skip marker was added: remove it and make the test pass instead of skipping it",
+            Kind::Lint => "a lint or type-check suppression was added: fix the reported problem instead of silencing it",
+            Kind::Todos => "an unfinished-work marker was added: finish the work now or remove the marker",
+            Kind::Debug => "a debugging leftover was added: remove it",
+        }
+    }
+
+    fn find(self, cx: &LineCtx) -> Vec<String> {
+        match self {
+            Kind::Skips => skips::find(cx),
+            Kind::Lint => lint::find(cx),
+            Kind::Todos => todos::find(cx),
+            Kind::Debug => debug::find(cx),
+        }
+    }
+}
 
 /// Which marker guards are on.
 #[derive(Debug, Clone, Copy, Default)]
@@ -19,6 +62,60 @@ impl Enabled {
     pub fn any(self) -> bool {
         self.skips || self.lint || self.todos || self.debug
     }
+
+    pub fn has(self, kind: Kind) -> bool {
+        match kind {
+            Kind::Skips => self.skips,
+            Kind::Lint => self.lint,
+            Kind::Todos => self.todos,
+            Kind::Debug => self.debug,
+        }
+    }
+}
+
+/// One marker on one added or removed line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark<'a> {
+    /// Index of the file's delta.
+    pub file: usize,
+    /// Numbered in the new text (added lines) or the old text (removed lines).
+    pub line: u32,
+    pub label: String,
+    /// The whole line it is on.
+    pub text: &'a str,
+    /// For a skip on a line of its own (`@pytest.mark.skip`, `#[ignore]`, `[Ignore]`): the
+    /// next non-blank line, the test it skips. A skip moved to another test is not the
+    /// same skip.
+    pub anchor: Option<&'a str>,
+}
+
+/// Markers found on lines, per guard.
+#[derive(Debug, Default)]
+pub struct Marks<'a> {
+    pub skips: Vec<Mark<'a>>,
+    pub lint: Vec<Mark<'a>>,
+    pub todos: Vec<Mark<'a>>,
+    pub debug: Vec<Mark<'a>>,
+}
+
+impl<'a> Marks<'a> {
+    pub fn of(&self, kind: Kind) -> &[Mark<'a>] {
+        match kind {
+            Kind::Skips => &self.skips,
+            Kind::Lint => &self.lint,
+            Kind::Todos => &self.todos,
+            Kind::Debug => &self.debug,
+        }
+    }
+
+    fn of_mut(&mut self, kind: Kind) -> &mut Vec<Mark<'a>> {
+        match kind {
+            Kind::Skips => &mut self.skips,
+            Kind::Lint => &mut self.lint,
+            Kind::Todos => &mut self.todos,
+            Kind::Debug => &mut self.debug,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -27,6 +124,17 @@ pub struct MarkerFindings {
     pub lint: Vec<Finding>,
     pub todos: Vec<Finding>,
     pub debug: Vec<Finding>,
+}
+
+impl MarkerFindings {
+    pub fn of_mut(&mut self, kind: Kind) -> &mut Vec<Finding> {
+        match kind {
+            Kind::Skips => &mut self.skips,
+            Kind::Lint => &mut self.lint,
+            Kind::Todos => &mut self.todos,
+            Kind::Debug => &mut self.debug,
+        }
+    }
 }
 
 pub const SNIPPET_MAX_CHARS: usize = 200;
@@ -40,7 +148,7 @@ pub fn snippet(text: &str) -> String {
     }
 }
 
-fn labels(found: &[String]) -> String {
+pub fn labels(found: &[String]) -> String {
     found
         .iter()
         .map(|l| format!("`{l}`"))
@@ -52,18 +160,18 @@ fn strip_cr(s: &str) -> &str {
     s.strip_suffix('\r').unwrap_or(s)
 }
 
-/// The lexed view of each added line: from the whole file when its text is there (so a
-/// line inside a block comment or a multi-line string is seen as such), else alone.
-/// `lexed` is the file already lexed by the caller (whole), if it was.
-fn views(d: &FileDelta, lang: Lang, lexed: Option<Vec<LineView>>) -> Vec<(&Line, LineView)> {
+/// The lexed view of each line: from the whole file when its text is there (so a line
+/// inside a block comment or a multi-line string is seen as such), else alone. `lexed` is
+/// the file already lexed by the caller (whole), if it was.
+pub fn views<'l>(
+    lines: &'l [Line],
+    text: Option<&str>,
+    lang: Lang,
+    lexed: Option<Vec<LineView>>,
+) -> Vec<(&'l Line, LineView)> {
     let syntax = lang.syntax();
-    let max = d
-        .added_lines
-        .iter()
-        .map(|l| l.number as usize)
-        .max()
-        .unwrap_or(0);
-    let (raw, lexed): (Vec<&str>, Vec<LineView>) = match &d.new_text {
+    let max = lines.iter().map(|l| l.number as usize).max().unwrap_or(0);
+    let (raw, lexed): (Vec<&str>, Vec<LineView>) = match text {
         Some(text) if max > 0 => (
             text.split('\n').take(max).collect(),
             lexed.unwrap_or_else(|| lex(&syntax, text, max)),
@@ -71,7 +179,7 @@ fn views(d: &FileDelta, lang: Lang, lexed: Option<Vec<LineView>>) -> Vec<(&Line,
         _ => (Vec::new(), Vec::new()),
     };
     let mut lexed: Vec<Option<LineView>> = lexed.into_iter().map(Some).collect();
-    d.added_lines
+    lines
         .iter()
         .map(|line| {
             let at = (line.number as usize).checked_sub(1);
@@ -87,74 +195,68 @@ fn views(d: &FileDelta, lang: Lang, lexed: Option<Vec<LineView>>) -> Vec<(&Line,
         .collect()
 }
 
-/// Scan one file's added lines; returns how many skip markers were found in them.
-pub fn scan(
-    d: &FileDelta,
+/// Collect the markers of the enabled guards on `lines` (of the file `file`, whose whole
+/// text is `text`). Returns how many skip markers were found.
+#[allow(clippy::too_many_arguments)]
+pub fn scan<'a>(
+    file: usize,
+    lines: &'a [Line],
+    text: Option<&'a str>,
     lang: Lang,
     is_test: bool,
     on: Enabled,
     lexed: Option<Vec<LineView>>,
-    out: &mut MarkerFindings,
+    out: &mut Marks<'a>,
 ) -> u32 {
     let mut skip_markers = 0u32;
-    for (line, view) in views(d, lang, lexed) {
+    let mut all_lines: Option<Vec<&'a str>> = None;
+    for (line, view) in views(lines, text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
         let cx = LineCtx::new(lang, &view, is_test);
-        let finding = |found: &[String], message: String| Finding {
-            path: d.path.clone(),
-            line: Some(line.number),
-            snippet: snippet(&line.text),
-            message: match &d.kind {
-                DeltaKind::Renamed { .. } => {
-                    format!("{message} ({}) in {}", labels(found), d.shown_path())
-                }
-                _ => format!("{message} ({})", labels(found)),
-            },
-        };
-        if on.skips {
-            let found = skips::find(&cx);
-            if !found.is_empty() {
+        for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
+            let found = kind.find(&cx);
+            if found.is_empty() {
+                continue;
+            }
+            let mut anchor = None;
+            if kind == Kind::Skips {
                 skip_markers = skip_markers.saturating_add(found.len() as u32);
-                let message = if found.iter().any(|l| skips::is_focus(l)) {
-                    "a focus marker was added: it runs only these tests and silently skips all the others; remove it".to_string()
-                } else {
-                    "a test skip marker was added: remove it and make the test pass instead of skipping it".to_string()
-                };
-                out.skips.push(finding(&found, message));
+                if view.code.trim_start().starts_with(['@', '#', '[']) {
+                    let all = all_lines.get_or_insert_with(|| {
+                        text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                    });
+                    anchor = all
+                        .iter()
+                        .skip(line.number as usize)
+                        .find(|l| !l.trim().is_empty())
+                        .copied();
+                }
             }
-        }
-        if on.lint {
-            let found = lint::find(&cx);
-            if !found.is_empty() {
-                out.lint.push(finding(
-                    &found,
-                    "a lint or type-check suppression was added: fix the reported problem instead of silencing it".into(),
-                ));
-            }
-        }
-        if on.todos {
-            let found = todos::find(&cx);
-            if !found.is_empty() {
-                out.todos.push(finding(
-                    &found,
-                    "an unfinished-work marker was added: finish the work now or remove the marker"
-                        .into(),
-                ));
-            }
-        }
-        if on.debug {
-            let found = debug::find(&cx);
-            if !found.is_empty() {
-                out.debug.push(finding(
-                    &found,
-                    "a debugging leftover was added: remove it".into(),
-                ));
-            }
+            out.of_mut(kind).extend(found.into_iter().map(|label| Mark {
+                file,
+                line: line.number,
+                label,
+                text: &line.text,
+                anchor,
+            }));
         }
     }
     skip_markers
+}
+
+/// How many markers of `kind` a whole text holds.
+pub fn total(kind: Kind, lang: Lang, text: &str, is_test: bool) -> u32 {
+    let mut n = 0u32;
+    for view in lex(&lang.syntax(), text, usize::MAX) {
+        if view.code.trim().is_empty() && view.comments.is_empty() {
+            continue;
+        }
+        let cx = LineCtx::new(lang, &view, is_test);
+        n = n.saturating_add(kind.find(&cx).len() as u32);
+    }
+    n
 }
 
 #[cfg(test)]

@@ -1,0 +1,474 @@
+//! Accounting for a change as a whole: which of the markers on added lines are new.
+//!
+//! Judging line by line reports every marker on an added line, so a refactor that moves
+//! an existing suppression, or a test module split in two, reads as a lowered bar. Here
+//! the markers the change added are set against the ones it removed, across all its files:
+//!
+//! 1. **Moved**: an added marker with the same label on the same line text (whitespace
+//!    aside) as a removed one is the same marker in a new place; a match in the same file
+//!    is taken first, then one in any other file of the change. A skip on a line of its
+//!    own (a decorator, an attribute) must also sit over the same next line: moved to
+//!    another test, it skips something else.
+//! 2. **Rewritten**: what is left is paired per file and label, in line order (the i-th
+//!    left-over removed `eslint-disable` of a file with its i-th left-over added one;
+//!    skips only over the same next line). A pair is the same marker with new text, not
+//!    a new one, unless the new text [widened](super::widen) it.
+//! 3. **New**: everything else. A change that removes one skip and adds two adds one.
+
+use super::languages::Lang;
+use super::scan::{self, labels, snippet, Kind, Mark, Marks};
+use super::test_paths::TestPaths;
+use super::{DeltaKind, FileDelta, Finding, TestCounts};
+use std::collections::{BTreeMap, HashMap};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    New,
+    /// The same marker, moved here from the file with this delta index.
+    Moved {
+        from: usize,
+    },
+    /// The same marker with new text that does not reach further.
+    Rewritten,
+    /// An existing marker rewritten to reach further; `was` is its old line.
+    Widened {
+        was: String,
+    },
+}
+
+/// The line as a move keeps it: trimmed, inner runs of whitespace as one space.
+pub fn normalise(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What a moved marker keeps: its line and, for a skip on a line of its own, the line
+/// after it (both normalised).
+type Key = (String, Option<String>);
+
+/// A verdict for each of `added` (same order). `widened(old, new)` says whether `new`,
+/// a rewrite of `old` (same file, same label), reaches further than it did.
+pub fn account(
+    added: &[Mark],
+    removed: &[Mark],
+    widened: &dyn Fn(&Mark, &Mark) -> bool,
+) -> Vec<Verdict> {
+    let mut verdicts = vec![Verdict::New; added.len()];
+    if removed.is_empty() {
+        return verdicts;
+    }
+    let mut used = vec![false; removed.len()];
+    let key = |m: &Mark| (normalise(m.text), m.anchor.map(normalise));
+    let mut by_key: HashMap<(&str, Key), Vec<usize>> = HashMap::new();
+    for (i, r) in removed.iter().enumerate() {
+        by_key
+            .entry((r.label.as_str(), key(r)))
+            .or_default()
+            .push(i);
+    }
+    let keys: Vec<(&str, (String, Option<String>))> =
+        added.iter().map(|a| (a.label.as_str(), key(a))).collect();
+    // 1. Moves: within the file first, so a move inside one file never borrows another
+    // file's removal; then across files.
+    for same_file in [true, false] {
+        for (j, a) in added.iter().enumerate() {
+            if verdicts[j] != Verdict::New {
+                continue;
+            }
+            let Some(candidates) = by_key.get(&keys[j]) else {
+                continue;
+            };
+            let hit = candidates
+                .iter()
+                .copied()
+                .find(|&i| !used[i] && (!same_file || removed[i].file == a.file));
+            if let Some(i) = hit {
+                used[i] = true;
+                verdicts[j] = Verdict::Moved {
+                    from: removed[i].file,
+                };
+            }
+        }
+    }
+    // 2. Rewrites: per file and label (and anchor), in line order.
+    let anchor = |m: &Mark| m.anchor.map(normalise);
+    let mut left_removed: HashMap<(usize, &str, Option<String>), Vec<usize>> = HashMap::new();
+    for (i, r) in removed.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        left_removed
+            .entry((r.file, r.label.as_str(), anchor(r)))
+            .or_default()
+            .push(i);
+    }
+    for list in left_removed.values_mut() {
+        list.sort_by_key(|&i| removed[i].line);
+    }
+    let mut left_added: Vec<usize> = (0..added.len())
+        .filter(|&j| verdicts[j] == Verdict::New)
+        .collect();
+    left_added.sort_by_key(|&j| (added[j].file, added[j].line));
+    let mut taken: HashMap<(usize, &str, Option<String>), usize> = HashMap::new();
+    for j in left_added {
+        let a = &added[j];
+        let key = (a.file, a.label.as_str(), anchor(a));
+        let Some(list) = left_removed.get(&key) else {
+            continue;
+        };
+        let next = taken.entry(key.clone()).or_insert(0);
+        let Some(&i) = list.get(*next) else { continue };
+        *next += 1;
+        verdicts[j] = if widened(&removed[i], a) {
+            Verdict::Widened {
+                was: removed[i].text.to_string(),
+            }
+        } else {
+            Verdict::Rewritten
+        };
+    }
+    verdicts
+}
+
+/// Per-file marker counts for a finding's message: before and after, when known.
+pub type Totals<'f> = dyn Fn(usize) -> (Option<u32>, Option<u32>) + 'f;
+
+/// One finding per added line holding a reported marker, saying how the file's count of
+/// such markers moved and where moved-in markers came from.
+pub fn findings(
+    kind: Kind,
+    deltas: &[&FileDelta],
+    added: &[Mark],
+    verdicts: &[Verdict],
+    totals: &Totals,
+) -> Vec<Finding> {
+    // (file, line) -> new labels, widened (label, was), text
+    type Acc<'m> = (Vec<String>, Vec<(String, String)>, &'m str);
+    let mut lines: BTreeMap<(usize, u32), Acc> = BTreeMap::new();
+    let mut moved_in: BTreeMap<usize, BTreeMap<usize, u32>> = BTreeMap::new();
+    for (m, v) in added.iter().zip(verdicts) {
+        match v {
+            Verdict::New => lines
+                .entry((m.file, m.line))
+                .or_insert_with(|| (Vec::new(), Vec::new(), m.text))
+                .0
+                .push(m.label.clone()),
+            Verdict::Widened { was } => lines
+                .entry((m.file, m.line))
+                .or_insert_with(|| (Vec::new(), Vec::new(), m.text))
+                .1
+                .push((m.label.clone(), was.clone())),
+            Verdict::Moved { from } if *from != m.file => {
+                *moved_in
+                    .entry(m.file)
+                    .or_default()
+                    .entry(*from)
+                    .or_default() += 1;
+            }
+            _ => {}
+        }
+    }
+    let mut context: BTreeMap<usize, String> = BTreeMap::new();
+    let mut out = Vec::with_capacity(lines.len());
+    for ((file, number), (new, wider, text)) in lines {
+        let d = deltas[file];
+        let tail = context
+            .entry(file)
+            .or_insert_with(|| counts_note(kind, d, totals(file), moved_in.get(&file), deltas))
+            .clone();
+        let message = if new.is_empty() {
+            let was = &wider[0].1;
+            let labels_found: Vec<String> = wider.iter().map(|w| w.0.clone()).collect();
+            let what = match kind {
+                Kind::Skips => "an existing conditional skip was made unconditional",
+                _ => "an existing suppression was widened to cover more",
+            };
+            format!(
+                "{what} ({}): it was `{}`; put the narrower form back and fix what the wider one hides{tail}",
+                labels(&labels_found),
+                snippet(was)
+            )
+        } else {
+            format!("{} ({}){tail}", kind.message(&new), labels(&new))
+        };
+        out.push(Finding {
+            path: d.path.clone(),
+            line: Some(number),
+            snippet: snippet(text),
+            message,
+        });
+    }
+    out
+}
+
+/// `; skips in `tests/a.py`: 2 -> 3 (1 moved from `tests/b.py`)`
+fn counts_note(
+    kind: Kind,
+    d: &FileDelta,
+    (before, after): (Option<u32>, Option<u32>),
+    moved_in: Option<&BTreeMap<usize, u32>>,
+    deltas: &[&FileDelta],
+) -> String {
+    let counts = match (before, after) {
+        (Some(b), Some(a)) => format!("{b} -> {a}"),
+        (None, Some(a)) => format!("now {a}"),
+        (Some(b), None) => format!("{b} before"),
+        (None, None) => return String::new(),
+    };
+    let moved = match moved_in {
+        Some(from) if !from.is_empty() => {
+            let parts: Vec<String> = from
+                .iter()
+                .map(|(f, n)| format!("{n} moved from `{}`", deltas[*f].path))
+                .collect();
+            format!(" ({})", parts.join(", "))
+        }
+        _ => String::new(),
+    };
+    format!("; {} in `{}`: {counts}{moved}", kind.noun(), d.shown_path())
+}
+
+/// Set the markers the change added against the ones it removed, across all its files
+/// (see [`account`]), and report the ones that are new or widened. The removed side is only
+/// read for a guard that found something added.
+pub fn marker_findings(
+    visible: &[&FileDelta],
+    added: &Marks,
+    enabled: scan::Enabled,
+    tests: &TestPaths,
+    new_counts: &[Option<TestCounts>],
+) -> scan::MarkerFindings {
+    let old_path = |d: &FileDelta| match &d.kind {
+        DeltaKind::Renamed { from } => from.clone(),
+        _ => d.path.clone(),
+    };
+    let need = scan::Enabled {
+        skips: enabled.skips && !added.skips.is_empty(),
+        lint: enabled.lint && !added.lint.is_empty(),
+        todos: enabled.todos && !added.todos.is_empty(),
+        debug: enabled.debug && !added.debug.is_empty(),
+    };
+    let mut removed = Marks::default();
+    if need.any() {
+        for (i, d) in visible.iter().enumerate() {
+            let from = old_path(d);
+            if let (Some(lang), false) = (Lang::from_path(&from), d.removed_lines.is_empty()) {
+                scan::scan(
+                    i,
+                    &d.removed_lines,
+                    d.old_text.as_deref(),
+                    lang,
+                    tests.is_test(&from),
+                    need,
+                    None,
+                    &mut removed,
+                );
+            }
+        }
+    }
+    let mut out = scan::MarkerFindings::default();
+    for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
+        let lang_of = |file: usize| Lang::from_path(&visible[file].path);
+        let widened = |old: &Mark, new: &Mark| {
+            lang_of(new.file).is_some_and(|lang| {
+                super::widen::widened(kind, lang, &new.label, old.text, new.text)
+            })
+        };
+        let verdicts = account(added.of(kind), removed.of(kind), &widened);
+        let totals = |file: usize| {
+            let d = visible[file];
+            let from = old_path(d);
+            let skips = kind == Kind::Skips;
+            let after = new_counts[file]
+                .filter(|_| skips)
+                .map(|c| c.skips)
+                .or_else(|| {
+                    let lang = Lang::from_path(&d.path)?;
+                    Some(scan::total(
+                        kind,
+                        lang,
+                        d.new_text.as_deref()?,
+                        tests.is_test(&d.path),
+                    ))
+                });
+            let before = match d.kind {
+                DeltaKind::Added => Some(0),
+                _ => d.old_counts.filter(|_| skips).map(|c| c.skips).or_else(|| {
+                    let lang = Lang::from_path(&from)?;
+                    Some(scan::total(
+                        kind,
+                        lang,
+                        d.old_text.as_deref()?,
+                        tests.is_test(&from),
+                    ))
+                }),
+            };
+            (before, after)
+        };
+        *out.of_mut(kind) = findings(kind, visible, added.of(kind), &verdicts, &totals);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mark(file: usize, line: u32, label: &str, text: &'static str) -> Mark<'static> {
+        Mark {
+            file,
+            line,
+            label: label.into(),
+            text,
+            anchor: None,
+        }
+    }
+
+    fn over(m: Mark<'static>, anchor: &'static str) -> Mark<'static> {
+        Mark {
+            anchor: Some(anchor),
+            ..m
+        }
+    }
+
+    #[test]
+    fn a_skip_moved_onto_another_test_is_new() {
+        let skip = "@pytest.mark.skip(reason='slow')";
+        let added = [
+            over(mark(0, 9, "pytest.mark.skip", skip), "def test_fast():"),
+            over(mark(1, 3, "pytest.mark.skip", skip), "  def   test_slow():"),
+        ];
+        let removed = [over(
+            mark(0, 2, "pytest.mark.skip", skip),
+            "def test_slow():",
+        )];
+        // The one over test_slow moved (to another file, re-indented); the one over
+        // test_fast is new, and is no rewrite of anything either.
+        assert_eq!(
+            account(&added, &removed, &never),
+            vec![Verdict::New, Verdict::Moved { from: 0 }]
+        );
+        let removed = [over(
+            mark(0, 2, "pytest.mark.skip", skip),
+            "def test_slow():",
+        )];
+        let added = [over(
+            mark(0, 2, "pytest.mark.skip", "@pytest.mark.skip(reason='x')"),
+            "def test_fast():",
+        )];
+        assert_eq!(account(&added, &removed, &never), vec![Verdict::New]);
+    }
+
+    fn never(_: &Mark, _: &Mark) -> bool {
+        false
+    }
+
+    proptest::proptest! {
+        /// However markers are moved or rewritten, each removed one covers at most one
+        /// added one: a change that adds n more than it removes reports at least n.
+        #[test]
+        fn a_move_never_hides_a_real_new_marker(
+            added in proptest::collection::vec((0usize..3, 0u32..6, 0usize..3, 0usize..3), 0..12),
+            removed in proptest::collection::vec((0usize..3, 0u32..6, 0usize..3, 0usize..3), 0..12),
+            wide in proptest::bool::ANY,
+        ) {
+            const LABELS: [&str; 3] = ["it.skip", "noqa", "TODO"];
+            const TEXTS: [&str; 3] = ["a", "  a ", "b"];
+            let marks = |v: &[(usize, u32, usize, usize)]| -> Vec<Mark<'static>> {
+                v.iter()
+                    .map(|&(f, l, k, t)| mark(f, l, LABELS[k], TEXTS[t]))
+                    .collect()
+            };
+            let (a, r) = (marks(&added), marks(&removed));
+            let widened = |_: &Mark, _: &Mark| wide;
+            let verdicts = account(&a, &r, &widened);
+            let reported = verdicts
+                .iter()
+                .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
+                .count();
+            proptest::prop_assert!(reported + r.len() >= a.len());
+            for (m, v) in a.iter().zip(&verdicts) {
+                if let Verdict::Moved { from } = v {
+                    proptest::prop_assert!(r.iter().any(|x| x.file == *from
+                        && x.label == m.label
+                        && normalise(x.text) == normalise(m.text)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nothing_removed_means_everything_added_is_new() {
+        let added = [mark(0, 3, "it.skip", "it.skip('a')")];
+        assert_eq!(account(&added, &[], &never), vec![Verdict::New]);
+    }
+
+    #[test]
+    fn a_marker_moved_within_a_file_or_across_files_is_not_new() {
+        let added = [
+            mark(0, 9, "noqa", "    import os  # noqa"),
+            mark(1, 2, "it.skip", "it.skip('b', () => {})"),
+        ];
+        let removed = [
+            mark(0, 1, "noqa", "import os # noqa"),
+            mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
+        ];
+        assert_eq!(
+            account(&added, &removed, &never),
+            vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
+        );
+    }
+
+    #[test]
+    fn one_removed_and_two_added_leaves_one_new() {
+        let added = [
+            mark(0, 1, "it.skip", "it.skip('a')"),
+            mark(1, 1, "it.skip", "it.skip('a')"),
+        ];
+        let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
+        assert_eq!(
+            account(&added, &removed, &never),
+            vec![Verdict::Moved { from: 0 }, Verdict::New]
+        );
+    }
+
+    #[test]
+    fn a_move_inside_a_file_is_preferred_to_one_across_files() {
+        // File 1 moved its own skip within itself: that is where it came from, and file 0's
+        // removal stays free for any other file that took it.
+        let added = [mark(1, 8, "it.skip", "it.skip('a')")];
+        let removed = [
+            mark(0, 1, "it.skip", "it.skip('a')"),
+            mark(1, 1, "it.skip", "it.skip('a')"),
+        ];
+        assert_eq!(
+            account(&added, &removed, &never),
+            vec![Verdict::Moved { from: 1 }]
+        );
+    }
+
+    #[test]
+    fn rewrites_pair_per_file_and_label_and_can_widen() {
+        let added = [
+            mark(0, 2, "eslint-disable", "// eslint-disable-next-line b"),
+            mark(0, 7, "eslint-disable", "// eslint-disable-next-line c, d"),
+            mark(1, 2, "eslint-disable", "// eslint-disable-next-line e"),
+            mark(0, 9, "noqa", "x  # noqa"),
+        ];
+        let removed = [
+            mark(0, 2, "eslint-disable", "// eslint-disable-next-line a"),
+            mark(0, 6, "eslint-disable", "// eslint-disable-next-line c"),
+        ];
+        let wider =
+            |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
+        assert_eq!(
+            account(&added, &removed, &wider),
+            vec![
+                Verdict::Rewritten,
+                Verdict::Widened {
+                    was: "// eslint-disable-next-line c".into()
+                },
+                // Another file's rewrite does not borrow this file's removal.
+                Verdict::New,
+                // Another label is another kind of marker.
+                Verdict::New,
+            ]
+        );
+    }
+}

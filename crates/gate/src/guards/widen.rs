@@ -1,0 +1,585 @@
+//! Whether a rewritten marker reaches further than it did (see `account`). A marker kept
+//! in its file with new text is the same marker unless it widened:
+//!
+//! - **suppressions** (`disabled_lint`): the directive's reach grew (one line -> a block ->
+//!   the whole file: `eslint-disable-next-line` -> `eslint-disable`, `#[allow]` ->
+//!   `#![allow]`, `@Suppress` -> `@file:Suppress`), a bare directive replaced a scoped
+//!   one (`nolint:errcheck` -> `nolint`, `type: ignore[attr]` -> `type: ignore`), or the
+//!   list names more rules than before. A rule swapped for another in a list of the same
+//!   length is taken as a rename (`golint` -> `revive`), not a widening;
+//! - **skips** (`new_skips`): a conditional skip became unconditional (`skipif(cond)` ->
+//!   `skipif(True)`, `skipUnless(cond)` -> `skipUnless(False)`, `xfail(cond)` -> `xfail`).
+//!   A skip of another kind is another label, so `skipif` -> `skip` is a new marker anyway;
+//! - **TODOs and debugging leftovers** never widen: reworded, they are the same marker.
+
+use super::languages::Lang;
+use super::lexer::lex_line;
+use super::line::{directive_len, LineCtx};
+use super::lint;
+use super::scan::Kind;
+
+/// Whether `new`, a rewrite of `old` carrying the same marker `label`, reaches further.
+pub fn widened(kind: Kind, lang: Lang, label: &str, old: &str, new: &str) -> bool {
+    match kind {
+        Kind::Lint => {
+            let (old, new) = (suppression(lang, label, old), suppression(lang, label, new));
+            new.reach > old.reach
+                || match (old.rules, new.rules) {
+                    (Some(_), None) => true,
+                    (Some(o), Some(n)) => n > o,
+                    (None, _) => false,
+                }
+        }
+        Kind::Skips => skip_widened(label, old, new),
+        Kind::Todos | Kind::Debug => false,
+    }
+}
+
+/// What one suppression covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Scope {
+    /// 0: a line, 1: a block or an item, 2: the whole file.
+    reach: u8,
+    /// How many rules it names; `None` for a bare directive (every rule).
+    rules: Option<usize>,
+}
+
+/// Directives whose text after them is a reason, never a list of rules.
+const NO_RULES: &[&str] = &[
+    "@ts-ignore",
+    "@ts-expect-error",
+    "@ts-nocheck",
+    "$FlowIgnore",
+    "NOSONAR",
+    "NOPMD",
+    "pragma: no cover",
+    "jshint ignore",
+    "istanbul ignore",
+    "c8 ignore",
+    "v8 ignore",
+    "mypy: ignore-errors",
+    "pylint: skip-file",
+    ":nocov:",
+    "coveralls-ignore",
+    "@codeCoverageIgnore",
+    "LCOV_EXCL",
+    "CHECKSTYLE:OFF",
+    "CHECKSTYLE.OFF",
+    "@codingStandardsIgnore",
+    "@SuppressWarnings",
+];
+
+/// Directives followed by rules as words (`eslint-disable-next-line a, b -- reason`).
+const WORD_LISTS: &[&str] = &[
+    "eslint-disable",
+    "oxlint-disable",
+    "tslint:disable",
+    "deno-lint-ignore",
+    "rubocop:disable",
+    "rubocop:todo",
+    "standard:disable",
+    "steep:ignore",
+    "swiftlint:disable",
+    "ReSharper disable",
+    "noinspection",
+    "ktlint-disable",
+    "phpcs:ignore",
+    "phpcs:disable",
+    "@psalm-suppress",
+    "@phpstan-ignore",
+    "cppcheck-suppress",
+    "credo:disable-for",
+    "nosec",
+    "#nosec",
+];
+
+/// Directives naming exactly one rule as their first word, then a reason.
+const FIRST_WORD: &[&str] = &["biome-ignore", "lint:ignore"];
+
+/// Directives whose first word says how far they reach (`istanbul ignore next`).
+const WORD_VARIANT: &[&str] = &["istanbul ignore", "c8 ignore", "v8 ignore", "jshint ignore"];
+
+fn suppression(lang: Lang, label: &str, line: &str) -> Scope {
+    let view = lex_line(&lang.syntax(), line);
+    let cx = LineCtx::new(lang, &view, false);
+    let table = lint::directives(lang);
+    if let Some((_, ignore_case)) = table.iter().find(|(d, _)| *d == label) {
+        for piece in cx.comment_pieces() {
+            if let Some(n) = directive_len(piece, label, *ignore_case) {
+                let rest: String = piece.chars().skip(n).collect();
+                return comment_scope(label, &rest);
+            }
+        }
+    }
+    code_scope(label, line)
+}
+
+fn comment_scope(label: &str, rest: &str) -> Scope {
+    let (variant, rest) = split_variant(label, rest);
+    let reach = reach_of(variant);
+    if NO_RULES.contains(&label) {
+        return Scope {
+            reach,
+            rules: Some(0),
+        };
+    }
+    let rest = rest.trim_start();
+    let rules = if let Some(inner) = bracketed(rest) {
+        count(inner)
+    } else if let Some(after) = rest.strip_prefix([':', '=']) {
+        listed(after.trim_start())
+    } else if FIRST_WORD.contains(&label) {
+        rest.split_whitespace().next().map_or(0, count)
+    } else if WORD_LISTS.contains(&label) {
+        count(rest.split("--").next().unwrap_or(""))
+    } else {
+        0
+    };
+    Scope {
+        reach,
+        rules: (rules > 0).then_some(rules),
+    }
+}
+
+/// The part glued to the directive that says how far it reaches (`-next-line`,
+/// `:next`, `NEXTLINE`), and the rest.
+fn split_variant<'r>(label: &str, rest: &'r str) -> (&'r str, &'r str) {
+    if WORD_VARIANT.contains(&label) {
+        let t = rest.trim_start();
+        let end = t.find(char::is_whitespace).unwrap_or(t.len());
+        return (&t[..end], &t[end..]);
+    }
+    for glued in [":next", ":this", ":previous"] {
+        if let Some(after) = rest.strip_prefix(glued) {
+            return (&rest[..glued.len()], after);
+        }
+    }
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_'))
+        .unwrap_or(rest.len());
+    (&rest[..end], &rest[end..])
+}
+
+fn reach_of(variant: &str) -> u8 {
+    let v = variant.to_ascii_lowercase();
+    if v.contains("file") {
+        2
+    } else if ["line", "next", "this", "previous", "once"]
+        .iter()
+        .any(|w| v.contains(w))
+        || v == "if"
+        || v == "else"
+    {
+        0
+    } else {
+        1
+    }
+}
+
+/// The inside of a leading `(...)` or `[...]`.
+fn bracketed(s: &str) -> Option<&str> {
+    let close = match s.chars().next()? {
+        '(' => ')',
+        '[' => ']',
+        _ => return None,
+    };
+    let end = s.find(close).unwrap_or(s.len());
+    Some(&s[1..end])
+}
+
+/// A comma list that may have spaces after its commas (`E501, F401 reason`): the list
+/// ends at the first space not after a comma.
+fn listed(s: &str) -> usize {
+    let mut list = String::new();
+    for word in s.split_whitespace() {
+        if list.is_empty() || list.ends_with(',') || word.starts_with(',') {
+            list.push_str(word);
+        } else {
+            break;
+        }
+    }
+    count(&list)
+}
+
+fn count(s: &str) -> usize {
+    s.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .count()
+}
+
+/// Attributes and pragmas: `#[allow(a, b)]`, `@SuppressWarnings({"a", "b"})`,
+/// `#pragma warning disable CS1, CS2`.
+fn code_scope(label: &str, line: &str) -> Scope {
+    let name = label
+        .trim_start_matches(['#', '[', '@', '!'])
+        .trim_end_matches(['(', ']'])
+        .rsplit(' ')
+        .next()
+        .unwrap_or("");
+    let reach = if line.contains("#![") || line.contains("@file:") {
+        2
+    } else {
+        1
+    };
+    let rules = match word_at(line, name) {
+        Some(at) => {
+            let after = line[at + name.len()..].trim_start();
+            match balanced(after) {
+                Some(inner) => items(inner),
+                None => count(after.split("//").next().unwrap_or("")),
+            }
+        }
+        None => 0,
+    };
+    Scope {
+        reach,
+        rules: Some(rules),
+    }
+}
+
+/// Where `name` stands as a whole word in `line`.
+fn word_at(line: &str, name: &str) -> Option<usize> {
+    if name.is_empty() {
+        return None;
+    }
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    line.match_indices(name).map(|(i, _)| i).find(|&i| {
+        !line[..i].chars().next_back().is_some_and(word)
+            && !line[i + name.len()..].chars().next().is_some_and(word)
+    })
+}
+
+/// The inside of a leading `(...)`, nesting and strings respected.
+fn balanced(s: &str) -> Option<&str> {
+    if !s.starts_with('(') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(&s[1..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(&s[1..])
+}
+
+/// Items of an argument list, split at commas outside strings and nested brackets; the
+/// braces of an array argument (`{"a", "b"}`) hold the items.
+fn items(inner: &str) -> usize {
+    let inner = inner.trim();
+    let inner = inner
+        .strip_prefix('{')
+        .and_then(|s| s.strip_suffix('}'))
+        .unwrap_or(inner);
+    top_level(inner)
+        .into_iter()
+        .filter(|s| !s.trim().is_empty())
+        .count()
+}
+
+fn top_level(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    let mut quote: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, ',') if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// Skips that apply when their first argument is true / false.
+const SKIP_WHEN_TRUE: &[&str] = &["skipif", "skipIf", "xfail", "XCTSkipIf"];
+const SKIP_UNLESS: &[&str] = &["skipUnless", "runIf", "XCTSkipUnless"];
+
+fn skip_widened(label: &str, old: &str, new: &str) -> bool {
+    let name = label
+        .trim_start_matches('@')
+        .trim_end_matches('(')
+        .rsplit('.')
+        .next()
+        .unwrap_or("");
+    let when = if SKIP_WHEN_TRUE.contains(&name) {
+        true
+    } else if SKIP_UNLESS.contains(&name) {
+        false
+    } else {
+        return false;
+    };
+    // No condition at all, or a constant one, skips every time.
+    let always = |arg: &Option<String>| match arg.as_deref() {
+        None => true,
+        Some(a) if when => ["True", "true", "1", "!0", "not False"].contains(&a),
+        Some(a) => ["False", "false", "0", "!1", "not True"].contains(&a),
+    };
+    let (was, now) = (condition(old, name), condition(new, name));
+    !always(&was) && always(&now)
+}
+
+/// The first positional argument of `name(...)` on the line, trimmed; `None` when there
+/// is no call, no argument, or the first one is a keyword (`reason="x"`).
+fn condition(line: &str, name: &str) -> Option<String> {
+    let at = word_at(line, name)?;
+    let inner = balanced(line[at + name.len()..].trim_start())?;
+    let first = top_level(inner).first()?.trim().to_string();
+    let keyword = first.split_once('=').is_some_and(|(k, v)| {
+        !v.starts_with('=')
+            && k.trim().chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !k.trim().is_empty()
+    });
+    (!first.is_empty() && !keyword).then_some(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lint(lang: Lang, label: &str, old: &str, new: &str) -> bool {
+        widened(Kind::Lint, lang, label, old, new)
+    }
+
+    #[test]
+    fn renamed_or_narrowed_rules_do_not_widen() {
+        assert!(!lint(
+            Lang::Js,
+            "eslint-disable",
+            "// eslint-disable-next-line no-unused-vars",
+            "// eslint-disable-next-line @typescript-eslint/no-unused-vars"
+        ));
+        assert!(!lint(
+            Lang::Go,
+            "nolint",
+            "x := f() //nolint:golint,staticcheck",
+            "x := f() //nolint:staticcheck"
+        ));
+        assert!(!lint(
+            Lang::Python,
+            "type: ignore",
+            "x = old_name()  # type: ignore",
+            "x = new_name()  # type: ignore"
+        ));
+        assert!(!lint(
+            Lang::Python,
+            "noqa",
+            "import a  # noqa: F401, E501",
+            "import b  # noqa: E501 long line"
+        ));
+        assert!(!lint(
+            Lang::Js,
+            "@ts-ignore",
+            "// @ts-ignore the types lag",
+            "// @ts-ignore upstream types are wrong, see the issue"
+        ));
+        assert!(!lint(
+            Lang::Rust,
+            "#[allow(",
+            "#[allow(clippy::a, clippy::b)]",
+            "#[allow(clippy::a)]"
+        ));
+        assert!(!lint(
+            Lang::Java,
+            "@SuppressWarnings",
+            "@SuppressWarnings({\"unchecked\", \"rawtypes\"})",
+            "@SuppressWarnings(\"unchecked\")"
+        ));
+    }
+
+    #[test]
+    fn a_rule_added_widens() {
+        assert!(lint(
+            Lang::Js,
+            "eslint-disable",
+            "// eslint-disable-next-line no-console",
+            "// eslint-disable-next-line no-console, no-alert -- both"
+        ));
+        assert!(lint(
+            Lang::Go,
+            "nolint",
+            "x := f() //nolint:staticcheck",
+            "x := f() //nolint:golint,staticcheck"
+        ));
+        assert!(lint(
+            Lang::Python,
+            "pylint: disable",
+            "# pylint: disable=invalid-name",
+            "# pylint: disable=invalid-name,too-many-locals"
+        ));
+        assert!(lint(
+            Lang::Rust,
+            "#[allow(",
+            "#[allow(dead_code)]",
+            "#[allow(dead_code, unused)]"
+        ));
+        assert!(lint(
+            Lang::Kotlin,
+            "@Suppress",
+            "@Suppress(\"A\")",
+            "@Suppress(\"A\", \"B\")"
+        ));
+        assert!(lint(
+            Lang::CSharp,
+            "#pragma warning disable",
+            "#pragma warning disable CS0168",
+            "#pragma warning disable CS0168, CS0219"
+        ));
+    }
+
+    #[test]
+    fn a_bare_directive_replacing_a_scoped_one_widens() {
+        assert!(lint(
+            Lang::Go,
+            "nolint",
+            "x := f() //nolint:errcheck",
+            "x := f() //nolint"
+        ));
+        assert!(lint(
+            Lang::Python,
+            "type: ignore",
+            "x = f()  # type: ignore[attr-defined]",
+            "x = f()  # type: ignore"
+        ));
+        assert!(lint(
+            Lang::Python,
+            "noqa",
+            "import os  # noqa: F401",
+            "import os  # noqa"
+        ));
+        assert!(lint(
+            Lang::Js,
+            "eslint-disable",
+            "/* eslint-disable no-console */",
+            "/* eslint-disable */"
+        ));
+        assert!(lint(
+            Lang::C,
+            "NOLINT",
+            "int x; // NOLINT(bugprone-foo)",
+            "int x; // NOLINT"
+        ));
+        // Scoped replacing bare is narrower.
+        assert!(!lint(
+            Lang::Go,
+            "nolint",
+            "x := f() //nolint",
+            "x := f() //nolint:errcheck"
+        ));
+    }
+
+    #[test]
+    fn a_longer_reach_widens() {
+        assert!(lint(
+            Lang::Js,
+            "eslint-disable",
+            "// eslint-disable-next-line no-console",
+            "/* eslint-disable no-console */"
+        ));
+        assert!(!lint(
+            Lang::Js,
+            "eslint-disable",
+            "/* eslint-disable no-console */",
+            "// eslint-disable-next-line no-console"
+        ));
+        assert!(lint(
+            Lang::Rust,
+            "#[allow(",
+            "#[allow(dead_code)]",
+            "#![allow(dead_code)]"
+        ));
+        assert!(lint(
+            Lang::Swift,
+            "swiftlint:disable",
+            "// swiftlint:disable:next force_cast",
+            "// swiftlint:disable force_cast"
+        ));
+        assert!(lint(
+            Lang::Js,
+            "istanbul ignore",
+            "/* istanbul ignore next */",
+            "/* istanbul ignore file */"
+        ));
+    }
+
+    #[test]
+    fn a_skip_becoming_unconditional_widens() {
+        let skip =
+            |label: &str, old: &str, new: &str| widened(Kind::Skips, Lang::Python, label, old, new);
+        assert!(!skip(
+            "pytest.mark.skipif",
+            "@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')",
+            "@pytest.mark.skipif(IS_WINDOWS, reason='posix only')"
+        ));
+        assert!(skip(
+            "pytest.mark.skipif",
+            "@pytest.mark.skipif(sys.platform == 'win32', reason='x')",
+            "@pytest.mark.skipif(True, reason='x')"
+        ));
+        assert!(skip(
+            "unittest.skipUnless",
+            "@unittest.skipUnless(has_db(), 'needs a db')",
+            "@unittest.skipUnless(False, 'needs a db')"
+        ));
+        assert!(skip(
+            "pytest.mark.xfail",
+            "@pytest.mark.xfail(sys.version_info < (3, 9), reason='old')",
+            "@pytest.mark.xfail(reason='old')"
+        ));
+        assert!(widened(
+            Kind::Skips,
+            Lang::Js,
+            "it.skipIf",
+            "it.skipIf(isWindows)('x', () => {})",
+            "it.skipIf(true)('x', () => {})"
+        ));
+        // An unconditional skip reworded stays what it was.
+        assert!(!skip(
+            "pytest.mark.skip",
+            "@pytest.mark.skip(reason='a')",
+            "@pytest.mark.skip(reason='b')"
+        ));
+        assert!(!skip(
+            "pytest.mark.xfail",
+            "@pytest.mark.xfail",
+            "@pytest.mark.xfail(reason='known')"
+        ));
+    }
+
+    #[test]
+    fn todos_and_debug_leftovers_never_widen() {
+        assert!(!widened(
+            Kind::Todos,
+            Lang::Js,
+            "TODO",
+            "// TODO a",
+            "// TODO a and b and c"
+        ));
+        assert!(!widened(
+            Kind::Debug,
+            Lang::Js,
+            "console.log",
+            "console.log(a)",
+            "console.log(a, b)"
+        ));
+    }
+}

@@ -1,0 +1,486 @@
+//! The guards account for a change as a whole: markers and tests that moved (within a
+//! file or to another file of the change) are neither new nor deleted, a rewritten marker
+//! is new only when it widened, and a real new skip next to a move is still caught.
+//! Each case is judged twice: uncommitted (against HEAD) and committed (`--against
+//! HEAD^`, judge mode). Real repositories, the real binary.
+
+mod gitrepo;
+mod support;
+
+use gitrepo::{guard, json, stderr, Repo};
+use serde_json::{json as js, Value};
+
+fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, Value) {
+    let out = repo
+        .loopgate()
+        .args(["check", "--guards-only", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1 | 3)),
+        "exit {:?}: {}{}",
+        out.status.code(),
+        gitrepo::stdout(&out),
+        stderr(&out)
+    );
+    (out.status.code(), json(&out))
+}
+
+fn findings(receipt: &Value, name: &str) -> Vec<Value> {
+    guard(receipt, name)["findings"].as_array().unwrap().clone()
+}
+
+fn describe(receipt: &Value) -> String {
+    let mut out = String::new();
+    for g in receipt["guards"].as_array().unwrap() {
+        for f in g["findings"].as_array().unwrap() {
+            out.push_str(&format!(
+                "{} {}:{} {}\n",
+                g["name"], f["path"], f["line"], f["message"]
+            ));
+        }
+    }
+    out
+}
+
+/// Run `change` on a fresh repository made by `start`, then judge it uncommitted and
+/// committed; `verify` sees each receipt.
+fn both_ways(start: fn() -> Repo, change: fn(&Repo), verify: &dyn Fn(Option<i32>, &Value, &str)) {
+    let r = start();
+    change(&r);
+    let (code, receipt) = check(&r, &[]);
+    assert_eq!(receipt["baseline"]["kind"], "head", "{receipt}");
+    verify(code, &receipt, "uncommitted, against HEAD");
+    r.commit("the change");
+    let (code, receipt) = check(&r, &["--against", "HEAD^"]);
+    assert_eq!(receipt["baseline"]["kind"], "explicit", "{receipt}");
+    verify(code, &receipt, "committed, --against HEAD^");
+}
+
+fn assert_clean(code: Option<i32>, receipt: &Value, mode: &str) {
+    let found = describe(receipt);
+    assert!(
+        found.is_empty(),
+        "{mode}: nothing new, nothing deleted, yet:\n{found}"
+    );
+    assert_eq!(code, Some(0), "{mode}: {receipt}");
+}
+
+const CALC: &str = "import sys\n\
+import pytest\n\
+from calc import add, sub  # noqa: F401\n\
+\n\
+\n\
+def test_add():\n    assert add(1, 2) == 3\n\
+\n\
+\n\
+@pytest.mark.skip(reason='slow on CI')\n\
+def test_add_big():\n    assert add(10**9, 1) == 10**9 + 1\n\
+\n\
+\n\
+def test_sub():\n    assert sub(3, 2) == 1\n\
+\n\
+\n\
+@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')\n\
+def test_sub_big():\n    assert sub(10**9, 1) == 10**9 - 1\n";
+
+const CALC_ADD: &str = "import pytest\n\
+from calc import add\n\
+\n\
+\n\
+def test_add():\n    assert add(1, 2) == 3\n\
+\n\
+\n\
+@pytest.mark.skip(reason='slow on CI')\n\
+def test_add_big():\n    assert add(10**9, 1) == 10**9 + 1\n";
+
+const CALC_SUB: &str = "import sys\n\
+import pytest\n\
+from calc import add, sub  # noqa: F401\n\
+\n\
+\n\
+def test_sub():\n    assert sub(3, 2) == 1\n\
+\n\
+\n\
+@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')\n\
+def test_sub_big():\n    assert sub(10**9, 1) == 10**9 - 1\n";
+
+fn calc_repo() -> Repo {
+    Repo::with(&[
+        ("tests/test_calc.py", CALC),
+        (
+            "calc.py",
+            "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
+        ),
+        (".gitignore", ".loopgate/\n"),
+    ])
+}
+
+/// The module split in two: the add half stays, the sub half moves to a new file with
+/// its skip, its tests and its suppressed import.
+fn split(r: &Repo) {
+    r.write("tests/test_calc.py", CALC_ADD);
+    r.write("tests/test_calc_sub.py", CALC_SUB);
+}
+
+#[test]
+fn a_test_module_split_in_two_is_neither_new_skips_nor_deleted_tests() {
+    both_ways(calc_repo, split, &assert_clean);
+}
+
+#[test]
+fn a_new_skip_added_alongside_a_split_is_still_caught_with_its_counts() {
+    both_ways(
+        calc_repo,
+        |r| {
+            split(r);
+            let sub = CALC_SUB.replace(
+                "def test_sub():",
+                "@pytest.mark.skip(reason='flaky')\ndef test_sub():",
+            );
+            r.write("tests/test_calc_sub.py", &sub);
+        },
+        &|code, receipt, mode| {
+            let skips = findings(receipt, "new_skips");
+            assert_eq!(skips.len(), 1, "{mode}: {}", describe(receipt));
+            assert_eq!(skips[0]["path"], "tests/test_calc_sub.py", "{mode}");
+            assert_eq!(skips[0]["line"], 6, "{mode}");
+            let message = skips[0]["message"].as_str().unwrap();
+            assert!(
+                message.contains(
+                    "skips in `tests/test_calc_sub.py`: 0 -> 2 (1 moved from `tests/test_calc.py`)"
+                ),
+                "{mode}: {message}"
+            );
+            assert!(findings(receipt, "deleted_tests").is_empty(), "{mode}");
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_split_that_drops_a_test_on_the_way_is_still_a_deleted_test() {
+    both_ways(
+        calc_repo,
+        |r| {
+            split(r);
+            let cut = "\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')\ndef test_sub_big():\n    assert sub(10**9, 1) == 10**9 - 1\n";
+            r.write("tests/test_calc_sub.py", &CALC_SUB.replace(cut, "\n"));
+        },
+        &|code, receipt, mode| {
+            let deleted = findings(receipt, "deleted_tests");
+            assert_eq!(deleted.len(), 1, "{mode}: {}", describe(receipt));
+            let message = deleted[0]["message"].as_str().unwrap();
+            assert!(
+                message.contains("dropped from 4 to 2 (1 moved to `tests/test_calc_sub.py`)"),
+                "{mode}: {message}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const ADD_BIG: &str = "\n\n@pytest.mark.skip(reason='slow on CI')\ndef test_add_big():\n    assert add(10**9, 1) == 10**9 + 1\n";
+
+#[test]
+fn one_skip_removed_and_two_added_is_one_new_skip() {
+    both_ways(
+        calc_repo,
+        |r| {
+            // The skipped test moves to the end of the file, and a copy of its skip lands
+            // on another test.
+            assert!(CALC.contains(ADD_BIG));
+            let text = format!("{}{ADD_BIG}", CALC.replace(ADD_BIG, "\n")).replace(
+                "def test_sub():",
+                "@pytest.mark.skip(reason='slow on CI')\ndef test_sub():",
+            );
+            r.write("tests/test_calc.py", &text);
+        },
+        &|code, receipt, mode| {
+            let skips = findings(receipt, "new_skips");
+            assert_eq!(skips.len(), 1, "{mode}: {}", describe(receipt));
+            assert_eq!(skips[0]["line"], 11, "{mode}: the one over test_sub");
+            assert!(
+                skips[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("skips in `tests/test_calc.py`: 2 -> 3"),
+                "{mode}: {skips:?}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_skip_moved_onto_another_test_is_a_new_skip() {
+    both_ways(
+        calc_repo,
+        |r| {
+            let text = CALC
+                .replace("@pytest.mark.skip(reason='slow on CI')\n", "")
+                .replace(
+                    "def test_add():",
+                    "@pytest.mark.skip(reason='slow on CI')\ndef test_add():",
+                );
+            r.write("tests/test_calc.py", &text);
+        },
+        &|code, receipt, mode| {
+            let skips = findings(receipt, "new_skips");
+            assert_eq!(skips.len(), 1, "{mode}: {}", describe(receipt));
+            assert_eq!(skips[0]["line"], 6, "{mode}: the one over test_add");
+            assert!(
+                skips[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("skips in `tests/test_calc.py`: 2 -> 2"),
+                "{mode}: {skips:?}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const APP: &str = "export function start(server) {\n\
+  // eslint-disable-next-line no-console\n\
+  console.log('starting', server.name);\n\
+  return server.listen();\n\
+}\n\
+\n\
+export function stop(server) {\n\
+  // TODO: drain connections first\n\
+  return server.close(); // @ts-ignore close takes no callback here\n\
+}\n\
+\n\
+export function load(path) {\n\
+  console.debug('loading', path);\n\
+  return require(path); // eslint-disable-line global-require\n\
+}\n";
+
+fn app_repo() -> Repo {
+    Repo::with(&[
+        ("src/app.js", APP),
+        ("src/util.js", "export const id = (x) => x;\n"),
+        (".gitignore", ".loopgate/\n"),
+    ])
+}
+
+#[test]
+fn markers_moved_within_a_file_or_to_another_file_are_not_new() {
+    both_ways(
+        app_repo,
+        |r| {
+            // `stop` moves to the top of the file, `load` to another file, re-indented.
+            let start = APP.split("export function stop").next().unwrap();
+            let stop = "export function stop(server) {\n  // TODO: drain connections first\n  return server.close(); // @ts-ignore close takes no callback here\n}\n\n";
+            r.write("src/app.js", &format!("{stop}{start}"));
+            r.write(
+                "src/util.js",
+                "export const id = (x) => x;\n\nexport function load(path) {\n    console.debug('loading', path);\n    return require(path);   // eslint-disable-line global-require\n}\n",
+            );
+        },
+        &assert_clean,
+    );
+}
+
+#[test]
+fn rewritten_markers_that_do_not_widen_are_not_new() {
+    let start = || {
+        Repo::with(&[
+            (
+                "src/app.js",
+                "// eslint-disable-next-line no-unused-vars\nconst unused = 1;\nexport default unused;\n",
+            ),
+            (
+                "lint.go",
+                "package lint\n\nfunc f() {\n\tx := g() //nolint:golint,staticcheck\n\t_ = x\n}\n",
+            ),
+            (
+                "app/models.py",
+                "def load(x):\n    return old_name(x)  # type: ignore\n",
+            ),
+            (
+                "tests/test_posix.py",
+                "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_posix():\n    assert True\n",
+            ),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            r.write(
+                "src/app.js",
+                "// eslint-disable-next-line @typescript-eslint/no-unused-vars\nconst unused = 1;\nexport default unused;\n",
+            );
+            r.write(
+                "lint.go",
+                "package lint\n\nfunc f() {\n\tx := g() //nolint:staticcheck\n\t_ = x\n}\n",
+            );
+            r.write(
+                "app/models.py",
+                "def load(x):\n    return new_name(x)  # type: ignore\n",
+            );
+            r.write(
+                "tests/test_posix.py",
+                "import sys\nimport pytest\n\nIS_WINDOWS = sys.platform == 'win32'\n\n\n@pytest.mark.skipif(IS_WINDOWS, reason='posix')\ndef test_posix():\n    assert True\n",
+            );
+        },
+        &assert_clean,
+    );
+}
+
+#[test]
+fn rewritten_markers_that_widen_are_findings_that_say_what_they_were() {
+    let start = || {
+        Repo::with(&[
+            (
+                "lint.go",
+                "package lint\n\nfunc f() {\n\tx := g() //nolint:errcheck\n\t_ = x\n}\n",
+            ),
+            (
+                "app/models.py",
+                "def load(x):\n    return f(x)  # type: ignore[attr-defined]\n",
+            ),
+            (
+                "tests/test_posix.py",
+                "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_posix():\n    assert True\n",
+            ),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            r.write(
+                "lint.go",
+                "package lint\n\nfunc f() {\n\tx := g() //nolint\n\t_ = x\n}\n",
+            );
+            r.write(
+                "app/models.py",
+                "def load(x):\n    return f(x)  # type: ignore\n",
+            );
+            r.write(
+                "tests/test_posix.py",
+                "import sys\nimport pytest\n\n\n@pytest.mark.skipif(True, reason='posix')\ndef test_posix():\n    assert True\n",
+            );
+        },
+        &|code, receipt, mode| {
+            let lint = findings(receipt, "disabled_lint");
+            assert_eq!(lint.len(), 2, "{mode}: {}", describe(receipt));
+            let go = lint.iter().find(|f| f["path"] == "lint.go").unwrap();
+            let message = go["message"].as_str().unwrap();
+            assert!(
+                message.contains("widened")
+                    && message.contains("it was `x := g() //nolint:errcheck`"),
+                "{mode}: {message}"
+            );
+            assert!(
+                message.contains("suppressions in `lint.go`: 1 -> 1"),
+                "{mode}: {message}"
+            );
+            let skips = findings(receipt, "new_skips");
+            assert_eq!(skips.len(), 1, "{mode}: {}", describe(receipt));
+            assert!(
+                skips[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("made unconditional"),
+                "{mode}: {skips:?}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_marker_with_another_kind_of_reach_is_new() {
+    // `skipif` -> `skip` is another marker; `@ts-expect-error` -> `@ts-ignore` too.
+    both_ways(
+        || {
+            Repo::with(&[
+                (
+                    "tests/test_posix.py",
+                    "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_posix():\n    assert True\n",
+                ),
+                (".gitignore", ".loopgate/\n"),
+            ])
+        },
+        |r| {
+            r.write(
+                "tests/test_posix.py",
+                "import sys\nimport pytest\n\n\n@pytest.mark.skip(reason='posix')\ndef test_posix():\n    assert True\n",
+            );
+        },
+        &|code, receipt, mode| {
+            let skips = findings(receipt, "new_skips");
+            assert_eq!(skips.len(), 1, "{mode}: {}", describe(receipt));
+            assert!(
+                skips[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("skips in `tests/test_posix.py`: 1 -> 1"),
+                "{mode}: {skips:?}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+/// A stop in a hook session is judged against the session's pinned start: renames are
+/// paired and the change accounted there too.
+#[test]
+fn a_hook_session_follows_a_renamed_directory_and_still_sees_a_dropped_test() {
+    use support::hook::{claude_payload, run};
+    use support::repo::TestRepo;
+    let r = TestRepo::with_files(&[
+        ("tests/unit/test_calc.py", CALC),
+        ("tests/unit/test_more.py", CALC_SUB),
+        ("calc.py", "def add(a, b):\n    return a + b\n"),
+    ]);
+    let hook = |event: &str, extra: Value| {
+        run(
+            "claude",
+            &r.path(),
+            &r.home(),
+            &claude_payload(event, &r.path(), "s1", extra),
+        )
+    };
+    let start = hook("SessionStart", js!({"source": "startup"}));
+    assert_eq!(start.code, 0, "{}", start.explain());
+    // The directory moves; a skipped test moves from one of its files to the other.
+    r.git(&["mv", "tests/unit", "tests/spec"]);
+    let moved = "\n\n@pytest.mark.skip(reason='slow on CI')\ndef test_add_big():\n    assert add(10**9, 1) == 10**9 + 1\n";
+    r.write("tests/spec/test_calc.py", &CALC.replace(moved, "\n"));
+    r.write("tests/spec/test_more.py", &format!("{CALC_SUB}{moved}"));
+    let stop = hook(
+        "SubagentStop",
+        js!({"stop_hook_active": false, "agent_id": "a1"}),
+    );
+    assert_eq!(stop.code, 0, "{}", stop.explain());
+    assert!(
+        stop.stdout.trim().is_empty() || stop.json()["decision"] != "block",
+        "a moved directory and a moved test are not a lowered bar: {}",
+        stop.explain()
+    );
+    // A test removed from a renamed file is still a deleted test.
+    let cut = "\n\ndef test_sub():\n    assert sub(3, 2) == 1\n";
+    assert!(CALC.contains(cut));
+    r.write(
+        "tests/spec/test_calc.py",
+        &CALC.replace(moved, "\n").replace(cut, "\n"),
+    );
+    let stop = hook(
+        "SubagentStop",
+        js!({"stop_hook_active": false, "agent_id": "a2"}),
+    );
+    let v = stop.json();
+    assert_eq!(v["decision"], "block", "{}", stop.explain());
+    let reason = v["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("tests/spec/test_calc.py (was tests/unit/test_calc.py)")
+            && reason.contains("dropped from 4 to 2 (1 moved to `tests/spec/test_more.py`)"),
+        "{reason}"
+    );
+}
