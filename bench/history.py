@@ -214,7 +214,8 @@ MARKERS = {
                  r"\.(skip|only|todo|skipIf|runIf|failing)\b|\b[xf](it|describe|test|context)\s*\("
                  r"|\.Skip(f|Now)?\(|#\[ignore|\bignore\s*\)\]|@Ignore\b|@Disabled\w*"
                  r"|enabled\s*=\s*false|^\s*(skip|pending)\b|[:,]\s*(skip|pending)\b"
-                 r"|\bthis\.skip\(|^\s*x(it|describe|context|specify)\b)",
+                 r"|\bthis\.skip\(|^\s*x(it|describe|context|specify)\b"
+                 r"|\bassume(True|False|That|NoException)\s*\(|importorskip)",
     "disabled_lint": r"(noqa|type:\s*ignore|pylint:\s*disable|pyright:\s*ignore|pragma:\s*no cover"
                      r"|no_type_check|eslint-disable|@ts-(ignore|expect-error|nocheck)|biome-ignore"
                      r"|deno-lint-ignore|istanbul ignore|c8 ignore|v8 ignore|\bnolint\b|lint:ignore"
