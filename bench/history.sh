@@ -2,9 +2,12 @@
 # Real-history precision/recall of the done-gate guards, and their speed against `git status`
 # on the same real repositories (issue 11, item 4). Prints figures; asserts nothing.
 #
-# Usage: bench/history.sh REPOS_DIR        (or LOOPGATE_HISTORY_REPOS=REPOS_DIR bench/history.sh)
+# Usage: bench/history.sh [--set NAME] REPOS_DIR   (or LOOPGATE_HISTORY_REPOS=REPOS_DIR ...)
 #
-# REPOS_DIR holds one clone per row of bench/history/repos.tsv, named by its `name` column:
+# --set NAME measures another set of repositories, bench/history/NAME/*.tsv, instead of the
+# default bench/history/*.tsv (the set the guards were tuned on); `--set heldout` is the
+# held-out set, six other repositories kept out of tuning.
+# REPOS_DIR holds one clone per row of the set's repos.tsv, named by its `name` column:
 #     git clone https://github.com/pallets/click REPOS_DIR/click      (and so on)
 # The script fetches nothing. It checks out each listed commit in those clones (detached,
 # `git clean -fdx`), so use clones made for this. Steps:
@@ -16,9 +19,20 @@
 #   3. per repository, guards-only median time against `git status --porcelain`, same tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SET=()
+DATA=bench/history
+if [ "${1:-}" = --set ]; then
+  if [ -z "${2:-}" ] || [ ! -f "bench/history/$2/repos.tsv" ]; then
+    echo "bench/history.sh: --set needs the name of a directory of bench/history holding repos.tsv" >&2
+    exit 2
+  fi
+  SET=(--set "$2")
+  DATA="bench/history/$2"
+  shift 2
+fi
 REPOS="${1:-${LOOPGATE_HISTORY_REPOS:-}}"
 if [ -z "$REPOS" ] || [ ! -d "$REPOS" ]; then
-  echo "usage: bench/history.sh REPOS_DIR (clones of the urls in bench/history/repos.tsv)" >&2
+  echo "usage: bench/history.sh [--set NAME] REPOS_DIR (clones of the urls in $DATA/repos.tsv)" >&2
   exit 2
 fi
 missing=0
@@ -28,16 +42,16 @@ while IFS=$'\t' read -r name url _lang head _range; do
     echo "missing: $REPOS/$name at $head; get it with: git clone $url $REPOS/$name" >&2
     missing=1
   fi
-done < bench/history/repos.tsv
+done < "$DATA/repos.tsv"
 [ "$missing" = 0 ] || exit 2
 cargo build --release --quiet
 export LOOPGATE_BIN="$PWD/target/release/loopgate"
-python3 bench/history.py run "$REPOS"
+python3 bench/history.py "${SET[@]}" run "$REPOS"
 echo "== all commits"
-python3 bench/history.py score
+python3 bench/history.py "${SET[@]}" score
 for set in recent marked probe; do
   echo "== $set commits only"
-  python3 bench/history.py score "$set" | sed -n '2,10p'
+  python3 bench/history.py "${SET[@]}" score "$set" | sed -n '2,10p'
 done
 echo "== guards-only speed on the same trees"
-python3 bench/history.py speed "$REPOS"
+python3 bench/history.py "${SET[@]}" speed "$REPOS"
