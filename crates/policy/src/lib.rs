@@ -10,6 +10,7 @@ pub mod agent;
 pub mod check_mode;
 pub mod decision;
 pub mod globs;
+pub mod own_cli;
 pub mod programs;
 pub mod rules;
 pub mod shell;
