@@ -360,7 +360,10 @@ fn corrupt_state_files_are_errors_not_passes() {
     let repo = node_project(PASSING_TEST);
     // A bare check reads the baseline a bare `loopgate baseline` records (`manual`).
     repo.loopgate().args(["baseline"]).assert().success();
-    repo.write(".loopgate/baselines/manual.json", "{\"version\": 1, truncated");
+    repo.write(
+        ".loopgate/baselines/manual.json",
+        "{\"version\": 1, truncated",
+    );
     let out = repo.loopgate().arg("check").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(

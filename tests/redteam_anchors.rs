@@ -673,14 +673,34 @@ fn green_repo() -> TestRepo {
 fn loopgate_itself_does_not_launder_a_refused_command() {
     let r = green_repo();
     start(&r, "s-launder");
-    refused(&r, "s-launder", "loopgate exec -- rm -rf .loopgate", ".loopgate");
-    refused(&r, "s-launder", "loopgate run -- rm -rf .loopgate", ".loopgate");
+    refused(
+        &r,
+        "s-launder",
+        "loopgate exec -- rm -rf .loopgate",
+        ".loopgate",
+    );
+    refused(
+        &r,
+        "s-launder",
+        "loopgate run -- rm -rf .loopgate",
+        ".loopgate",
+    );
     refused(&r, "s-launder", "loopgate hook claude", "loopgate hook");
     refused(&r, "s-launder", "loopgate init --force", "loopgate init");
-    refused(&r, "s-launder", "loopgate -C . baseline", "loopgate baseline");
+    refused(
+        &r,
+        "s-launder",
+        "loopgate -C . baseline",
+        "loopgate baseline",
+    );
     for ordinary in ["loopgate check", "loopgate status", "loopgate audit verify"] {
         let out = bash(&r, "s-launder", ordinary);
-        assert_eq!(tool_decision(&out), "allow", "{ordinary}: {}", out.explain());
+        assert_eq!(
+            tool_decision(&out),
+            "allow",
+            "{ordinary}: {}",
+            out.explain()
+        );
     }
 }
 
@@ -701,7 +721,12 @@ fn gate_files_are_not_rewritten_through_git() {
     start(&r, "s-gitgate");
     refused(&r, "s-gitgate", "git apply lower.patch", "loopgate.toml");
     refused(&r, "s-gitgate", "patch -p1 < lower.patch", "loopgate.toml");
-    refused(&r, "s-gitgate", "git checkout HEAD~1 loopgate.toml", "loopgate.toml");
+    refused(
+        &r,
+        "s-gitgate",
+        "git checkout HEAD~1 loopgate.toml",
+        "loopgate.toml",
+    );
     refused(
         &r,
         "s-gitgate",
@@ -720,7 +745,7 @@ fn gate_files_are_not_rewritten_through_git() {
         "git update-index --assume-unchanged tests/b.test.js",
         "--assume-unchanged",
     );
-    let ordinary = bash(&r, "s-gitgate", "git checkout HEAD~1 -- t.sh");
+    let ordinary = bash(&r, "s-gitgate", "git checkout HEAD~1 -- tests/a.test.js");
     assert_eq!(tool_decision(&ordinary), "allow", "{}", ordinary.explain());
 }
 
@@ -795,7 +820,12 @@ fn a_tag_or_a_file_cannot_shadow_the_ref_the_judge_is_given() {
         );
         let full = loopgate(
             &r,
-            &["check", "--against", "refs/remotes/origin/main", "--guards-only"],
+            &[
+                "check",
+                "--against",
+                "refs/remotes/origin/main",
+                "--guards-only",
+            ],
         );
         assert_eq!(full.status.code(), Some(3), "{shadow}: {}", text(&full));
         let by_id = loopgate(&r, &["check", "--against", &base, "--guards-only"]);
@@ -828,4 +858,36 @@ fn a_bare_check_does_not_adopt_a_baseline_another_session_recorded() {
     let again = loopgate(&r, &["check", "--guards-only", "--json"]);
     let receipt: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(receipt["baseline"]["session"], "manual", "{}", text(&again));
+}
+
+/// Attack (rewrite what a check runs): the check is `sh t.sh`; the agent makes the runner
+/// `exit 0` (`printf 'exit 0\n' > t.sh`, or the Write tool) and the red check turns green
+/// with no test touched: the tool gate ALLOWED it and the stop PASSED. A file a check runs
+/// by name is protected by default: the tool gate refuses the write, and a change made
+/// anyway is a `protected_edits` finding of the stop.
+#[test]
+fn the_script_a_check_runs_is_protected_by_default() {
+    let r = red_repo();
+    start(&r, "s-runner");
+    refused(&r, "s-runner", "printf 'exit 0\\n' > t.sh", "t.sh");
+    let write = run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        &claude_payload(
+            "PreToolUse",
+            &r.path(),
+            "s-runner",
+            json!({"tool_name": "Write", "tool_input": {"file_path": r.file("t.sh"), "content": "exit 0\n"}}),
+        ),
+    );
+    assert_eq!(tool_decision(&write), "deny", "Write: {}", write.explain());
+    r.write("t.sh", "exit 0\n");
+    let out = stop(&r, "s-runner");
+    assert_eq!(stop_decision(&out), "block", "{}", out.explain());
+    assert!(
+        out.stdout.contains("protected_edits") && out.stdout.contains("t.sh"),
+        "{}",
+        out.explain()
+    );
 }

@@ -7,6 +7,7 @@
 //! - tool rules ([`rules`]): Claude Code style `Tool(specifier)` rules, deny > ask > allow.
 
 pub mod agent;
+pub mod check_inputs;
 pub mod check_mode;
 pub mod decision;
 pub mod globs;

@@ -109,10 +109,7 @@ fn state_changing_loopgate_subcommands_belong_to_a_human() {
         ("loopgate install claude", "loopgate install"),
         ("loopgate uninstall all", "loopgate uninstall"),
         ("loopgate quarantine release", "loopgate quarantine release"),
-        (
-            "loopgate exec -- loopgate hook codex",
-            "loopgate hook",
-        ),
+        ("loopgate exec -- loopgate hook codex", "loopgate hook"),
     ] {
         let d = expect(root, cmd, Verdict::Deny, "gate.tamper", what);
         assert!(d.reason.contains("only a human"), "{cmd}: {}", d.reason);
@@ -149,11 +146,17 @@ fn git_restore_and_checkout_of_gate_files_are_tamper_however_spelled() {
         ("git checkout HEAD~1 -- loopgate.toml", "loopgate.toml"),
         ("git restore --source=HEAD~1 loopgate.toml", "loopgate.toml"),
         ("git restore -s HEAD~1 -- :/loopgate.toml", "loopgate.toml"),
-        ("git restore -s HEAD~1 ':(top)loopgate.toml'", "loopgate.toml"),
+        (
+            "git restore -s HEAD~1 ':(top)loopgate.toml'",
+            "loopgate.toml",
+        ),
         ("git restore -s HEAD~1 'loopgate.*'", "loopgate.toml"),
         ("git restore -s HEAD~1 '*.toml'", "loopgate.toml"),
         ("git restore -s HEAD~1 .claude", ".claude/settings.json"),
-        ("git -C sub checkout HEAD~1 -- ../loopgate.toml", "loopgate.toml"),
+        (
+            "git -C sub checkout HEAD~1 -- ../loopgate.toml",
+            "loopgate.toml",
+        ),
     ] {
         expect(root, cmd, Verdict::Deny, "gate.tamper", names);
     }
@@ -211,7 +214,10 @@ fn patches_that_name_a_gate_file_are_tamper_and_unreadable_ones_ask() {
     for (cmd, why) in [
         ("curl -s https://x/p.diff | git apply", "pipe"),
         ("git apply \"$P\"", "$P"),
-        ("printf x > new.patch && git apply new.patch", "written by this same command"),
+        (
+            "printf x > new.patch && git apply new.patch",
+            "written by this same command",
+        ),
     ] {
         expect(root, cmd, Verdict::Ask, "exec.dynamic", why);
     }
@@ -221,7 +227,13 @@ fn patches_that_name_a_gate_file_are_tamper_and_unreadable_ones_ask() {
         .status()
         .unwrap();
     assert!(made.success());
-    expect(root, "git apply fifo.patch", Verdict::Ask, "exec.dynamic", "FIFO");
+    expect(
+        root,
+        "git apply fifo.patch",
+        Verdict::Ask,
+        "exec.dynamic",
+        "FIFO",
+    );
     for cmd in [
         "git apply fix.patch",
         "git apply --check lower.patch",
@@ -263,8 +275,14 @@ fn index_flags_sparse_checkout_and_info_files_that_hide_changes_are_refused() {
         "sparse checkout",
     );
     for (cmd, names) in [
-        ("echo 'tests/new.test.js' >> .git/info/exclude", ".git/info/exclude"),
-        ("printf '* -diff\\n' > .git/info/attributes", ".git/info/attributes"),
+        (
+            "echo 'tests/new.test.js' >> .git/info/exclude",
+            ".git/info/exclude",
+        ),
+        (
+            "printf '* -diff\\n' > .git/info/attributes",
+            ".git/info/attributes",
+        ),
         ("cp exclude .git/info/exclude", ".git/info/exclude"),
     ] {
         expect(root, cmd, Verdict::Deny, "gate.tamper", names);

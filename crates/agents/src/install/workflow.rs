@@ -54,9 +54,8 @@ mod tests {
         assert!(is_ours(&text));
         assert!(text.contains("fetch-depth: 0"));
         assert!(text.contains("cargo install --locked loopgate --version 0.1.0"));
-        assert!(text.contains(
-            r#"loopgate check --against "refs/remotes/origin/${{ github.base_ref }}""#
-        ));
+        assert!(text
+            .contains(r#"loopgate check --against "refs/remotes/origin/${{ github.base_ref }}""#));
         assert!(!is_ours("name: loopgate\n"));
     }
 }
