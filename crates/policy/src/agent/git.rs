@@ -638,19 +638,18 @@ impl Analyzer<'_> {
                 || p.has("--stat", None)
                 || p.has("--numstat", None)
                 || p.has("--summary", None));
+        const AM_CONTROL: [&str; 7] = [
+            "--continue",
+            "--resolved",
+            "--skip",
+            "--abort",
+            "--quit",
+            "--show-current-patch",
+            "--allow-empty",
+        ];
+        // `git am --continue` and kin go on with the series already read when it began.
         let control = sub == "am"
-            && [
-                "--continue",
-                "--resolved",
-                "--skip",
-                "--abort",
-                "--quit",
-                "--show-current-patch",
-                "--allow-empty",
-            ]
-            .iter()
-            .any(|o| p.has(o, None))
-            || (sub == "am" && p.opts.iter().any(|(o, _)| o == "-r"));
+            && (AM_CONTROL.iter().any(|o| p.has(o, None)) || p.opts.iter().any(|(o, _)| o == "-r"));
         if read_only || control {
             return;
         }
@@ -731,17 +730,17 @@ fn pathspec(text: &str) -> Option<Pathspec> {
     } else {
         (Vec::new(), text)
     };
-    if magic.iter().any(|m| *m == "exclude") {
+    if magic.contains(&"exclude") {
         return None;
     }
-    let literal = magic.iter().any(|m| *m == "literal");
+    let literal = magic.contains(&"literal");
     Some(Pathspec {
         path: if path.is_empty() {
             ".".into()
         } else {
             path.to_string()
         },
-        top: magic.iter().any(|m| *m == "top"),
+        top: magic.contains(&"top"),
         wildcard: !literal && path.contains(['*', '?', '[']),
     })
 }
