@@ -114,7 +114,12 @@ pub fn classify(words: &[Option<&str>]) -> OwnUse {
     match *sub {
         "exec" | "run" => match rest.iter().position(|w| *w == Some("--")) {
             Some(k) if k + 1 < rest.len() => OwnUse::Runs { at: at(k + 1), dir },
-            // clap refuses an argv without `--`: nothing runs.
+            // A word only the shell knows may be the `--` (`loopgate exec $D rm x`).
+            None => match rest.iter().position(Option::is_none) {
+                Some(k) => OwnUse::Dynamic { at: at(k) },
+                // clap refuses an argv without `--`: nothing runs.
+                None => OwnUse::ReadOnly,
+            },
             _ => OwnUse::ReadOnly,
         },
         "jail-shell" => {
@@ -223,6 +228,10 @@ mod tests {
             }
         );
         assert_eq!(of("exec rm x"), OwnUse::ReadOnly);
+        assert_eq!(
+            classify(&[Some("exec"), None, Some("rm"), Some("x")]),
+            OwnUse::Dynamic { at: 1 }
+        );
     }
 
     #[test]

@@ -119,7 +119,14 @@ fn state_changing_loopgate_subcommands_belong_to_a_human() {
         "loopgate $SUB",
         Verdict::Ask,
         "exec.dynamic",
-        "loopgate subcommand",
+        "loopgate command line",
+    );
+    expect(
+        root,
+        "loopgate exec $DASHES rm -rf .loopgate",
+        Verdict::Ask,
+        "exec.dynamic",
+        "$DASHES",
     );
     for cmd in [
         "loopgate check",

@@ -1056,7 +1056,10 @@ impl Analyzer<'_> {
             }
             OwnUse::Dynamic { at } => {
                 let part = args.get(at).map_or("", |a| a.show()).to_string();
-                self.dynamic_code(display, &format!("{part} (a loopgate subcommand)"));
+                self.dynamic_code(
+                    display,
+                    &format!("{part} (a word of the loopgate command line)"),
+                );
                 false
             }
             OwnUse::HumanOnly { what, why } => {
