@@ -358,19 +358,20 @@ fn session_baseline_if_missing_and_unknown_session() {
 #[test]
 fn corrupt_state_files_are_errors_not_passes() {
     let repo = node_project(PASSING_TEST);
-    repo.loopgate()
-        .args(["baseline", "--session", "s3"])
-        .assert()
-        .success();
-    repo.write(".loopgate/baselines/s3.json", "{\"version\": 1, truncated");
+    // A bare check reads the baseline a bare `loopgate baseline` records (`manual`).
+    repo.loopgate().args(["baseline"]).assert().success();
+    repo.write(
+        ".loopgate/baselines/manual.json",
+        "{\"version\": 1, truncated",
+    );
     let out = repo.loopgate().arg("check").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("s3.json") && stderr(&out).contains("corrupt"),
+        stderr(&out).contains("manual.json") && stderr(&out).contains("corrupt"),
         "{}",
         stderr(&out)
     );
-    repo.remove(".loopgate/baselines/s3.json");
+    repo.remove(".loopgate/baselines/manual.json");
     repo.loopgate().arg("check").assert().success();
     let latest = repo.join(".loopgate/receipts/latest.json");
     let text = std::fs::read_to_string(&latest)
@@ -518,10 +519,7 @@ fn watched_project() -> (Repo, tempfile::TempDir) {
 #[test]
 fn write_escape_is_detected_quarantined_and_released() {
     let (repo, outside) = watched_project();
-    repo.loopgate()
-        .args(["baseline", "--session", "esc"])
-        .assert()
-        .success();
+    repo.loopgate().args(["baseline"]).assert().success();
     std::fs::write(outside.path().join("rc"), "tampered, and longer\n").unwrap();
     std::fs::write(outside.path().join("new-file"), "x").unwrap();
     let out = repo.loopgate().args(["check", "--json"]).output().unwrap();
@@ -540,10 +538,7 @@ fn write_escape_is_detected_quarantined_and_released() {
     // Undoing the change is not enough: a human has to release the quarantine.
     std::fs::write(outside.path().join("rc"), "original\n").unwrap();
     std::fs::remove_file(outside.path().join("new-file")).unwrap();
-    repo.loopgate()
-        .args(["baseline", "--session", "esc2"])
-        .assert()
-        .success();
+    repo.loopgate().args(["baseline"]).assert().success();
     let out = repo.loopgate().args(["check", "--json"]).output().unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
     let list = repo
@@ -581,10 +576,7 @@ fn write_escape_is_detected_quarantined_and_released() {
 #[test]
 fn release_acknowledges_the_current_watch_roots() {
     let (repo, outside) = watched_project();
-    repo.loopgate()
-        .args(["baseline", "--session", "ack"])
-        .assert()
-        .success();
+    repo.loopgate().args(["baseline"]).assert().success();
     std::fs::write(outside.path().join("rc"), "reviewed change\n").unwrap();
     repo.loopgate().args(["check", "--quiet"]).assert().code(3);
     // Without the acknowledgement the unchanged baseline would quarantine again at once.

@@ -372,7 +372,7 @@ fn a_release_killed_at_any_step_is_all_or_nothing() {
     ];
     for (step, released) in steps {
         let (r, outside) = watched_repo();
-        let out = loopgate(&r, &["baseline", "--session", "s"]);
+        let out = loopgate(&r, &["baseline"]);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out));
         fs::write(outside.path().join("rc"), "reviewed change\n").unwrap();
         assert_eq!(loopgate(&r, &["check", "--quiet"]).status.code(), Some(3));

@@ -288,7 +288,9 @@ fn ci_workflow_is_written_once_and_a_foreign_one_is_refused() {
     repo.loopgate(&["install", "ci"]).success();
     let text = repo.read(".github/workflows/loopgate.yml");
     assert!(text.contains("fetch-depth: 0"));
-    assert!(text.contains(r#"loopgate check --against "origin/${{ github.base_ref }}""#));
+    assert!(
+        text.contains(r#"loopgate check --against "refs/remotes/origin/${{ github.base_ref }}""#)
+    );
     assert!(text.contains("pull_request"));
 
     let other = Repo::new();

@@ -634,3 +634,260 @@ fn a_session_id_reused_in_another_project_does_not_judge_the_first() {
     );
     assert_eq!(stop_decision(&out), "block", "{}", out.explain());
 }
+
+/// The reason a Claude PreToolUse answer gives.
+fn tool_reason(out: &HookRun) -> String {
+    out.json()["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[track_caller]
+fn refused(r: &TestRepo, session: &str, command: &str, names: &str) {
+    let out = bash(r, session, command);
+    assert_eq!(out.code, 0, "{command}: {}", out.explain());
+    assert_eq!(tool_decision(&out), "deny", "{command}: {}", out.explain());
+    let reason = tool_reason(&out);
+    assert!(reason.contains(names), "{command}: {reason}");
+}
+
+/// A repository whose check passes: both tests are good.
+fn green_repo() -> TestRepo {
+    TestRepo::with_files(&[
+        ("loopgate.toml", CHECKED),
+        ("t.sh", RUNNER),
+        ("tests/a.test.js", GOOD_TEST),
+        ("tests/b.test.js", GOOD_TEST),
+    ])
+}
+
+/// Attack (launder through loopgate itself): `rm -rf .loopgate` is refused, `loopgate exec
+/// -- rm -rf .loopgate` was ALLOWED (loopgate was a plain tool to the policy), and so were
+/// `loopgate hook claude` (a forged stop or session start, spending or resetting the
+/// session's own state) and `loopgate init --force` (rewrites `loopgate.toml`). With Codex
+/// or Cursor under plain hooks nothing confines the laundered command. loopgate's `exec`
+/// and `run` must be judged by the command they run; the subcommands that change the
+/// gate's state belong to a human; the ones that only read stay allowed.
+#[test]
+fn loopgate_itself_does_not_launder_a_refused_command() {
+    let r = green_repo();
+    start(&r, "s-launder");
+    refused(
+        &r,
+        "s-launder",
+        "loopgate exec -- rm -rf .loopgate",
+        ".loopgate",
+    );
+    refused(
+        &r,
+        "s-launder",
+        "loopgate run -- rm -rf .loopgate",
+        ".loopgate",
+    );
+    refused(&r, "s-launder", "loopgate hook claude", "loopgate hook");
+    refused(&r, "s-launder", "loopgate init --force", "loopgate init");
+    refused(
+        &r,
+        "s-launder",
+        "loopgate -C . baseline",
+        "loopgate baseline",
+    );
+    for ordinary in ["loopgate check", "loopgate status", "loopgate audit verify"] {
+        let out = bash(&r, "s-launder", ordinary);
+        assert_eq!(
+            tool_decision(&out),
+            "allow",
+            "{ordinary}: {}",
+            out.explain()
+        );
+    }
+}
+
+/// Attack (gate files rewritten through git): the agent writes `lower.patch` with the Write
+/// tool and runs `git apply lower.patch`, or restores the old config with `git checkout
+/// HEAD~1 loopgate.toml` (no `--`): both were ALLOWED, while `echo ... > loopgate.toml` is
+/// refused. A patch read at decision time that names a gate file, and a checkout whose
+/// operand is a gate file, are `gate.tamper`.
+#[test]
+fn gate_files_are_not_rewritten_through_git() {
+    let r = green_repo();
+    r.write("loopgate.toml", LOWERED);
+    r.git(&["commit", "-qam", "an older, lower bar"]);
+    r.write("loopgate.toml", CHECKED);
+    r.git(&["commit", "-qam", "the bar"]);
+    let lowering = r.git(&["diff", "HEAD", "HEAD~1", "--", "loopgate.toml"]);
+    r.write("lower.patch", &lowering);
+    start(&r, "s-gitgate");
+    refused(&r, "s-gitgate", "git apply lower.patch", "loopgate.toml");
+    refused(&r, "s-gitgate", "patch -p1 < lower.patch", "loopgate.toml");
+    refused(
+        &r,
+        "s-gitgate",
+        "git checkout HEAD~1 loopgate.toml",
+        "loopgate.toml",
+    );
+    refused(
+        &r,
+        "s-gitgate",
+        "git restore --source=HEAD~1 ':/loopgate.*'",
+        "loopgate.toml",
+    );
+    refused(
+        &r,
+        "s-gitgate",
+        "git update-index --skip-worktree tests/b.test.js",
+        "--skip-worktree",
+    );
+    refused(
+        &r,
+        "s-gitgate",
+        "git update-index --assume-unchanged tests/b.test.js",
+        "--assume-unchanged",
+    );
+    let ordinary = bash(&r, "s-gitgate", "git checkout HEAD~1 -- tests/a.test.js");
+    assert_eq!(tool_decision(&ordinary), "allow", "{}", ordinary.explain());
+}
+
+/// Attack (hide a new test file from the guards): one line in `.git/info/exclude` (not
+/// tracked, not a gate file) made `tests/c.test.js`, a new test file that only skips,
+/// invisible to git status and so to every guard: the tool gate ALLOWED the append and the
+/// stop PASSED. The tool gate must refuse the write, and a change made anyway (a script
+/// outside the jail) must be a `config_edits` finding of the stop.
+#[test]
+fn an_exclude_line_cannot_hide_a_change_from_the_guards() {
+    let r = green_repo();
+    start(&r, "s-exclude");
+    refused(
+        &r,
+        "s-exclude",
+        "echo tests/c.test.js >> .git/info/exclude",
+        ".git/info/exclude",
+    );
+    refused(
+        &r,
+        "s-exclude",
+        "printf 'tests/* -diff\\n' > .git/info/attributes",
+        ".git/info/attributes",
+    );
+    let exclude = r.file(".git/info/exclude");
+    let before = std::fs::read_to_string(&exclude).unwrap_or_default();
+    std::fs::write(&exclude, format!("{before}tests/c.test.js\n")).unwrap();
+    r.write("tests/c.test.js", "test.skip('c', () => {});\n");
+    let out = stop(&r, "s-exclude");
+    assert_eq!(stop_decision(&out), "block", "{}", out.explain());
+    assert!(
+        out.stdout.contains(".git/info/exclude"),
+        "the block names the file: {}",
+        out.explain()
+    );
+}
+
+/// Attack (judge mode, ref shadowing): CI runs `loopgate check --against origin/main`. The
+/// agent's branch deletes the failing test and also creates a tag `origin/main`, or a file
+/// `.git/origin/main`, holding its own commit: git resolves either before
+/// `refs/remotes/origin/main`, so the judge compared the branch with itself and PASSED.
+/// A short name that more than one ref (or a bare file under `.git`) answers to must be
+/// refused (exit 2, telling CI what to pass); the full ref is judged as written.
+#[test]
+fn a_tag_or_a_file_cannot_shadow_the_ref_the_judge_is_given() {
+    for shadow in ["tag", "file"] {
+        let r = red_repo();
+        let base = r.git(&["rev-parse", "HEAD"]).trim().to_string();
+        r.git(&["update-ref", "refs/remotes/origin/main", &base]);
+        r.git(&["switch", "-q", "-c", "feature"]);
+        r.git(&["rm", "-q", "tests/b.test.js"]);
+        r.git(&["commit", "-qm", "drop a flaky test"]);
+        match shadow {
+            "tag" => {
+                r.git(&["tag", "origin/main", "HEAD"]);
+            }
+            _ => {
+                let head = r.git(&["rev-parse", "HEAD"]);
+                std::fs::create_dir_all(r.file(".git/origin")).unwrap();
+                std::fs::write(r.file(".git/origin/main"), head).unwrap();
+            }
+        }
+        let out = loopgate(&r, &["check", "--against", "origin/main", "--guards-only"]);
+        assert_eq!(out.status.code(), Some(2), "{shadow}: {}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("ambiguous")
+                && stderr.contains("refs/remotes/origin/main")
+                && stderr.contains("commit id"),
+            "{shadow}: {}",
+            text(&out)
+        );
+        let full = loopgate(
+            &r,
+            &[
+                "check",
+                "--against",
+                "refs/remotes/origin/main",
+                "--guards-only",
+            ],
+        );
+        assert_eq!(full.status.code(), Some(3), "{shadow}: {}", text(&full));
+        let by_id = loopgate(&r, &["check", "--against", &base, "--guards-only"]);
+        assert_eq!(by_id.status.code(), Some(3), "{shadow}: {}", text(&by_id));
+    }
+}
+
+/// Attack (re-anchor the human's check): in its session the agent deletes a test and runs
+/// `loopgate run -- true` (allowed: it runs `true`). The run recorded a baseline of the
+/// tree as the agent left it, the newest one, and the human's later bare `loopgate check`
+/// picked it: the deletion was "already dirty at baseline" and the check PASSED. A bare
+/// check takes only the baseline a bare `loopgate baseline` records; a session's baseline
+/// is used when the session is named.
+#[test]
+fn a_bare_check_does_not_adopt_a_baseline_another_session_recorded() {
+    let r = green_repo();
+    start(&r, "s-adopt");
+    std::fs::remove_file(r.file("tests/b.test.js")).unwrap();
+    let allowed = bash(&r, "s-adopt", "loopgate run -- true");
+    assert_eq!(tool_decision(&allowed), "allow", "{}", allowed.explain());
+    let run = loopgate(&r, &["run", "--", "true"]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    let human = loopgate(&r, &["check", "--guards-only", "--json"]);
+    assert_eq!(human.status.code(), Some(3), "{}", text(&human));
+    let receipt: serde_json::Value = serde_json::from_slice(&human.stdout).unwrap();
+    assert_eq!(receipt["baseline"]["kind"], "head", "{receipt:#}");
+    // The human's own baseline is still the bare check's comparison point.
+    let recorded = loopgate(&r, &["baseline"]);
+    assert_eq!(recorded.status.code(), Some(0), "{}", text(&recorded));
+    let again = loopgate(&r, &["check", "--guards-only", "--json"]);
+    let receipt: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(receipt["baseline"]["session"], "manual", "{}", text(&again));
+}
+
+/// Attack (rewrite what a check runs): the check is `sh t.sh`; the agent makes the runner
+/// `exit 0` (`printf 'exit 0\n' > t.sh`, or the Write tool) and the red check turns green
+/// with no test touched: the tool gate ALLOWED it and the stop PASSED. A file a check runs
+/// by name is protected by default: the tool gate refuses the write, and a change made
+/// anyway is a `protected_edits` finding of the stop.
+#[test]
+fn the_script_a_check_runs_is_protected_by_default() {
+    let r = red_repo();
+    start(&r, "s-runner");
+    refused(&r, "s-runner", "printf 'exit 0\\n' > t.sh", "t.sh");
+    let write = run(
+        "claude",
+        &r.path(),
+        &r.home(),
+        &claude_payload(
+            "PreToolUse",
+            &r.path(),
+            "s-runner",
+            json!({"tool_name": "Write", "tool_input": {"file_path": r.file("t.sh"), "content": "exit 0\n"}}),
+        ),
+    );
+    assert_eq!(tool_decision(&write), "deny", "Write: {}", write.explain());
+    r.write("t.sh", "exit 0\n");
+    let out = stop(&r, "s-runner");
+    assert_eq!(stop_decision(&out), "block", "{}", out.explain());
+    assert!(
+        out.stdout.contains("protected_edits") && out.stdout.contains("t.sh"),
+        "{}",
+        out.explain()
+    );
+}

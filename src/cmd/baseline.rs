@@ -3,7 +3,10 @@ use crate::exit::Exit;
 use std::path::Path;
 
 pub fn run(dir: &Path, args: &BaselineArgs) -> anyhow::Result<Exit> {
-    let session = args.session.as_deref().unwrap_or("manual");
+    let session = args
+        .session
+        .as_deref()
+        .unwrap_or(gate::baseline::MANUAL_SESSION);
     if session.trim().is_empty() {
         anyhow::bail!("--session needs a non-empty id");
     }

@@ -64,7 +64,7 @@ pub fn install(dir: &Path, args: &InstallArgs) -> anyhow::Result<Exit> {
             if !plan::workflow::is_ours(text) {
                 bail!(
                     "{}: exists and was not written by loopgate; move it away or add the \
-                     judge step yourself: loopgate check --against origin/<base branch>",
+                     judge step yourself: loopgate check --against refs/remotes/origin/<base branch>",
                     path.display()
                 );
             }

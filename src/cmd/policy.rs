@@ -43,7 +43,7 @@ fn check(dir: &Path, args: &PolicyCheckArgs) -> anyhow::Result<Exit> {
         }
         PolicyMode::Agent => {
             let ctx = AgentContext {
-                protected: ws.config.guards.protect.clone(),
+                protected: ws.config.protect_globs(),
                 profile: ws.config.policy.profile,
                 cwd,
                 repo_root: ws.root,

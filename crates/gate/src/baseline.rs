@@ -128,6 +128,13 @@ pub fn gate_file_hashes(root: &Path) -> BTreeMap<String, Option<String>> {
         match path.file_name().and_then(|n| n.to_str()) {
             Some("config") => {
                 out.insert(".git/config".into(), hash_file(&path));
+                // The ignore and attribute rules of the common directory sit beside its
+                // config; they are recorded even when missing, so a later one shows.
+                if let Some(common) = path.parent() {
+                    for name in GIT_INFO_FILES {
+                        out.insert(format!(".git/{name}"), hash_file(&common.join(name)));
+                    }
+                }
             }
             Some("hooks") => {
                 let Ok(entries) = std::fs::read_dir(&path) else {
@@ -144,6 +151,15 @@ pub fn gate_file_hashes(root: &Path) -> BTreeMap<String, Option<String>> {
         }
     }
     out
+}
+
+/// Files of `.git/info` that decide what git status reports (`GATE_FILES` lists them).
+const GIT_INFO_FILES: [&str; 2] = ["info/exclude", "info/attributes"];
+
+/// Whether a baseline's gate-file hashes cover `.git/info` (baselines recorded before it
+/// was added do not, and must not report an existing exclude file as new).
+pub fn covers_git_info(hashes: &BTreeMap<String, Option<String>>) -> bool {
+    hashes.contains_key(".git/info/exclude")
 }
 
 /// A bound on the hooks directory read at each baseline and check.
@@ -289,6 +305,10 @@ pub fn load(root: &Path, session: &str) -> anyhow::Result<Option<Baseline>> {
         ),
     }
 }
+
+/// The session a bare `loopgate baseline` records, and the only one a bare `loopgate
+/// check` compares with (docs/config.md, "Comparison point").
+pub const MANUAL_SESSION: &str = "manual";
 
 /// The newest baseline of any session, if there is one.
 pub fn newest(root: &Path) -> anyhow::Result<Option<Baseline>> {

@@ -77,7 +77,7 @@ pub fn pinned_point(repo: Option<&Repo>, start: &PinnedStart) -> anyhow::Result<
     })
 }
 
-/// Pick the comparison point: explicit ref, named session, newest session, HEAD (dirty
+/// Pick the comparison point: explicit ref, named session, the manual baseline, HEAD (dirty
 /// tree), merge-base with the default branch (clean tree), or none.
 pub fn choose_point(
     repo: Option<(&Repo, &WorkState)>,
@@ -90,7 +90,7 @@ pub fn choose_point(
         return Ok(Point::none());
     };
     if let Some(reference) = &req.against {
-        let commit = repo.resolve(reference)?;
+        let commit = repo.resolve_against(reference)?;
         return Ok(Point {
             info: BaselineInfo {
                 kind: BaselineKind::Explicit,
@@ -115,8 +115,13 @@ pub fn choose_point(
     };
     let session_baseline = match session_baseline {
         Some(b) => Some(b),
-        None if req.session.is_none() || !req.require_session => baseline::newest(&repo.root)?
-            .filter(|b| req.session.is_none() || Some(&b.session) == req.session.as_ref()),
+        // A bare check takes only the baseline a bare `loopgate baseline` records: any
+        // session may record one (an agent that starts `loopgate run` or another agent
+        // does), and the newest of them would forgive what was dirty when it was taken.
+        None if req.session.is_none() => baseline::load(&repo.root, baseline::MANUAL_SESSION)?,
+        None if !req.require_session => {
+            baseline::newest(&repo.root)?.filter(|b| Some(&b.session) == req.session.as_ref())
+        }
         None => None,
     };
     if let Some(b) = session_baseline {
@@ -220,6 +225,9 @@ pub fn deltas(
         let git_too = baseline::covers_git_files(gate_then);
         if !git_too {
             now_hashes.retain(|p, _| !p.starts_with(".git/"));
+        }
+        if !baseline::covers_git_info(gate_then) {
+            now_hashes.retain(|p, _| !p.starts_with(".git/info/"));
         }
         // A hook removed since the baseline is only in the baseline's list.
         for path in gate_then.keys().filter(|p| p.starts_with(".git/")) {

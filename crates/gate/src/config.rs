@@ -264,6 +264,22 @@ pub enum ConfigError {
 }
 
 impl Config {
+    /// The protected globs in effect: `[guards] protect` and, anchored at the root, every
+    /// file a check runs by name (`sh t.sh`, `./scripts/test.sh`): rewriting the test
+    /// runner turns a red check green without touching a test.
+    pub fn protect_globs(&self) -> Vec<String> {
+        let mut out = self.guards.protect.clone();
+        for check in &self.checks {
+            for path in policy::check_inputs::script_paths(&check.run) {
+                let glob = format!("/{path}");
+                if !out.contains(&glob) {
+                    out.push(glob);
+                }
+            }
+        }
+        out
+    }
+
     /// The embedded default for a repository with no `loopgate.toml`.
     pub fn embedded(checks: Vec<CheckSpec>) -> Config {
         Config {

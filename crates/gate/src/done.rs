@@ -174,7 +174,11 @@ pub fn run_with_progress(
             deltas.retain(|d| d.path != config::FILE_NAME);
         }
         if point.commit.is_some() {
-            guards = run_guards(&deltas, &cfg.guards);
+            let guards_cfg = config::GuardsConfig {
+                protect: cfg.protect_globs(),
+                ..cfg.guards.clone()
+            };
+            guards = run_guards(&deltas, &guards_cfg);
         } else {
             guards = guard_names()
                 .iter()

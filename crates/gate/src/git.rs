@@ -162,6 +162,101 @@ impl Repo {
         Ok(id)
     }
 
+    /// Resolve the `--against` of judge mode to a commit, refusing a name that git would
+    /// resolve by its search order when more than one thing answers to it: a tag, a branch,
+    /// or a bare file under `.git` named like the remote-tracking ref CI meant (the judged
+    /// tree can create all three). A commit id or a full ref (`refs/remotes/origin/main`)
+    /// is taken as written.
+    pub fn resolve_against(&self, reference: &str) -> anyhow::Result<String> {
+        if reference.is_empty() || reference.starts_with('-') || reference.contains('\0') {
+            bail!("`{reference}` is not a git ref");
+        }
+        let cut = reference
+            .find(['~', '^', ':'])
+            .into_iter()
+            .chain(reference.find("@{"))
+            .min()
+            .unwrap_or(reference.len());
+        let (base, suffix) = reference.split_at(cut);
+        let full_id = matches!(base.len(), 40 | 64) && base.bytes().all(|b| b.is_ascii_hexdigit());
+        if full_id || matches!(base, "" | "@" | "HEAD") {
+            return self.resolve(reference);
+        }
+        if base.starts_with("refs/") {
+            if !self
+                .existing_refs(&[base.to_string()])?
+                .contains(&base.to_string())
+            {
+                bail!("`{base}` is not a ref in {}", self.root.display());
+            }
+            return self.resolve(reference);
+        }
+        let rules = [
+            format!("refs/{base}"),
+            format!("refs/tags/{base}"),
+            format!("refs/heads/{base}"),
+            format!("refs/remotes/{base}"),
+            format!("refs/remotes/{base}/HEAD"),
+        ];
+        let mut found: Vec<String> = self.existing_refs(&rules)?;
+        // Git looks in the git directory itself first: `.git/origin/main` shadows
+        // `refs/remotes/origin/main`. Only the pseudo-refs (`FETCH_HEAD`, `ORIG_HEAD`) are
+        // meant to live there.
+        let pseudo =
+            base.ends_with("HEAD") && base.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+        let bare = [&self.git_dir, &self.common_dir]
+            .iter()
+            .any(|dir| std::fs::symlink_metadata(dir.join(base)).is_ok());
+        if bare && !pseudo {
+            found.push(format!(".git/{base} (a file, not a ref)"));
+        }
+        // A short hex name may also be an abbreviated commit id (git prefers the ref).
+        let abbreviated = base.len() >= 4
+            && base.bytes().all(|b| b.is_ascii_hexdigit())
+            && output(self.git(), ["rev-parse", &format!("--disambiguate={base}")])
+                .is_ok_and(|o| !o.is_empty());
+        let advice = "pass a commit id (`git rev-parse` it where the ref is trusted) or a full ref name such as `refs/remotes/origin/main`";
+        match found.as_slice() {
+            [] if abbreviated || pseudo => self.resolve(reference),
+            [] => bail!(
+                "`{reference}` does not resolve to a commit in {}",
+                self.root.display()
+            ),
+            [only] if !only.starts_with(".git/") && !abbreviated => {
+                self.resolve(&format!("{only}{suffix}"))
+            }
+            [only] if only.starts_with(".git/") => bail!(
+                "`--against {reference}` names {only} in {}; {advice}",
+                self.root.display()
+            ),
+            _ => bail!(
+                "`--against {reference}` is ambiguous in {}: it names {}{}; {advice}",
+                self.root.display(),
+                found.join(", "),
+                if abbreviated {
+                    " and an abbreviated commit id"
+                } else {
+                    ""
+                }
+            ),
+        }
+    }
+
+    /// Which of the full ref names `names` exist (one git process).
+    fn existing_refs(&self, names: &[String]) -> anyhow::Result<Vec<String>> {
+        let mut args = vec![
+            "for-each-ref".to_string(),
+            "--format=%(refname)".to_string(),
+        ];
+        args.extend(names.iter().cloned());
+        let out = text(output(self.git(), &args)?);
+        Ok(out
+            .lines()
+            .filter(|l| names.iter().any(|n| n == l))
+            .map(str::to_string)
+            .collect())
+    }
+
     /// The default branch: origin's HEAD, else the first of origin/main, origin/master,
     /// main, master that exists (one git process for all of them).
     pub fn default_branch(&self) -> Option<String> {

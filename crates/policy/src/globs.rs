@@ -106,6 +106,10 @@ pub const GATE_FILES: &[&str] = &[
     // Not tracked, but they run code for the human at the next commit or git command.
     ".git/config",
     ".git/hooks/**",
+    // Not tracked, but they decide what git status reports, and so what the guards see
+    // (a new test file full of skips hidden by an exclude line).
+    ".git/info/exclude",
+    ".git/info/attributes",
 ];
 
 /// Agent hook settings of a global install, relative to the home directory.
@@ -232,6 +236,9 @@ mod tests {
         assert!(gate_files().is_match(".github/workflows/loopgate.yml"));
         assert!(gate_files().is_match(".loopgate/ledger.json"));
         assert!(!gate_files().is_match("sub/loopgate.toml"));
+        assert!(gate_files().is_match(".git/info/exclude"));
+        assert!(gate_files().is_match(".git/info/attributes"));
+        assert!(!gate_files().is_match(".git/info/refs"));
         assert_eq!(
             gate_file_pattern("crates/a/Cargo.toml", &["Cargo.toml".into()]).as_deref(),
             Some("Cargo.toml")

@@ -7,9 +7,11 @@
 //! - tool rules ([`rules`]): Claude Code style `Tool(specifier)` rules, deny > ask > allow.
 
 pub mod agent;
+pub mod check_inputs;
 pub mod check_mode;
 pub mod decision;
 pub mod globs;
+pub mod own_cli;
 pub mod programs;
 pub mod rules;
 pub mod shell;

@@ -626,9 +626,12 @@ pub const TABLE: &[Program] = &[
         Role::Downloader,
         &[],
     ),
-    // Launchers: rules of their own.
+    // Launchers: rules of their own (loopgate's own `exec`, `run` and `jail-shell` run
+    // commands: `crate::own_cli`).
     p(
-        &["git", "find", "docker", "podman", "kubectl", "ssh"],
+        &[
+            "git", "find", "docker", "podman", "kubectl", "ssh", "loopgate",
+        ],
         Role::Launcher,
         &[],
     ),
@@ -827,7 +830,6 @@ pub const TABLE: &[Program] = &[
         "htop",
         "uptime",
         "nproc",
-        "loopgate",
         "npx",
         "npm",
         "pnpm",

@@ -613,6 +613,17 @@ fn peeled(words: &[String]) -> Vec<Vec<String>> {
         let Some((prog, _)) = crate::programs::lookup(first) else {
             break;
         };
+        if name == "loopgate" {
+            // `loopgate exec -- CMD` runs CMD: a rule about CMD applies to it.
+            let words: Vec<Option<&str>> = rest[1..].iter().map(|w| Some(w.as_str())).collect();
+            match crate::own_cli::classify(&words) {
+                crate::own_cli::OwnUse::Runs { at, .. } => {
+                    rest = rest[1 + at..].to_vec();
+                    continue;
+                }
+                _ => break,
+            }
+        }
         let crate::programs::Role::Wrapper { positionals, .. } = prog.role else {
             break;
         };
@@ -905,6 +916,24 @@ mod tests {
         assert_eq!(bash(&s, "ls && echo hi").unwrap().0, Verdict::Allow);
         // Allow never strips wrappers: `sudo ls` is not `ls`.
         assert_eq!(bash(&s, "sudo ls"), None);
+    }
+
+    #[test]
+    fn deny_reaches_the_command_loopgate_exec_and_run_launch() {
+        let s = set(&["Bash(loopgate exec:*)"], &[], &["Bash(rm:*)"]);
+        for cmd in [
+            "loopgate exec -- rm -rf x",
+            "loopgate -C sub run --confine -- rm x",
+            "/usr/bin/loopgate exec --json -- sudo rm x",
+        ] {
+            assert_eq!(bash(&s, cmd).map(|d| d.0), Some(Verdict::Deny), "{cmd}");
+        }
+        // `loopgate policy check -- rm` only asks about `rm`: nothing runs.
+        assert_eq!(
+            bash(&s, "loopgate policy check -- rm -rf x"),
+            None,
+            "policy check runs nothing"
+        );
     }
 
     #[test]

@@ -96,7 +96,7 @@ impl View {
                 cwd: workspace::canonical(&ws.cwd),
                 home: ws.home.clone(),
                 write_roots: ws.write_roots.clone(),
-                protect: ws.config.guards.protect.clone(),
+                protect: ws.config.protect_globs(),
                 profile: policy.profile,
                 rules: GateContext::rules_from(&policy.allow, &policy.ask, &policy.deny),
             },

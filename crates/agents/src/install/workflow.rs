@@ -1,5 +1,5 @@
 //! The GitHub Actions workflow `loopgate install ci` writes: on every pull request, the
-//! judge (`loopgate check --against origin/<base>`) on a full-history checkout. The file is
+//! judge (`loopgate check --against refs/remotes/origin/<base>`) on a full-history checkout. The file is
 //! loopgate's alone; its first line marks it so install overwrites and uninstall deletes
 //! only a file it wrote.
 
@@ -31,7 +31,8 @@ jobs:
         run: cargo install --locked loopgate --version {version}
       # Add here whatever the checks in loopgate.toml need (toolchains, dependencies).
       - name: Judge the pull request
-        run: loopgate check --against "origin/${{{{ github.base_ref }}}}"
+        # A full ref name: a short one that a tag or a branch also answers to is refused.
+        run: loopgate check --against "refs/remotes/origin/${{{{ github.base_ref }}}}"
 "#
     )
 }
@@ -53,7 +54,8 @@ mod tests {
         assert!(is_ours(&text));
         assert!(text.contains("fetch-depth: 0"));
         assert!(text.contains("cargo install --locked loopgate --version 0.1.0"));
-        assert!(text.contains(r#"loopgate check --against "origin/${{ github.base_ref }}""#));
+        assert!(text
+            .contains(r#"loopgate check --against "refs/remotes/origin/${{ github.base_ref }}""#));
         assert!(!is_ours("name: loopgate\n"));
     }
 }

@@ -129,6 +129,32 @@ impl Protected {
         None
     }
 
+    /// The gate files (and the directories holding them) an absolute git wildcard
+    /// pathspec selects; git's `*` crosses `/`, and a pattern naming a path below a gate
+    /// directory selects that directory's files.
+    pub fn selected_by_git_wildcard(&self, pattern: &str) -> Vec<PathBuf> {
+        let Some(g) = GlobBuilder::new(pattern)
+            .literal_separator(false)
+            .build()
+            .ok()
+            .map(|g| g.compile_matcher())
+        else {
+            return self.anchors.clone();
+        };
+        let literal: String = pattern
+            .chars()
+            .take_while(|c| !matches!(c, '*' | '?' | '['))
+            .collect();
+        self.anchors
+            .iter()
+            .filter(|a| {
+                g.is_match(a)
+                    || Path::new(&literal).starts_with(a) && literal.len() > a.as_os_str().len()
+            })
+            .cloned()
+            .collect()
+    }
+
     /// The gate file an absolute pattern may select, if any.
     fn hit_pattern(&self, pattern: &str, op: Op) -> Option<PathBuf> {
         let g = glob(pattern)?.compile_matcher();
@@ -160,6 +186,7 @@ impl Analyzer<'_> {
         for arg in args {
             for target in targets_of(arg, &st.cwd, home.as_deref()) {
                 if let Target::Path(p) = target.clone() {
+                    self.written.push(p.clone());
                     let p = &p;
                     if is_sink(p) {
                         continue;

@@ -409,16 +409,17 @@ impl Analyzer<'_> {
                 return false;
             }
             "busybox" | "toybox" => return self.invoke(inv, next, st, depth),
-            "loopgate" => {
-                self.loopgate(rest, display);
-                return false;
-            }
+            "loopgate" => return self.loopgate(inv, next, st, depth),
             "git" => {
-                self.git(rest, display, st, depth);
+                self.git(rest, &inv.stdin, display, st, depth);
                 return false;
             }
             "find" => {
                 self.find(inv, rest, st, depth);
+                return false;
+            }
+            "patch" => {
+                self.patch(rest, &inv.stdin, display, st);
                 return false;
             }
             _ => {}
@@ -1013,20 +1014,62 @@ impl Analyzer<'_> {
         }
     }
 
-    fn loopgate(&mut self, rest: &[Arg], display: &str) {
-        let p = Parsed::new(rest, &[]);
-        let sub: Vec<&str> = p.operands.iter().filter_map(|a| a.text()).take(2).collect();
-        let hit = match sub.as_slice() {
-            ["baseline" | "install" | "uninstall", ..] => Some(sub[0].to_string()),
-            ["quarantine", "release", ..] => Some("quarantine release".into()),
-            _ => None,
-        };
-        if let Some(what) = hit {
-            self.add(Finding::deny(
-                rule::TAMPER,
-                format!("`{display}` runs `loopgate {what}`, which only a human may run"),
-                "ask a human to run it; the agent's work is judged against the existing baseline",
-            ));
+    /// loopgate's own subcommands: `exec` and `run` are judged by the command they run,
+    /// `jail-shell` by its string, the ones that change the gate's state are a human's
+    /// (`crate::own_cli`). True when what runs prints downloaded content.
+    fn loopgate(
+        &mut self,
+        inv: &Invocation,
+        start: usize,
+        st: &mut ShellState,
+        depth: usize,
+    ) -> bool {
+        use crate::own_cli::{classify, Dir, OwnUse};
+        let display = inv.display.as_str();
+        let args = &inv.argv[start.min(inv.argv.len())..];
+        let words: Vec<Option<&str>> = args.iter().map(Arg::text).collect();
+        let use_ = classify(&words);
+        let mut local = st.clone();
+        match &use_ {
+            OwnUse::Runs { dir, .. } | OwnUse::RunsCode { dir, .. } => match dir {
+                Dir::Same => {}
+                Dir::Moved(d) => self.cd_to(&Arg::literal(d), &mut local),
+                Dir::Unknown => local.cwd = Cwd::unknown(),
+            },
+            _ => {}
+        }
+        match use_ {
+            OwnUse::ReadOnly => false,
+            OwnUse::Runs { at, .. } => {
+                let downloads = self.invoke(inv, start + at, &mut local, depth);
+                st.downloaded = local.downloaded;
+                downloads
+            }
+            OwnUse::RunsCode { code, .. } => {
+                match code {
+                    Some(code) => {
+                        self.code_words(&[Arg::literal(&code)], display, &local, depth, false)
+                    }
+                    None => self.dynamic_code(display, "the string `loopgate jail-shell -c` runs"),
+                }
+                false
+            }
+            OwnUse::Dynamic { at } => {
+                let part = args.get(at).map_or("", |a| a.show()).to_string();
+                self.dynamic_code(
+                    display,
+                    &format!("{part} (a word of the loopgate command line)"),
+                );
+                false
+            }
+            OwnUse::HumanOnly { what, why } => {
+                self.add(Finding::deny(
+                    rule::TAMPER,
+                    format!("`{display}` runs `loopgate {what}`, which {why}; only a human may run it"),
+                    "ask a human to run it; the agent's work is judged against the existing baseline and config",
+                ));
+                false
+            }
         }
     }
 

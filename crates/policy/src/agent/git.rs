@@ -3,7 +3,7 @@
 use super::args::Arg;
 use super::checks::Op;
 use super::commands::Parsed;
-use super::walk::{Analyzer, ShellState};
+use super::walk::{Analyzer, ShellState, Stdin};
 use super::{rule, Finding};
 use crate::programs::long_matches;
 
@@ -46,7 +46,14 @@ impl Analyzer<'_> {
 
     // One arm per subcommand reads as a table; guards would scatter each rule in two.
     #[allow(clippy::collapsible_match)]
-    pub(crate) fn git(&mut self, rest: &[Arg], display: &str, st: &mut ShellState, depth: usize) {
+    pub(crate) fn git(
+        &mut self,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &mut ShellState,
+        depth: usize,
+    ) {
         let mut i = 0;
         let mut local = st.clone();
         while i < rest.len() {
@@ -108,11 +115,9 @@ impl Analyzer<'_> {
                     &["-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"],
                 );
                 let force = p.has("--force", None) || p.opts.iter().any(|(o, _)| *o == "-f");
-                if let Some(dashes) = args.iter().position(|a| a.is("--")) {
-                    // `git checkout REF -- PATH`: PATH is rewritten from REF.
-                    let paths: Vec<Arg> = args[dashes + 1..].to_vec();
-                    self.check_writes(&paths, Op::Write, display, &local);
-                }
+                // `git checkout REF -- PATH` and `git checkout REF PATH` rewrite PATH from
+                // REF; a lone operand may be a branch or a path, so every operand counts.
+                self.git_pathspecs(&p, display, &local);
                 if force {
                     self.git_deny(
                         display,
@@ -128,8 +133,7 @@ impl Analyzer<'_> {
                 let staged = p.has("--staged", Some('S'));
                 let worktree = p.has("--worktree", Some('W')) || !staged;
                 if worktree {
-                    let paths: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
-                    self.check_writes(&paths, Op::Write, display, &local);
+                    self.git_pathspecs(&p, display, &local);
                 }
                 if worktree && p.operands.iter().any(|a| is_whole_tree(a)) {
                     self.git_deny(display, "discards the uncommitted changes of the whole tree", "`git stash` keeps them recoverable; `git restore --staged .` only unstages");
@@ -329,6 +333,37 @@ impl Analyzer<'_> {
                     self.check_writes(&paths, Op::Delete { recursive }, display, &local);
                 }
             }
+            "apply" | "am" => self.git_patch(sub, args, stdin, display, &local),
+            "update-index" => {
+                let hides = args.iter().filter_map(|a| a.text()).find(|t| {
+                    matches!(
+                        *t,
+                        "--skip-worktree"
+                            | "--no-skip-worktree"
+                            | "--assume-unchanged"
+                            | "--no-assume-unchanged"
+                    )
+                });
+                if let Some(flag) = hides {
+                    self.add(Finding::deny(
+                        rule::TAMPER,
+                        format!("`{display}` sets `{flag}` on index entries: git status stops reporting (or starts reporting) their changes, and the guards read git status"),
+                        "leave the index flags to a human; commit or revert the file instead",
+                    ));
+                }
+            }
+            "sparse-checkout" => {
+                let verb = args
+                    .iter()
+                    .find_map(|a| a.text().filter(|t| !t.starts_with('-')));
+                if !matches!(verb, Some("list" | "check-rules") | None) {
+                    self.add(Finding::deny(
+                        rule::TAMPER,
+                        format!("`{display}` changes the sparse checkout: files it leaves out are removed from the work tree and hidden from git status, and so from the guards"),
+                        "leave the sparse checkout to a human",
+                    ));
+                }
+            }
             "read-tree" => {
                 let p = Parsed::new(args, &["--prefix", "--index-output"]);
                 if p.has("--reset", None) && p.has("-u", Some('u')) {
@@ -509,6 +544,139 @@ impl Analyzer<'_> {
         }
     }
 
+    /// The pathspecs of `git checkout` / `git restore`: every file they select is
+    /// rewritten. Magic (`:/x`, `:(top)x`) is resolved, exclusions skipped, and a
+    /// wildcard (git's `*` also crosses `/`) is matched against the gate files.
+    fn git_pathspecs(&mut self, p: &Parsed<'_>, display: &str, st: &ShellState) {
+        if let Some(file) = p.value("--pathspec-from-file", None) {
+            self.add(Finding::ask(
+                rule::DYNAMIC,
+                format!(
+                    "`{display}` rewrites the paths listed in `{}`, which are only known when it runs",
+                    file.show()
+                ),
+                "name the paths on the command line",
+            ));
+        }
+        let root = self.ctx.repo_root.clone();
+        for a in &p.operands {
+            if is_whole_tree(a) {
+                // Refused as `git.destructive` already.
+                continue;
+            }
+            let Some(text) = a.text() else {
+                self.check_writes(std::slice::from_ref(*a), Op::WriteTree, display, st);
+                continue;
+            };
+            let Some(spec) = pathspec(text) else {
+                continue;
+            };
+            let path = if spec.top {
+                Arg::literal(&root.join(&spec.path).display().to_string())
+            } else {
+                Arg::literal(&spec.path)
+            };
+            if spec.wildcard {
+                self.git_wildcard(&path, display, st);
+            } else {
+                self.check_writes(&[path], Op::WriteTree, display, st);
+            }
+        }
+    }
+
+    /// A wildcard pathspec: the gate files it selects, judged as writes.
+    fn git_wildcard(&mut self, spec: &Arg, display: &str, st: &ShellState) {
+        let Some(text) = spec.text() else { return };
+        let Some(bases) = st.cwd.resolve(".", self.ctx.home.as_deref()) else {
+            self.check_writes(std::slice::from_ref(spec), Op::WriteTree, display, st);
+            return;
+        };
+        for base in bases {
+            let absolute = if text.starts_with('/') {
+                text.to_string()
+            } else {
+                format!("{}/{text}", base.display())
+            };
+            let hits = self.protected().selected_by_git_wildcard(&absolute);
+            let hits: Vec<Arg> = hits
+                .iter()
+                .map(|h| Arg::literal(&h.display().to_string()))
+                .collect();
+            self.check_writes(&hits, Op::Write, display, st);
+        }
+    }
+
+    /// `git apply` / `git am`: the files the patch names are written.
+    fn git_patch(
+        &mut self,
+        sub: &str,
+        args: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+    ) {
+        use super::patches::{Layout, Source};
+        let p = Parsed::new(
+            args,
+            &[
+                "-p",
+                "-C",
+                "--directory",
+                "--exclude",
+                "--include",
+                "--whitespace",
+                "--build-fake-ancestor",
+                "--patch-format",
+                "--resolvemsg",
+                "--empty",
+                "--quoted-cr",
+            ],
+        );
+        let read_only = sub == "apply"
+            && !p.has("--apply", None)
+            && (p.has("--check", None)
+                || p.has("--stat", None)
+                || p.has("--numstat", None)
+                || p.has("--summary", None));
+        const AM_CONTROL: [&str; 7] = [
+            "--continue",
+            "--resolved",
+            "--skip",
+            "--abort",
+            "--quit",
+            "--show-current-patch",
+            "--allow-empty",
+        ];
+        // `git am --continue` and kin go on with the series already read when it began.
+        let control = sub == "am"
+            && (AM_CONTROL.iter().any(|o| p.has(o, None)) || p.opts.iter().any(|(o, _)| o == "-r"));
+        if read_only || control {
+            return;
+        }
+        let strip = p
+            .value("-p", Some("-p"))
+            .and_then(|v| v.text().and_then(|t| t.parse::<usize>().ok()))
+            .unwrap_or(1);
+        let mut bases: Vec<std::path::PathBuf> = vec![self.ctx.repo_root.clone()];
+        if let Some(dirs) = st.cwd.resolve(".", self.ctx.home.as_deref()) {
+            bases.extend(dirs);
+        }
+        if let Some(dir) = p.value("--directory", None).and_then(|d| d.value) {
+            let below: Vec<_> = bases.iter().map(|b| b.join(&dir)).collect();
+            bases.extend(below);
+        }
+        let layout = Layout {
+            strip: Some(strip),
+            bases,
+        };
+        let sources: Vec<Source<'_>> = if p.operands.is_empty() {
+            vec![Source::Stdin(stdin)]
+        } else {
+            p.operands.iter().map(|a| Source::File(a)).collect()
+        };
+        self.patch_sources(&sources, &layout, display, st);
+    }
+
     fn git_exec_option(&mut self, display: &str, option: &str) {
         self.add(Finding::ask(
             rule::DYNAMIC,
@@ -532,4 +700,47 @@ fn short_cluster_has(opt: &str, flag: char, takes_value: &str) -> bool {
         }
     }
     false
+}
+
+/// One pathspec of `git checkout` / `git restore`, magic resolved.
+struct Pathspec {
+    path: String,
+    /// Relative to the top of the work tree, not the current directory.
+    top: bool,
+    /// Holds git wildcards (`*`, `?`, `[`), matched across `/`.
+    wildcard: bool,
+}
+
+/// `None` for an exclusion (`:!x`, `:^x`, `:(exclude)x`), which rewrites nothing.
+fn pathspec(text: &str) -> Option<Pathspec> {
+    let (magic, path): (Vec<&str>, &str) = if let Some(rest) = text.strip_prefix(":(") {
+        let (list, path) = rest.split_once(')')?;
+        (list.split(',').map(str::trim).collect(), path)
+    } else if let Some(rest) = text.strip_prefix(':') {
+        // Short magic: `/` top, `!` and `^` exclude, then an optional `:`.
+        let end = rest
+            .find(|c: char| !matches!(c, '/' | '!' | '^'))
+            .unwrap_or(rest.len());
+        let mut magic = Vec::new();
+        for c in rest[..end].chars() {
+            magic.push(if c == '/' { "top" } else { "exclude" });
+        }
+        let path = rest[end..].strip_prefix(':').unwrap_or(&rest[end..]);
+        (magic, path)
+    } else {
+        (Vec::new(), text)
+    };
+    if magic.contains(&"exclude") {
+        return None;
+    }
+    let literal = magic.contains(&"literal");
+    Some(Pathspec {
+        path: if path.is_empty() {
+            ".".into()
+        } else {
+            path.to_string()
+        },
+        top: magic.contains(&"top"),
+        wildcard: !literal && path.contains(['*', '?', '[']),
+    })
 }

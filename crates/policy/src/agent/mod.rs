@@ -13,6 +13,7 @@ mod checks;
 mod commands;
 mod git;
 mod inline;
+mod patches;
 mod remote;
 mod walk;
 mod writes;

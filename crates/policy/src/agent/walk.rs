@@ -43,6 +43,9 @@ pub(crate) struct Analyzer<'a> {
     last_out: Option<PipeOut>,
     /// Standard input for the next simple command reached in a pipeline stage.
     pipe_in: Option<Stdin>,
+    /// Every path this command string writes, in the order analysed (a patch file
+    /// written and applied by one command is not there yet when the command is decided).
+    pub(crate) written: Vec<PathBuf>,
 }
 
 /// The standard input a command gets, when the command string itself supplies it.
@@ -54,6 +57,8 @@ pub(crate) struct Stdin {
     pub remote: bool,
     /// Fed by a pipe or a here-string whose content only the running shell knows.
     pub piped: bool,
+    /// Files whose content flows in (`< file`, `cat a b |`).
+    pub files: Vec<Arg>,
 }
 
 impl Stdin {
@@ -62,6 +67,7 @@ impl Stdin {
             text: None,
             remote: false,
             piped: false,
+            files: Vec::new(),
         }
     }
 }
@@ -90,6 +96,7 @@ impl<'a> Analyzer<'a> {
             programs: 0,
             last_out: None,
             pipe_in: None,
+            written: Vec::new(),
         }
     }
 
@@ -242,20 +249,23 @@ impl<'a> Analyzer<'a> {
             let mut sub = st.clone();
             self.pipe_in = (n > 0).then(|| match self.last_out.take() {
                 // `cat script.sh | sh` runs a file, as `sh script.sh` does.
-                Some(PipeOut::Files) => Stdin {
+                Some(PipeOut::Files(files)) => Stdin {
                     text: None,
                     remote: upstream_remote,
                     piped: false,
+                    files,
                 },
                 Some(PipeOut::Text(text)) => Stdin {
                     text: Some(text),
                     remote: upstream_remote,
                     piped: true,
+                    files: Vec::new(),
                 },
                 None => Stdin {
                     text: None,
                     remote: upstream_remote,
                     piped: true,
+                    files: Vec::new(),
                 },
             });
             self.last_out = None;
@@ -464,6 +474,11 @@ impl<'a> Analyzer<'a> {
                     let arg = self.word(&w.value, st, depth);
                     if matches!(kind, K::Write | K::Append | K::Clobber | K::ReadAndWrite) {
                         self.check_writes(&[arg], super::checks::Op::Write, display, st);
+                    } else if matches!(kind, K::Read) {
+                        *body = Some(Stdin {
+                            files: vec![arg],
+                            ..Stdin::none()
+                        });
                     }
                 }
                 T::Duplicate(w) => {
@@ -484,6 +499,7 @@ impl<'a> Analyzer<'a> {
                             text: None,
                             remote,
                             piped: true,
+                            files: Vec::new(),
                         });
                     }
                 }
@@ -500,6 +516,7 @@ impl<'a> Analyzer<'a> {
                     text: Some(doc.doc.value.clone()),
                     remote,
                     piped: false,
+                    files: Vec::new(),
                 });
             }
             R::HereString(_, w) => {
@@ -509,6 +526,7 @@ impl<'a> Analyzer<'a> {
                     piped: arg.value.is_none(),
                     text: arg.value.clone(),
                     remote: arg.remote,
+                    files: Vec::new(),
                 });
             }
         }
@@ -632,6 +650,7 @@ impl<'a> Analyzer<'a> {
                 text: None,
                 remote: stdin_remote,
                 piped: false,
+                files: Vec::new(),
             },
         };
         for a in &assignments {
@@ -729,12 +748,13 @@ pub(crate) enum PipeOut {
     /// Text the string spells out.
     Text(String),
     /// The content of files named literally (`cat a b`), judged like a script file.
-    Files,
+    Files(Vec<Arg>),
 }
 
 /// What a command writes to its standard output, when the string spells it out: `echo`
 /// and `printf` of literal words, `cat` of a heredoc or of named files.
 fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
+    let args = argv.get(1..).unwrap_or_default();
     let prog = argv.first()?.text()?;
     let words: Option<Vec<&str>> = argv[1..].iter().map(|a| a.text()).collect();
     let words = words?;
@@ -753,7 +773,7 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
                 .iter()
                 .all(|w| !w.starts_with('-') && !super::commands::reads_stdin_path(w)) =>
         {
-            Some(PipeOut::Files)
+            Some(PipeOut::Files(args.to_vec()))
         }
         _ => None,
     }
