@@ -5,6 +5,7 @@
 mod debug;
 mod deleted;
 mod heredoc;
+mod junit_port;
 mod languages;
 mod lexer;
 mod line;
@@ -206,12 +207,17 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         }
         new_counts.push(new);
         if let (Some(lang), true, false) = (lang, enabled.any(), gone) {
+            let test_rise = d
+                .old_counts
+                .zip(new)
+                .map(|(old, new)| new.tests.saturating_sub(old.tests));
             let added = scan::scan(
                 d,
                 lang,
                 tests.is_test(&d.path),
                 enabled,
                 lexed,
+                test_rise,
                 &mut markers,
             );
             if enabled.skips {

@@ -4,7 +4,8 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{debug, lint, skips, todos, DeltaKind, FileDelta, Finding, Line};
+use super::{debug, junit_port, lint, skips, todos, DeltaKind, FileDelta, Finding, Line};
+use std::collections::HashSet;
 
 /// Which marker guards are on.
 #[derive(Debug, Clone, Copy, Default)]
@@ -88,15 +89,22 @@ fn views(d: &FileDelta, lang: Lang, lexed: Option<Vec<LineView>>) -> Vec<(&Line,
 }
 
 /// Scan one file's added lines; returns how many skip markers were found in them.
+/// `test_rise` is how many more tests the file holds than at the comparison point, when
+/// both counts are known (see [`junit_port`]).
 pub fn scan(
     d: &FileDelta,
     lang: Lang,
     is_test: bool,
     on: Enabled,
     lexed: Option<Vec<LineView>>,
+    test_rise: Option<u32>,
     out: &mut MarkerFindings,
 ) -> u32 {
     let mut skip_markers = 0u32;
+    // Skips that come with a JUnit 3 to 4 port of a test that did not run before.
+    let mut ported: Vec<Finding> = Vec::new();
+    let mut port_check: Option<(Vec<&str>, HashSet<u32>)> = None;
+    let output_file = on.debug && debug::prints_are_output(&d.path, d.new_text.as_deref());
     for (line, view) in views(d, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
@@ -122,7 +130,26 @@ pub fn scan(
                 } else {
                     "a test skip marker was added: remove it and make the test pass instead of skipping it".to_string()
                 };
-                out.skips.push(finding(&found, message));
+                let annotation_only = matches!(lang, Lang::Java | Lang::Kotlin)
+                    && found
+                        .iter()
+                        .all(|l| l == "@Ignore" || l.starts_with("@Disabled"));
+                let port = annotation_only
+                    && test_rise.is_some_and(|r| r > 0)
+                    && d.new_text.as_deref().is_some_and(|text| {
+                        let (lines, added) = port_check.get_or_insert_with(|| {
+                            (
+                                text.lines().collect(),
+                                d.added_lines.iter().map(|l| l.number).collect(),
+                            )
+                        });
+                        junit_port::disabled_test_gets_annotations(lines, added, line.number)
+                    });
+                if port {
+                    ported.push(finding(&found, message));
+                } else {
+                    out.skips.push(finding(&found, message));
+                }
             }
         }
         if on.lint {
@@ -145,7 +172,7 @@ pub fn scan(
             }
         }
         if on.debug {
-            let found = debug::find(&cx);
+            let found = debug::find(&cx, output_file);
             if !found.is_empty() {
                 out.debug.push(finding(
                     &found,
@@ -153,6 +180,11 @@ pub fn scan(
                 ));
             }
         }
+    }
+    // Each ported test is one more test in the file; more of them than that and some
+    // skip fell on a test that was already counted, so none is excused.
+    if ported.len() as u64 > u64::from(test_rise.unwrap_or(0)) {
+        out.skips.append(&mut ported);
     }
     skip_markers
 }
