@@ -497,7 +497,8 @@ mod guards {
 
     #[test]
     fn a_ruby_regex_holding_a_quote_does_not_hide_later_markers() {
-        let old = "module U\n  def f(pair)\n    pair =~ /\\A(by|for)=\"?([^\"]+)\"?\\Z/i\n  end\nend\n";
+        let old =
+            "module U\n  def f(pair)\n    pair =~ /\\A(by|for)=\"?([^\"]+)\"?\\Z/i\n  end\nend\n";
         let new = "module U\n  def f(pair)\n    pair =~ /\\A(by|for)=\"?([^\"]+)\"?\\Z/i\n  end\n  # rubocop:disable Metrics\n  def g; end\nend\n";
         let reports = run(&[modified("lib/u.rb", old, new, &[5, 6])]);
         let lint = &report(&reports, "disabled_lint").findings;

@@ -264,22 +264,18 @@ fn ruby(cx: &LineCtx, out: &mut Vec<String>) {
         let after = ch.after(&cx.toks);
         let is_def = before == Some(Tok::Ident("def"));
         if name == "skip" || name == "pending" {
+            let symbol = ch.start >= 2 && cx.punct(ch.start - 2, ',');
+            let key = !cx.punct(ch.end + 1, ':') && option_is_set(cx, ch.end + 1);
             match (before, after) {
                 // `it "x", :skip do` metadata symbol
-                (Some(Tok::Punct(':')), _) => {
-                    if ch.start >= 2 && cx.punct(ch.start - 2, ',') && ruby_example_line(cx) {
-                        out.push(format!(":{name}"));
-                    }
+                (Some(Tok::Punct(':')), _) if symbol && ruby_example_line(cx) => {
+                    out.push(format!(":{name}"));
                 }
                 // `it "x", skip: "flaky"` metadata key
-                (_, Some(Tok::Punct(':'))) => {
-                    if !cx.punct(ch.end + 1, ':')
-                        && option_is_set(cx, ch.end + 1)
-                        && ruby_example_line(cx)
-                    {
-                        out.push(format!("{name}:"));
-                    }
+                (_, Some(Tok::Punct(':'))) if key && ruby_example_line(cx) => {
+                    out.push(format!("{name}:"));
                 }
+                (Some(Tok::Punct(':')), _) | (_, Some(Tok::Punct(':'))) => {}
                 (_, Some(Tok::Punct('?' | '!' | '=' | '.' | ',' | ')' | ']'))) => {}
                 _ if is_def => {}
                 // `skip` the call is a statement: it starts the line or follows `;`,
