@@ -517,4 +517,68 @@ mod guards {
             .iter()
             .all(|f| f.snippet.chars().count() <= 201));
     }
+
+    const JUNIT3: &str = "import junit.framework.TestCase;\npublic class MapTest extends TestCase {\n  public void testA() {}\n\n  public void disabled_testB() {}\n}\n";
+    const JUNIT4: &str = "import org.junit.Ignore;\nimport org.junit.Test;\npublic class MapTest {\n  @Test\n  public void testA() {}\n\n  @Test\n  @Ignore\n  public void disabled_testB() {}\n}\n";
+
+    #[test]
+    fn a_junit3_to_4_port_of_a_renamed_off_test_is_not_a_new_skip() {
+        let path = "src/test/java/MapTest.java";
+        let port = modified(path, JUNIT3, JUNIT4, &[1, 2, 3, 4, 7, 8]);
+        let reports = run(&[port]);
+        assert_eq!(report(&reports, "new_skips").findings, vec![]);
+        assert_eq!(report(&reports, "new_skips").status, GuardStatus::Pass);
+    }
+
+    #[test]
+    fn skipping_a_test_that_ran_is_caught_even_in_a_port() {
+        let path = "src/test/java/MapTest.java";
+        // `testA` ran under JUnit 3: `@Ignore` on it is a new skip.
+        let skip_a = JUNIT4.replace(
+            "  @Test\n  public void testA",
+            "  @Test\n  @Ignore\n  public void testA",
+        );
+        let reports = run(&[modified(path, JUNIT3, &skip_a, &[1, 2, 3, 4, 5, 8, 9])]);
+        let skips = &report(&reports, "new_skips").findings;
+        assert_eq!(skips.len(), 1, "{skips:?}");
+        assert_eq!(skips[0].line, Some(5));
+        // A renamed-off method that already ran under `@Test(timeout = 5)`: the port
+        // shape, but the test count does not rise, so the skip is caught.
+        let was_test = JUNIT4.replace("  @Test\n  @Ignore\n", "  @Test(timeout = 5)\n");
+        let reports = run(&[modified(path, &was_test, JUNIT4, &[7, 8])]);
+        let skips = &report(&reports, "new_skips").findings;
+        assert_eq!(skips.len(), 1, "{skips:?}");
+        assert_eq!(skips[0].line, Some(8));
+    }
+
+    #[test]
+    fn console_log_in_scripts_is_output_and_in_library_code_a_leftover() {
+        let text = "export function f() {\n  console.log(1)\n}\n";
+        for (path, findings) in [
+            ("benchmarks/fetch/bench.mts", 0),
+            ("scripts/release.js", 0),
+            ("src/index.ts", 1),
+        ] {
+            let reports = run(&[added(path, text)]);
+            assert_eq!(
+                report(&reports, "debug_artifacts").findings.len(),
+                findings,
+                "{path}"
+            );
+        }
+        let cli = format!("#!/usr/bin/env node\n{text}");
+        let reports = run(&[added("tool.js", &cli)]);
+        assert_eq!(report(&reports, "debug_artifacts").findings, vec![]);
+    }
+
+    #[test]
+    fn a_ruby_regex_holding_a_quote_does_not_hide_later_markers() {
+        let old =
+            "module U\n  def f(pair)\n    pair =~ /\\A(by|for)=\"?([^\"]+)\"?\\Z/i\n  end\nend\n";
+        let new = "module U\n  def f(pair)\n    pair =~ /\\A(by|for)=\"?([^\"]+)\"?\\Z/i\n  end\n  # rubocop:disable Metrics\n  def g; end\nend\n";
+        let reports = run(&[modified("lib/u.rb", old, new, &[5, 6])]);
+        let lint = &report(&reports, "disabled_lint").findings;
+        assert_eq!(lint.len(), 1, "{lint:?}");
+        assert_eq!(lint[0].line, Some(5));
+    }
 }

@@ -249,16 +249,14 @@ pub fn marker_findings(
         for (i, d) in visible.iter().enumerate() {
             let from = old_path(d);
             if let (Some(lang), false) = (Lang::from_path(&from), d.removed_lines.is_empty()) {
-                scan::scan(
-                    i,
-                    &d.removed_lines,
-                    d.old_text.as_deref(),
-                    lang,
-                    tests.is_test(&from),
-                    need,
-                    None,
-                    &mut removed,
-                );
+                let side = scan::FileLines {
+                    file: i,
+                    path: &from,
+                    lines: &d.removed_lines,
+                    text: d.old_text.as_deref(),
+                    test_rise: None,
+                };
+                scan::scan(&side, lang, tests.is_test(&from), need, None, &mut removed);
             }
         }
     }

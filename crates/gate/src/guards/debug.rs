@@ -4,7 +4,12 @@
 //! - debugger hooks (`debugger;`, `breakpoint()`, `dbg!`, `binding.pry`, `var_dump`, ...)
 //!   exist only to debug, so they are findings in every file, tests included;
 //! - print-style output that is mostly debugging in library code (`console.log`,
-//!   `System.out.println`, `printStackTrace()`) is a finding outside test files only.
+//!   `System.out.println`, `printStackTrace()`) is a finding only in library and
+//!   application source: not in test files, and not in files whose role is to print, the
+//!   command-line scripts, benchmarks and examples ([`prints_are_output`]).
+//!
+//! `console.error`, `console.warn` and `console.trace` write to stderr, the channel for
+//! reporting errors (`console.trace(err)` in a catch handler), so they are not leftovers.
 //!
 //! Ordinary program output is never a finding: Python `print(`, Go `fmt.Println`, Rust
 //! `println!`, Kotlin `println`, C# `Console.WriteLine` are how command-line programs
@@ -14,10 +19,31 @@ use super::languages::Lang;
 use super::line::LineCtx;
 use super::tokens::{Chain, Tok};
 
-pub fn find(cx: &LineCtx) -> Vec<String> {
+/// Directories whose files are programs run by hand, where printing is the point.
+const OUTPUT_DIRS: &[&str] = &[
+    "bin",
+    "script",
+    "scripts",
+    "bench",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "example",
+    "examples",
+];
+
+/// Whether printing is the intended output of the file at `path`: it lies under a script,
+/// benchmark or example directory, or it starts with a `#!` line (an executable script).
+pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
+    let mut dirs = path.split('/').rev().skip(1);
+    dirs.any(|d| OUTPUT_DIRS.contains(&d)) || text.is_some_and(|t| t.starts_with("#!"))
+}
+
+/// The debugging leftovers on one line. `output_file`: see [`prints_are_output`].
+pub fn find(cx: &LineCtx, output_file: bool) -> Vec<String> {
     let mut out = Vec::new();
     for (k, ch) in cx.chains.iter().enumerate() {
-        if let Some(label) = match_chain(cx, k, ch) {
+        if let Some(label) = match_chain(cx, k, ch, output_file) {
             out.push(label);
         }
     }
@@ -40,13 +66,13 @@ fn ends_with(ch: &Chain, tail: &[&str]) -> bool {
     ch.names.ends_with(tail)
 }
 
-fn match_chain(cx: &LineCtx, k: usize, ch: &Chain) -> Option<String> {
+fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<String> {
     let n = &ch.names;
     let called = ch.called(&cx.toks);
-    let code = !cx.is_test;
+    let code = !cx.is_test && !output_file;
     let label = match cx.lang {
         Lang::Js => {
-            const CONSOLE: &[&str] = &["log", "debug", "trace", "dir", "table"];
+            const CONSOLE: &[&str] = &["log", "debug", "dir", "table"];
             if code
                 && n.len() == 2
                 && n[0] == "console"
@@ -182,7 +208,7 @@ mod tests {
 
     fn found(lang: Lang, is_test: bool, line: &str) -> Vec<String> {
         let view = lex_line(&lang.syntax(), line);
-        find(&LineCtx::new(lang, &view, is_test))
+        find(&LineCtx::new(lang, &view, is_test), false)
     }
 
     fn hits(lang: Lang, line: &str) -> bool {
@@ -227,7 +253,41 @@ mod tests {
     }
 
     #[test]
+    fn printing_is_output_in_scripts_benchmarks_and_examples() {
+        for path in [
+            "benchmarks/fetch/bench.mts",
+            "packages/core/scripts/release.js",
+            "bin/cli.js",
+            "examples/hello/src/Main.java",
+            "bench/run.ts",
+        ] {
+            assert!(prints_are_output(path, None), "{path}");
+        }
+        for path in [
+            "src/index.ts",
+            "src/examples.ts",
+            "lib/binary/x.js",
+            "bench.ts",
+        ] {
+            assert!(!prints_are_output(path, None), "{path}");
+        }
+        assert!(prints_are_output("tool.js", Some("#!/usr/bin/env node\n")));
+        assert!(!prints_are_output("tool.js", Some("// #!\n")));
+        let view = lex_line(&Lang::Js.syntax(), "console.log(x)");
+        let cx = LineCtx::new(Lang::Js, &view, false);
+        assert!(find(&cx, true).is_empty());
+        assert_eq!(find(&cx, false), vec!["console.log"]);
+        // Debugger hooks stay findings in those files.
+        let view = lex_line(&Lang::Js.syntax(), "  debugger;");
+        assert_eq!(
+            find(&LineCtx::new(Lang::Js, &view, false), true),
+            vec!["debugger"]
+        );
+    }
+
+    #[test]
     fn lookalikes_and_program_output_are_not_debug() {
+        assert!(!hits(Lang::Js, "  } catch (err) { console.trace(err) }"));
         for (lang, line) in [
             (Lang::Js, "console.error(err)"),
             (Lang::Js, "logger.console.log(x)"),

@@ -71,6 +71,8 @@ pub struct Syntax {
     /// Extra characters allowed in identifiers (`$` in JS and PHP).
     pub ident_extra: &'static [char],
     pub heredocs: Option<Heredocs>,
+    /// JS and Ruby: `/.../` regex literals, whose quotes and `#` are not strings or comments.
+    pub regex_literals: bool,
 }
 
 const SLASHES: &[&str] = &["//"];
@@ -87,6 +89,7 @@ const BASE: Syntax = Syntax {
     rust_literals: false,
     ident_extra: &[],
     heredocs: None,
+    regex_literals: false,
 };
 
 impl Lang {
@@ -125,6 +128,7 @@ impl Lang {
                             q("`", "`", true, true),
                         ],
                         ident_extra: &['$'],
+                        regex_literals: true,
                         ..BASE
                     }
                 }
@@ -203,6 +207,7 @@ impl Lang {
                             q("`", "`", true, true),
                         ],
                         heredocs: Some(Heredocs::Ruby),
+                        regex_literals: true,
                         ..BASE
                     }
                 }

@@ -3,9 +3,10 @@
 //! matched on code tokens or on comment text, never on the raw line, so `"it.skip"` in a
 //! string or `// dbg!(x)` in a comment does not count as code.
 //!
-//! It knows each language's comments, string quotes and heredocs, nothing more: it never
-//! fails, and on input it does not understand (regex literals, sigils) it may misjudge a
-//! few characters, which can hide a marker (a miss) but rarely invent one.
+//! It knows each language's comments, string quotes, heredocs and (JS, Ruby) `/.../` regex
+//! literals, nothing more: it never fails, and on input it does not understand (sigils such
+//! as `%r{}`) it may misjudge a few characters, which can hide a marker (a miss) but rarely
+//! invent one.
 
 use super::heredoc::{self, Term};
 use super::languages::{Heredocs, Syntax};
@@ -132,6 +133,9 @@ fn code_specials(syntax: &Syntax) -> [bool; 128] {
     if syntax.heredocs.is_some() {
         mark("<");
     }
+    if syntax.regex_literals {
+        mark("/");
+    }
     table
 }
 
@@ -201,6 +205,13 @@ fn lex_one<'a>(
                     if let Some((len, term)) = heredoc::opener(style, line, i) {
                         view.code.push('"');
                         heredocs.push(term);
+                        i += len;
+                        continue;
+                    }
+                }
+                if syntax.regex_literals && c == '/' && regex_may_start(line, i) {
+                    if let Some(len) = regex_len(rest) {
+                        view.code.push('"');
                         i += len;
                         continue;
                     }
@@ -317,6 +328,83 @@ fn line_comment_at(syntax: &Syntax, line: &str, i: usize) -> Option<&'static str
         }
     }
     Some(marker)
+}
+
+/// Words after which a `/` begins a regex rather than a division (`return /x/`).
+const REGEX_KEYWORDS: &[&str] = &[
+    "return",
+    "typeof",
+    "instanceof",
+    "in",
+    "of",
+    "void",
+    "delete",
+    "yield",
+    "await",
+    "case",
+    "when",
+    "if",
+    "elsif",
+    "unless",
+    "while",
+    "until",
+    "and",
+    "or",
+    "not",
+    "then",
+    "do",
+    "else",
+];
+
+/// Whether a `/` at byte `i` (not a comment opener) may begin a regex literal. Conservative:
+/// only at the start of the line, after an operator that cannot end an operand, or after a
+/// keyword. After an identifier, a number, `)` or `]` it is a division; `<`, `>` are left
+/// out so JSX closing tags (`</div>`) stay code.
+fn regex_may_start(line: &str, i: usize) -> bool {
+    let before = &line[..i];
+    let trimmed = before.trim_end();
+    let Some(last) = trimmed.chars().next_back() else {
+        return true;
+    };
+    match last {
+        '(' | ',' | '=' | '!' | '&' | '|' | '?' | ';' | '{' | '[' | '~' => true,
+        // An arrow function's body: `(p) => /x/.test(p)`.
+        '>' => trimmed.ends_with("=>"),
+        // `a ? /x/ : /y/` and `key: /x/`, but not Ruby's `:/` symbol.
+        ':' => trimmed.len() < before.len(),
+        c if is_ident_char(c) => {
+            let word_at = trimmed
+                .char_indices()
+                .rev()
+                .take_while(|(_, c)| is_ident_char(*c))
+                .last()
+                .map_or(trimmed.len(), |(at, _)| at);
+            let word = &trimmed[word_at..];
+            let member = trimmed[..word_at].ends_with('.');
+            !member && REGEX_KEYWORDS.contains(&word)
+        }
+        _ => false,
+    }
+}
+
+/// The byte length of a regex literal at the start of `rest` (which starts with `/`), up to
+/// and including its closing `/`, or `None` when it does not close on this line. A `/`
+/// inside a `[...]` class or after a backslash does not close it.
+fn regex_len(rest: &str) -> Option<usize> {
+    let mut in_class = false;
+    let mut chars = rest.char_indices().skip(1);
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' => in_class = true,
+            ']' => in_class = false,
+            '/' if !in_class => return Some(at + 1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `r"`, `r#"`, `br##"` ... at byte `i` (not inside an identifier): its length and the
@@ -498,6 +586,40 @@ mod tests {
         let v = views(Lang::Ruby, &text);
         assert_eq!(v.len(), 50_001);
         assert_eq!(v[49_999].code, "x = \"");
+    }
+
+    #[test]
+    fn ruby_regex_literals_holding_quotes_do_not_open_strings() {
+        let text = "return nil unless pair =~ /\\A(by|for)=\"?([^\"]+)\"?\\Z/i\n# rubocop:disable X\nx = a / b / c # n\n";
+        let v = views(Lang::Ruby, text);
+        assert_eq!(v[0].code, "return nil unless pair =~ \"i");
+        assert_eq!(v[1].comments, vec![" rubocop:disable X".to_string()]);
+        assert_eq!(v[2].code, "x = a / b / c ");
+        assert_eq!(v[2].comments, vec![" n".to_string()]);
+        // `#` inside a regex is not a comment; a symbol `:/` is not a regex.
+        let v = views(Lang::Ruby, "s.split(/#/) # c\nxs.inject(:/) # d\n");
+        assert_eq!(v[0].code, "s.split(\") ");
+        assert_eq!(v[0].comments, vec![" c".to_string()]);
+        assert_eq!(v[1].comments, vec![" d".to_string()]);
+    }
+
+    #[test]
+    fn js_regex_literals_and_divisions() {
+        let v = views(
+            Lang::Js,
+            "const re = /it's [/'] here/g // TODO\nreturn /\"/.test(s)\nconst h = (a) / 2 / 'x'\n</div> 'y'\n",
+        );
+        assert_eq!(v[0].code, "const re = \"g ");
+        assert_eq!(v[0].comments, vec![" TODO".to_string()]);
+        assert_eq!(v[1].code, "return \".test(s)");
+        assert_eq!(v[2].code, "const h = (a) / 2 / \"");
+        assert_eq!(v[3].code, "</div> \"");
+        let v = views(Lang::Js, "const f = (p) => /'/.test(p) && a > /b/ // c\n");
+        assert_eq!(v[0].code, "const f = (p) => \".test(p) && a > /b/ ");
+        // A `/` that does not close on its line is left as code.
+        assert_eq!(views(Lang::Js, "x = / 'a'")[0].code, "x = / \"");
+        // Other languages have no regex literals.
+        assert_eq!(views(Lang::Go, "x = /'a'/")[0].code, "x = /\"/");
     }
 
     #[test]

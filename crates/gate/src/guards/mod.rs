@@ -6,6 +6,7 @@ mod account;
 mod debug;
 mod deleted;
 mod heredoc;
+mod junit_port;
 mod languages;
 mod lexer;
 mod line;
@@ -218,10 +219,19 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
         }
         new_counts.push(new);
         if let (Some(lang), true, false) = (lang, enabled.any(), gone) {
+            let test_rise = d
+                .old_counts
+                .zip(new)
+                .map(|(old, new)| new.tests.saturating_sub(old.tests));
+            let side = scan::FileLines {
+                file: i,
+                path: &d.path,
+                lines: &d.added_lines,
+                text: d.new_text.as_deref(),
+                test_rise,
+            };
             let skips_added = scan::scan(
-                i,
-                &d.added_lines,
-                d.new_text.as_deref(),
+                &side,
                 lang,
                 tests.is_test(&d.path),
                 enabled,

@@ -4,7 +4,8 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{debug, lint, skips, todos, Finding, Line};
+use super::{debug, junit_port, lint, skips, todos, Finding, Line};
+use std::collections::HashSet;
 
 /// The guards fed by markers on lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,12 +40,13 @@ impl Kind {
         }
     }
 
-    fn find(self, cx: &LineCtx) -> Vec<String> {
+    /// `output_file`: printing is what the file is for (see [`debug::prints_are_output`]).
+    fn find(self, cx: &LineCtx, output_file: bool) -> Vec<String> {
         match self {
             Kind::Skips => skips::find(cx),
             Kind::Lint => lint::find(cx),
             Kind::Todos => todos::find(cx),
-            Kind::Debug => debug::find(cx),
+            Kind::Debug => debug::find(cx, output_file),
         }
     }
 }
@@ -195,13 +197,23 @@ pub fn views<'l>(
         .collect()
 }
 
-/// Collect the markers of the enabled guards on `lines` (of the file `file`, whose whole
-/// text is `text`). Returns how many skip markers were found.
-#[allow(clippy::too_many_arguments)]
+/// The lines of one file the marker scan reads: the added lines with the file's current
+/// text, or the removed lines with its text at the comparison point.
+pub struct FileLines<'a, 'p> {
+    /// Index of the file's delta.
+    pub file: usize,
+    pub path: &'p str,
+    pub lines: &'a [Line],
+    pub text: Option<&'a str>,
+    /// How many more tests the file holds than at the comparison point, when both counts
+    /// are known (added side only; see [`junit_port`]).
+    pub test_rise: Option<u32>,
+}
+
+/// Collect the markers of the enabled guards on `f`'s lines. Returns how many skip markers
+/// were found.
 pub fn scan<'a>(
-    file: usize,
-    lines: &'a [Line],
-    text: Option<&'a str>,
+    f: &FileLines<'a, '_>,
     lang: Lang,
     is_test: bool,
     on: Enabled,
@@ -210,38 +222,66 @@ pub fn scan<'a>(
 ) -> u32 {
     let mut skip_markers = 0u32;
     let mut all_lines: Option<Vec<&'a str>> = None;
-    for (line, view) in views(lines, text, lang, lexed) {
+    // Skips that come with a JUnit 3 to 4 port of a test that did not run before.
+    let mut ported: Vec<Mark<'a>> = Vec::new();
+    let mut added_numbers: Option<HashSet<u32>> = None;
+    let output_file = on.debug && debug::prints_are_output(f.path, f.text);
+    for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
         let cx = LineCtx::new(lang, &view, is_test);
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
-            let found = kind.find(&cx);
+            let found = kind.find(&cx, output_file);
             if found.is_empty() {
                 continue;
             }
             let mut anchor = None;
+            let mut port = false;
             if kind == Kind::Skips {
                 skip_markers = skip_markers.saturating_add(found.len() as u32);
+                let all = all_lines.get_or_insert_with(|| {
+                    f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                });
                 if view.code.trim_start().starts_with(['@', '#', '[']) {
-                    let all = all_lines.get_or_insert_with(|| {
-                        text.map(|t| t.split('\n').collect()).unwrap_or_default()
-                    });
                     anchor = all
                         .iter()
                         .skip(line.number as usize)
                         .find(|l| !l.trim().is_empty())
                         .copied();
                 }
+                let annotation_only = matches!(lang, Lang::Java | Lang::Kotlin)
+                    && found
+                        .iter()
+                        .all(|l| l == "@Ignore" || l.starts_with("@Disabled"));
+                port = annotation_only
+                    && f.test_rise.is_some_and(|r| r > 0)
+                    && junit_port::disabled_test_gets_annotations(
+                        all,
+                        added_numbers
+                            .get_or_insert_with(|| f.lines.iter().map(|l| l.number).collect()),
+                        line.number,
+                    );
             }
-            out.of_mut(kind).extend(found.into_iter().map(|label| Mark {
-                file,
+            let marks = found.into_iter().map(|label| Mark {
+                file: f.file,
                 line: line.number,
                 label,
                 text: &line.text,
                 anchor,
-            }));
+            });
+            if port {
+                ported.extend(marks);
+            } else {
+                out.of_mut(kind).extend(marks);
+            }
         }
+    }
+    // Each ported test is one more test in the file; more of them than that and some skip
+    // fell on a test that was already counted, so none is excused.
+    let ported_tests = ported.iter().map(|m| m.line).collect::<HashSet<_>>().len();
+    if ported_tests as u64 > u64::from(f.test_rise.unwrap_or(0)) {
+        out.skips.append(&mut ported);
     }
     skip_markers
 }
@@ -254,7 +294,7 @@ pub fn total(kind: Kind, lang: Lang, text: &str, is_test: bool) -> u32 {
             continue;
         }
         let cx = LineCtx::new(lang, &view, is_test);
-        n = n.saturating_add(kind.find(&cx).len() as u32);
+        n = n.saturating_add(kind.find(&cx, false).len() as u32);
     }
     n
 }

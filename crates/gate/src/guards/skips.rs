@@ -4,7 +4,7 @@
 
 use super::languages::Lang;
 use super::line::LineCtx;
-use super::tokens::Tok;
+use super::tokens::{Chain, Tok};
 
 /// JS/TS test functions whose `.skip` / `.only` / `.todo` variants disable tests.
 const JS_RECEIVERS: &[&str] = &[
@@ -80,24 +80,71 @@ fn js(cx: &LineCtx, out: &mut Vec<String>) {
                 ch.before(&cx.toks),
                 Some(Tok::Punct('{')) | Some(Tok::Punct(','))
             )
-            && ch.after(&cx.toks) == Some(Tok::Punct(':'))
-            && option_is_set(cx, ch.end + 1)
-            && test_called_before(cx, ch.start)
         {
-            // node:test options: `test('x', { skip: true }, ...)`.
-            out.push(format!("{{ {head}: ... }}"));
+            let after = ch.after(&cx.toks);
+            let brace = unmatched_open(cx, ch.start, '{');
+            let paren = brace.and_then(|b| unmatched_open(cx, b, '('));
+            let Some(paren) = paren else { continue };
+            if after == Some(Tok::Punct(':'))
+                && option_is_set(cx, ch.end + 1)
+                && chain_ending_at(cx, paren).is_some_and(is_test_call)
+            {
+                // node:test options: `test('x', { skip: true }, ...)`, an object given to
+                // the test function itself (not `f({ skip: g })` inside a test file).
+                out.push(format!("{{ {head}: ... }}"));
+            } else if head == "skip"
+                && matches!(after, Some(Tok::Punct(':' | ',' | '}')))
+                && context_parameter(cx, paren)
+            {
+                // Vitest's test context: `beforeEach(({ skip }) => ...)` takes the
+                // function that skips the running test.
+                out.push("{ skip } context".into());
+            }
         }
     }
 }
 
-/// A test function is called earlier on the line (`test('x', {` or `t.test('x', {`), so
-/// an object literal after it holds its options, not some unrelated `{ skip: 10 }`.
-fn test_called_before(cx: &LineCtx, at: usize) -> bool {
-    cx.chains.iter().any(|c| {
-        c.end <= at
-            && c.called(&cx.toks)
-            && (JS_RECEIVERS.contains(&c.head()) || c.last() == "test")
-    })
+/// A function that declares tests or takes their options: `it`, `test`, `t.test`, ...
+fn is_test_call(c: &Chain) -> bool {
+    JS_RECEIVERS.contains(&c.head()) || c.last() == "test"
+}
+
+/// The chain whose call opens at token `paren` (`f` in `f(`), if any.
+fn chain_ending_at<'c, 'a>(cx: &'c LineCtx<'a>, paren: usize) -> Option<&'c Chain<'a>> {
+    cx.chains.iter().find(|c| c.end == paren)
+}
+
+/// The parameter list opening at `paren` belongs to a callback given directly to a test
+/// function or an each-test hook: `test('x', ({ skip }) =>` or `beforeEach(function ({`.
+fn context_parameter(cx: &LineCtx, paren: usize) -> bool {
+    const HOOKS: &[&str] = &["beforeEach", "afterEach"];
+    let callback = match chain_ending_at(cx, paren) {
+        None => true,
+        Some(c) => c.is(&["function"]) || c.is(&["async"]),
+    };
+    let outer = unmatched_open(cx, paren, '(').and_then(|p| chain_ending_at(cx, p));
+    callback
+        && outer
+            .is_some_and(|c| is_test_call(c) || (c.names.len() == 1 && HOOKS.contains(&c.head())))
+}
+
+/// The index of the bracket `want` that encloses token `at` on this line, when the
+/// innermost unclosed bracket before `at` is of that kind.
+fn unmatched_open(cx: &LineCtx, at: usize, want: char) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (0..at).rev() {
+        match cx.tok(i) {
+            Some(Tok::Punct(')' | ']' | '}')) => depth += 1,
+            Some(Tok::Punct(c @ ('(' | '[' | '{'))) => {
+                if depth == 0 {
+                    return (c == want).then_some(i);
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// An option value that turns the option on: anything but `false`, `0`, `null`,
@@ -217,28 +264,55 @@ fn ruby(cx: &LineCtx, out: &mut Vec<String>) {
         let after = ch.after(&cx.toks);
         let is_def = before == Some(Tok::Ident("def"));
         if name == "skip" || name == "pending" {
+            let symbol = ch.start >= 2 && cx.punct(ch.start - 2, ',');
+            let key = !cx.punct(ch.end + 1, ':') && option_is_set(cx, ch.end + 1);
             match (before, after) {
                 // `it "x", :skip do` metadata symbol
-                (Some(Tok::Punct(':')), _) => {
-                    if ch.start >= 2 && cx.punct(ch.start - 2, ',') {
-                        out.push(format!(":{name}"));
-                    }
+                (Some(Tok::Punct(':')), _) if symbol && ruby_example_line(cx) => {
+                    out.push(format!(":{name}"));
                 }
                 // `it "x", skip: "flaky"` metadata key
-                (_, Some(Tok::Punct(':'))) => {
-                    if !cx.punct(ch.end + 1, ':') && option_is_set(cx, ch.end + 1) {
-                        out.push(format!("{name}:"));
-                    }
+                (_, Some(Tok::Punct(':'))) if key && ruby_example_line(cx) => {
+                    out.push(format!("{name}:"));
                 }
-                (_, Some(Tok::Punct('?' | '!' | '='))) => {}
-                (Some(Tok::Punct('.' | '@' | '$' | '&')), _) => {}
+                (Some(Tok::Punct(':')), _) | (_, Some(Tok::Punct(':'))) => {}
+                (_, Some(Tok::Punct('?' | '!' | '=' | '.' | ',' | ')' | ']'))) => {}
                 _ if is_def => {}
-                _ => out.push(name.to_string()),
+                // `skip` the call is a statement: it starts the line or follows `;`,
+                // `{`, `|x|`, `do`, `then`, ...; elsewhere (`new(skip)`) it is a value.
+                (None | Some(Tok::Punct(';' | '{' | '|')), _) => out.push(name.to_string()),
+                (Some(Tok::Ident("then" | "do" | "else" | "begin" | "and" | "or")), _) => {
+                    out.push(name.to_string())
+                }
+                _ => {}
             }
         } else if X.contains(&name) && ch.free(&cx.toks) && !is_def {
             out.push(name.to_string());
         }
     }
+}
+
+/// The line declares an example or group (`it "x", skip: true do`), so the metadata on it
+/// is the test framework's, not a keyword argument of the code under test.
+fn ruby_example_line(cx: &LineCtx) -> bool {
+    const DECLARERS: &[&str] = &[
+        "it",
+        "specify",
+        "example",
+        "scenario",
+        "test",
+        "describe",
+        "context",
+        "feature",
+        "its",
+        "fit",
+        "fdescribe",
+        "fcontext",
+    ];
+    cx.chains.first().is_some_and(|c| {
+        c.start == 0
+            && (DECLARERS.contains(&c.last()) && (c.names.len() == 1 || c.head() == "RSpec"))
+    })
 }
 
 fn elixir(cx: &LineCtx, out: &mut Vec<String>) {
@@ -631,6 +705,53 @@ mod tests {
             assert!(!hits(Lang::Ruby, line), "{line}");
         }
         assert!(found(Lang::Ruby, false, "    skip").is_empty());
+    }
+
+    #[test]
+    fn js_skip_options_count_only_on_the_test_call_itself() {
+        for line in [
+            "test('x', { timeout: 5, skip: 'flaky' }, () => {})",
+            "  t.test('x', { skip: true }, async () => {",
+            // Vitest context: the function that skips the running test.
+            "    beforeEach(({ task, skip: skipTask }) => {",
+            "  test('x', async ({ skip }) => {",
+            "  it('x', function ({ expect, skip }) {",
+        ] {
+            assert!(hits(Lang::Js, line), "{line}");
+        }
+        for line in [
+            "    app.use('*', appendTrailingSlash({ skip: hasExtension }))",
+            "    app.use('*', appendTrailingSlash({ alwaysRedirect: true, skip: hasExtension }))",
+            "  test('x', () => { run({ skip: true }) })",
+            "  const o = { skip: true }",
+            "  items.map(({ skip }) => skip)",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
+        }
+    }
+
+    #[test]
+    fn ruby_skip_is_a_statement_and_metadata_belongs_to_an_example() {
+        for line in [
+            "  RSpec.describe Foo, skip: 'later' do",
+            "  context 'x', :skip do",
+            "  it('x') { skip }",
+            "  it 'x' do; skip; end",
+            "    skip unless ENV['SLOW']",
+            "    skip('flaky')",
+        ] {
+            assert!(hits(Lang::Ruby, line), "{line}");
+        }
+        for line in [
+            "    @pers.send(:commit_session?, req, {}, skip: true).must_equal false",
+            "    sreq = Rack::MockRequest.new(skip)",
+            "    foo(:bar, :skip)",
+            "    run(app, skip)",
+            "    skip.call(env)",
+            "    [skip, count].each { |x| x }",
+        ] {
+            assert!(!hits(Lang::Ruby, line), "{line}");
+        }
     }
 
     #[test]

@@ -1,6 +1,10 @@
-//! Unfinished-work markers: `TODO`, `FIXME`, `XXX`, `HACK` as whole upper-case words in
-//! comments (a `TODO` inside a string is data, `todo` in prose is not a marker), and
-//! Rust's `todo!()` macro in code.
+//! Unfinished-work markers: `TODO`, `FIXME`, `HACK` as whole upper-case words in comments
+//! (a `TODO` inside a string is data, `todo` in prose is not a marker), `XXX` only where it
+//! is shaped as a marker, and Rust's `todo!()` macro in code.
+//!
+//! `XXX` is also the usual placeholder (`/PREFIX/XXX`, `XXX-XXXX`, "replace XXX with your
+//! key"), so it counts only at the start of a comment (`// XXX broken`) or followed by `:`,
+//! `(` or `!` (`XXX: later`, `XXX(ana)`).
 
 use super::languages::Lang;
 use super::line::LineCtx;
@@ -12,7 +16,12 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for comment in &cx.view.comments {
         for word in WORDS {
-            if has_word(comment, word) && !out.iter().any(|o| o == word) {
+            let here = if *word == "XXX" {
+                xxx_marker(comment)
+            } else {
+                has_word(comment, word)
+            };
+            if here && !out.iter().any(|o| o == word) {
                 out.push(word.to_string());
             }
         }
@@ -31,6 +40,22 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
     out
 }
 
+/// `XXX` as a marker: first in the comment, or followed by `:`, `(` or `!`.
+fn xxx_marker(comment: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    comment.match_indices("XXX").any(|(at, _)| {
+        let before = &comment[..at];
+        let after = comment[at + 3..].chars().next();
+        if before.chars().next_back().is_some_and(word) || after.is_some_and(word) {
+            return false;
+        }
+        let leads = before
+            .trim_start_matches(|c: char| c.is_whitespace() || "*/!#-;".contains(c))
+            .is_empty();
+        leads || matches!(after, Some(':' | '(' | '!'))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::lexer::lex_line;
@@ -46,6 +71,12 @@ mod tests {
         assert_eq!(found(Lang::Js, "x(); // TODO: handle errors"), vec!["TODO"]);
         assert_eq!(found(Lang::Python, "# FIXME(ana) later"), vec!["FIXME"]);
         assert_eq!(found(Lang::Go, "/* XXX broken */"), vec!["XXX"]);
+        assert_eq!(found(Lang::Js, "f(); // note XXX: racy"), vec!["XXX"]);
+        assert_eq!(
+            found(Lang::Python, "# see below. XXX(ana) racy"),
+            vec!["XXX"]
+        );
+        assert_eq!(found(Lang::Rust, "/// XXX"), vec!["XXX"]);
         assert_eq!(found(Lang::Ruby, "x # HACK"), vec!["HACK"]);
         assert_eq!(found(Lang::Rust, "    todo!()"), vec!["todo!("]);
         assert_eq!(
@@ -65,6 +96,12 @@ mod tests {
             (Lang::Rust, "fn todo() {}"),
             (Lang::Rust, "list.todo!()"),
             (Lang::Go, "// XXXL sizes"),
+            (
+                Lang::Go,
+                "// (e.g., /PREFIX/XXX should resolve to /prefix/xxx)",
+            ),
+            (Lang::Js, "// phone numbers look like XXX-XXXX"),
+            (Lang::Python, "# replace XXX with your key"),
         ] {
             assert!(found(lang, line).is_empty(), "{line}");
         }
