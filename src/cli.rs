@@ -20,7 +20,32 @@ pub struct Cli {
 impl Cli {
     /// Usage errors exit 2 (clap's default), `--help`/`--version` exit 0.
     pub fn parse_from_env() -> Cli {
-        Cli::parse()
+        Cli::hook_call(std::env::args_os()).unwrap_or_else(Cli::parse)
+    }
+
+    /// `loopgate hook <agent>` exactly as `loopgate install` writes it, read without
+    /// building clap's command tree: every agent tool call starts this process, and that
+    /// tree is a sixth of its work. Anything else (options, another spelling, a wrong
+    /// agent) goes to clap, which gives the same result or the usual usage error.
+    fn hook_call(args: impl IntoIterator<Item = std::ffi::OsString>) -> Option<Cli> {
+        let mut args = args.into_iter().skip(1);
+        let (Some(sub), Some(agent), None) = (args.next(), args.next(), args.next()) else {
+            return None;
+        };
+        if sub != "hook" {
+            return None;
+        }
+        let agent = match agent.to_str()? {
+            "claude" => Agent::Claude,
+            "codex" => Agent::Codex,
+            "cursor" => Agent::Cursor,
+            "gemini" => Agent::Gemini,
+            _ => return None,
+        };
+        Some(Cli {
+            dir: None,
+            command: Command::Hook(HookArgs { agent }),
+        })
     }
 }
 
@@ -251,4 +276,38 @@ pub enum QuarantineCommand {
 pub struct QuarantineReleaseArgs {
     /// Release only this quarantine id (default: all).
     pub id: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn argv(words: &[&str]) -> Vec<OsString> {
+        words.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_hook_shortcut_reads_what_clap_reads() {
+        for agent in ["claude", "codex", "cursor", "gemini"] {
+            let words = argv(&["loopgate", "hook", agent]);
+            let quick = Cli::hook_call(words.clone()).expect("the installed form is read");
+            let full = Cli::try_parse_from(words).expect("clap reads it");
+            assert_eq!(format!("{quick:?}"), format!("{full:?}"));
+        }
+    }
+
+    #[test]
+    fn anything_but_the_installed_form_goes_to_clap() {
+        for words in [
+            &["loopgate", "hook"][..],
+            &["loopgate", "hook", "Claude"],
+            &["loopgate", "hook", "claude", "extra"],
+            &["loopgate", "-C", "/tmp", "hook", "claude"],
+            &["loopgate", "hook", "--help"],
+            &["loopgate", "check", "claude"],
+        ] {
+            assert!(Cli::hook_call(argv(words)).is_none(), "{words:?}");
+        }
+    }
 }
