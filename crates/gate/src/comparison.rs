@@ -3,7 +3,7 @@
 
 use crate::baseline::{self, read_text, Baseline};
 use crate::git::{BlobReader, ChangeKind, Repo, WorkState};
-use crate::guards::{count_tests, is_counted_path, DeltaKind, FileDelta, Line};
+use crate::guards::{count_tests, DeltaKind, FileDelta, Line, TestPaths};
 use crate::receipt::{BaselineInfo, BaselineKind};
 use crate::renames;
 use std::collections::{BTreeMap, HashMap};
@@ -229,6 +229,8 @@ pub fn deltas(
     // modified files (for their added lines), of deleted test files (for their counts) and,
     // when something was added, of every deleted file (to follow renames). Files dirty at
     // baseline time have their counts in the baseline.
+    // Built once: a configured glob list is compiled, and this asks about every path.
+    let counted = TestPaths::new(test_globs);
     let count = |want: ChangeKind| changes.values().filter(|k| **k == want).count();
     let (n_added, n_deleted) = (count(ChangeKind::Added), count(ChangeKind::Deleted));
     let follow = n_added > 0 && n_added <= MAX_RENAME_SIDE && n_deleted <= MAX_RENAME_SIDE;
@@ -237,7 +239,7 @@ pub fn deltas(
         .filter(|(path, kind)| match kind {
             ChangeKind::Added => false,
             ChangeKind::Deleted => {
-                follow || (is_counted_path(path, test_globs) && !dirty.contains_key(*path))
+                follow || (counted.is_counted(path) && !dirty.contains_key(*path))
             }
             _ => true,
         })
@@ -318,7 +320,9 @@ pub fn deltas(
             DeltaKind::Added => None,
             _ => dirty.get(&old_path).and_then(|d| d.counts).or_else(|| {
                 let old = old_texts.get(&path)?;
-                is_counted_path(&old_path, test_globs).then(|| count_tests(&old_path, old))
+                counted
+                    .is_counted(&old_path)
+                    .then(|| count_tests(&old_path, old))
             }),
         };
         out.push(FileDelta {
@@ -396,18 +400,7 @@ fn follow_renames(
 /// Lines of `new` that are not in `old`, numbered in `new` (1-based). A pathological pair
 /// gets a coarser diff rather than an unbounded one.
 pub fn added_lines(old: &str, new: &str) -> Vec<(u32, String)> {
-    let diff = similar::TextDiff::configure()
-        .algorithm(similar::Algorithm::Myers)
-        .timeout(std::time::Duration::from_millis(200))
-        .diff_lines(old, new);
-    diff.iter_all_changes()
-        .filter(|c| c.tag() == similar::ChangeTag::Insert)
-        .filter_map(|c| {
-            let number = c.new_index()? as u32 + 1;
-            let text = c.value().trim_end_matches(['\n', '\r']).to_string();
-            Some((number, text))
-        })
-        .collect()
+    crate::line_diff::added_lines(old, new)
 }
 
 /// Remove, as a multiset, the lines that were already added at baseline time.
