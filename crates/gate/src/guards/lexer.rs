@@ -85,7 +85,11 @@ fn is_ident_char(c: char) -> bool {
 }
 
 fn lex_one(syntax: &Syntax, special: &[bool; 128], line: &str, state: &mut State) -> LineView {
-    let mut view = LineView::default();
+    // The code part is never longer than the line: one allocation instead of a growing one.
+    let mut view = LineView {
+        code: String::with_capacity(line.len()),
+        ..LineView::default()
+    };
     let mut piece = String::new();
     let mut i = 0;
     while i < line.len() {
