@@ -4,7 +4,7 @@
 use crate::baseline::{self, Baseline};
 use crate::git::{BlobReader, ChangeKind, Repo, WorkState};
 use crate::guards::unread::{self, Side, Unread};
-use crate::guards::{count_tests_with, is_counted_path, DeltaKind, FileDelta, Line, TestMacros};
+use crate::guards::{count_tests_with, DeltaKind, FileDelta, Line, TestMacros, TestPaths};
 use crate::receipt::{BaselineInfo, BaselineKind};
 use crate::renames;
 use std::collections::{BTreeMap, HashMap};
@@ -249,6 +249,8 @@ pub fn deltas(
     // modified files (for their added lines), of deleted test files (for their counts) and,
     // when something was added, of every deleted file (to follow renames). Files dirty at
     // baseline time have their counts in the baseline.
+    // Built once: a configured glob list is compiled, and this asks about every path.
+    let counted = TestPaths::new(test_globs);
     let count = |want: ChangeKind| changes.values().filter(|k| **k == want).count();
     let (n_added, n_deleted) = (count(ChangeKind::Added), count(ChangeKind::Deleted));
     let follow = n_added > 0 && n_added <= MAX_RENAME_SIDE && n_deleted <= MAX_RENAME_SIDE;
@@ -261,9 +263,7 @@ pub fn deltas(
         .filter(|(path, kind)| match kind {
             ChangeKind::Added => false,
             ChangeKind::Deleted => {
-                follow
-                    || removed_too
-                    || (is_counted_path(path, test_globs) && !dirty.contains_key(*path))
+                follow || removed_too || (counted.is_counted(path) && !dirty.contains_key(*path))
             }
             _ => true,
         })
@@ -358,7 +358,8 @@ pub fn deltas(
             DeltaKind::Added => None,
             _ => then.and_then(|d| d.counts).or_else(|| {
                 let old = old_text.as_ref()?;
-                is_counted_path(&old_path, test_globs)
+                counted
+                    .is_counted(&old_path)
                     .then(|| count_tests_with(&old_path, old, &macros))
             }),
         };
@@ -477,37 +478,15 @@ fn follow_renames(
 /// Lines of `new` that are not in `old`, numbered in `new` (1-based). A pathological pair
 /// gets a coarser diff rather than an unbounded one.
 pub fn added_lines(old: &str, new: &str) -> Vec<(u32, String)> {
-    line_changes(old, new).0
+    crate::line_diff::added_lines(old, new)
 }
 
-/// Lines with their 1-based numbers.
-pub type Numbered = Vec<(u32, String)>;
+pub use crate::line_diff::Numbered;
 
 /// One diff, both sides: the lines `new` added (numbered in `new`) and the lines it
 /// removed from `old` (numbered in `old`), 1-based.
 pub fn line_changes(old: &str, new: &str) -> (Numbered, Numbered) {
-    let diff = similar::TextDiff::configure()
-        .algorithm(similar::Algorithm::Myers)
-        .timeout(std::time::Duration::from_millis(200))
-        .diff_lines(old, new);
-    let (mut added, mut removed) = (Vec::new(), Vec::new());
-    for c in diff.iter_all_changes() {
-        let text = || c.value().trim_end_matches(['\n', '\r']).to_string();
-        match c.tag() {
-            similar::ChangeTag::Insert => {
-                if let Some(i) = c.new_index() {
-                    added.push((i as u32 + 1, text()));
-                }
-            }
-            similar::ChangeTag::Delete => {
-                if let Some(i) = c.old_index() {
-                    removed.push((i as u32 + 1, text()));
-                }
-            }
-            similar::ChangeTag::Equal => {}
-        }
-    }
-    (added, removed)
+    crate::line_diff::changes(old, new)
 }
 
 fn as_lines(numbered: Numbered) -> Vec<Line> {

@@ -85,6 +85,12 @@ pub fn run_with_progress(
         .as_ref()
         .filter(|_| req.run_guards)
         .map(|r| r.blob_reader());
+    if req.run_guards {
+        // The gate-file patterns compile on another core while git walks the tree.
+        std::thread::spawn(|| {
+            let _ = policy::globs::gate_files();
+        });
+    }
     let state = repo.as_ref().map(|r| r.work_state()).transpose()?;
     let detected = || crate::detect::detected_checks(&root);
     let (point, anchored) = match &req.pinned {

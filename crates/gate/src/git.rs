@@ -5,11 +5,11 @@
 use anyhow::{anyhow, bail, Context};
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
 
+mod batch;
 mod hardened;
 
 /// The tree of an empty repository: what a commit-less repo is compared against.
@@ -24,6 +24,9 @@ pub struct Repo {
     git_dir: PathBuf,
     /// Filter drivers to neutralise, looked up once (see [`hardened::command`]).
     filters: OnceLock<Result<Vec<String>, String>>,
+    /// The one `git cat-file --batch` every old content is read through (see [`batch`]);
+    /// clones share it.
+    batch: Arc<Mutex<Option<batch::Batch>>>,
 }
 
 /// Run a hardened git command, return stdout bytes; a non-zero exit is an error carrying
@@ -80,6 +83,7 @@ impl Repo {
             common_dir,
             git_dir,
             filters: OnceLock::new(),
+            batch: Arc::default(),
         })
     }
 
@@ -312,6 +316,8 @@ impl Repo {
                 "--untracked-files=all",
                 "--no-renames",
                 "--ignore-submodules=dirty",
+                // The upstream's ahead/behind counts are never read: not worth a walk.
+                "--no-ahead-behind",
             ],
         )?;
         Ok(parse_status_v2(&out))
@@ -389,99 +395,48 @@ impl Repo {
         Ok(changes)
     }
 
-    /// The contents of `path` at `commit` for many paths at once (one git process).
-    /// Missing paths map to `None`.
+    /// The contents of `path` at `commit` for many paths at once. Missing paths map to
+    /// `None`. Every call of a run goes to the same git process.
     pub fn blobs_at(&self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-        self.blob_reader().read(commit, paths)
+        if paths.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut slot = self.batch.lock().unwrap_or_else(|e| e.into_inner());
+        let running = match slot.take() {
+            Some(running) => running,
+            None => batch::Batch::start(self.git())?,
+        };
+        let batch = slot.insert(running);
+        let answers = batch.read(commit, paths);
+        if answers.is_err() {
+            // Out of step with its answers: never asked again.
+            *slot = None;
+        }
+        answers
     }
 
-    /// Start `git cat-file --batch` now, so its start-up overlaps other work (the done gate
-    /// starts it before the status walk); [`BlobReader::read`] uses it later.
+    /// Start the blob reader now, so its start-up overlaps other work (the done gate starts
+    /// it before the status walk); [`Repo::blobs_at`] and the returned handle use it.
     pub fn blob_reader(&self) -> BlobReader {
-        // Without `--filters`, cat-file hands out the stored bytes: no filter runs.
-        let child = self
-            .git()
-            .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn();
-        BlobReader { child: Some(child) }
+        let mut slot = self.batch.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            // A failure to start is reported by the first read, which tries again.
+            *slot = batch::Batch::start(self.git()).ok();
+        }
+        BlobReader { repo: self.clone() }
     }
 }
 
-/// A running `git cat-file --batch`; killed when dropped unused.
+/// A handle on the repository's running `git cat-file --batch`.
 pub struct BlobReader {
-    child: Option<std::io::Result<std::process::Child>>,
+    repo: Repo,
 }
 
 impl BlobReader {
     /// The contents of each `commit:path`; a path missing there maps to `None`.
-    pub fn read(mut self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-        if paths.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut child = self
-            .child
-            .take()
-            .expect("a reader is read once")
-            .context("cannot run git cat-file")?;
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        let request: Vec<u8> = paths
-            .iter()
-            .filter(|p| !p.contains('\n'))
-            .flat_map(|p| format!("{commit}:{p}\n").into_bytes())
-            .collect();
-        let writer = std::thread::spawn(move || {
-            let _ = stdin.write_all(&request);
-        });
-        let mut out = Vec::new();
-        child
-            .stdout
-            .take()
-            .expect("piped stdout")
-            .read_to_end(&mut out)?;
-        let _ = writer.join();
-        child.wait()?;
-        Ok(split_batch_output(&out, paths))
+    pub fn read(self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+        self.repo.blobs_at(commit, paths)
     }
-}
-
-impl Drop for BlobReader {
-    fn drop(&mut self) {
-        if let Some(Ok(mut child)) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-/// Split `cat-file --batch` output into one entry per requested path.
-fn split_batch_output(out: &[u8], paths: &[String]) -> Vec<Option<Vec<u8>>> {
-    let mut blobs = Vec::with_capacity(paths.len());
-    let mut rest: &[u8] = out;
-    for path in paths {
-        if path.contains('\n') {
-            blobs.push(None);
-            continue;
-        }
-        let Some(nl) = rest.iter().position(|b| *b == b'\n') else {
-            blobs.push(None);
-            continue;
-        };
-        let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
-        rest = &rest[nl + 1..];
-        let parts: Vec<&str> = header.split(' ').collect();
-        if parts.len() == 3 && parts[1] == "blob" {
-            let size: usize = parts[2].parse().unwrap_or(0);
-            let size = size.min(rest.len());
-            blobs.push(Some(rest[..size].to_vec()));
-            rest = &rest[(size + 1).min(rest.len())..];
-        } else {
-            blobs.push(None);
-        }
-    }
-    blobs
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -12,6 +12,7 @@ pub mod evidence;
 pub mod git;
 pub mod guards;
 pub mod ledger;
+mod line_diff;
 pub mod markdown;
 pub mod pin;
 pub mod plan;

@@ -161,7 +161,11 @@ fn lex_one<'a>(
     state: &mut State<'a>,
     heredocs: &mut Vec<Term<'a>>,
 ) -> LineView {
-    let mut view = LineView::default();
+    // The code part is never longer than the line: one allocation instead of a growing one.
+    let mut view = LineView {
+        code: String::with_capacity(line.len()),
+        ..LineView::default()
+    };
     let mut piece = String::new();
     let mut i = 0;
     while i < line.len() {

@@ -16,7 +16,8 @@ pub fn tokenize(lang: Lang, code: &str) -> Vec<Tok<'_>> {
     let extra = lang.syntax().ident_extra;
     let is_start = |c: char| c.is_alphabetic() || c == '_' || extra.contains(&c);
     let is_cont = |c: char| c.is_alphanumeric() || c == '_' || extra.contains(&c);
-    let mut out = Vec::new();
+    // Room for the usual line (a token per two bytes or fewer) without regrowing.
+    let mut out = Vec::with_capacity(code.len() / 2 + 2);
     let mut iter = code.char_indices().peekable();
     while let Some((at, c)) = iter.next() {
         if c.is_whitespace() {

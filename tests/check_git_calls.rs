@@ -1,0 +1,145 @@
+//! How many git processes a guards-only check starts. Each costs milliseconds on a busy
+//! machine, more than the work it does, so the old contents a run needs (the config at the
+//! comparison point, the old side of every changed file) all come through one
+//! `git cat-file --batch`. A `git` first on PATH logs every subcommand, then runs the real
+//! one; the verdicts show the answers still arrived whole.
+
+mod gitrepo;
+
+use gitrepo::{json, Repo};
+use std::path::{Path, PathBuf};
+
+/// A `git` that logs its subcommand to `log`, then runs the real git.
+fn logging_git(dir: &Path, log: &Path) -> PathBuf {
+    let found = std::process::Command::new("sh")
+        .args(["-c", "command -v git"])
+        .output()
+        .unwrap();
+    let real = String::from_utf8_lossy(&found.stdout).trim().to_string();
+    assert!(!real.is_empty(), "git is on PATH");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("git");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in\n  cat-file|status|diff|diff-files|diff-index|ls-files|rev-parse|for-each-ref|merge-base|config) echo \"$a\" >> '{log}'; break;;\nesac; done\nexec '{real}' \"$@\"\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bin
+}
+
+fn calls(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+fn project() -> Repo {
+    let repo = Repo::with(&[
+        (
+            "loopgate.toml",
+            "version = 1\n[guards]\nnew_todos = \"fail\"\n",
+        ),
+        (".gitignore", ".loopgate/\n"),
+        (
+            "test/a.test.js",
+            "const test = require('node:test');\ntest('a', () => {});\ntest('b', () => {});\n",
+        ),
+        ("src/lib.js", "exports.x = 1;\n"),
+    ]);
+    repo.write(
+        "test/a.test.js",
+        "const test = require('node:test');\ntest('a', () => {});\ntest.skip('b', () => {});\n",
+    );
+    repo.write(
+        "src/lib.js",
+        "exports.x = 1;\nexports.y = 2; // TODO later\n",
+    );
+    repo
+}
+
+fn run(repo: &Repo, args: &[&str], tmp: &Path) -> (serde_json::Value, Vec<String>) {
+    let log = tmp.join("git.log");
+    let _ = std::fs::remove_file(&log);
+    let bin = logging_git(tmp, &log);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = repo
+        .loopgate()
+        .args(args)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    (json(&out), calls(&log))
+}
+
+fn findings(receipt: &serde_json::Value, guard: &str) -> Vec<(String, u64)> {
+    receipt["guards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["name"] == guard)
+        .flat_map(|g| g["findings"].as_array().unwrap().clone())
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_dirty_tree_is_judged_with_one_status_and_one_blob_reader() {
+    let repo = project();
+    let tmp = tempfile::tempdir().unwrap();
+    let (receipt, mut calls) = run(&repo, &["check", "--guards-only", "--json"], tmp.path());
+    // The two start together; their log lines come in either order.
+    calls.sort();
+    assert_eq!(calls, vec!["cat-file", "status"], "git processes started");
+    // The committed config was read through the reader (it raises new_todos to fail)...
+    assert!(
+        receipt["config"]["source"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("loopgate.toml at ")),
+        "{receipt}"
+    );
+    // ...and so was the old side of each modified file: only the added lines are findings.
+    assert_eq!(
+        findings(&receipt, "new_skips"),
+        vec![("test/a.test.js".into(), 3)]
+    );
+    assert_eq!(
+        findings(&receipt, "new_todos"),
+        vec![("src/lib.js".into(), 2)]
+    );
+}
+
+#[test]
+fn judging_against_a_ref_still_reads_every_blob_through_one_process() {
+    let repo = project();
+    repo.commit("work");
+    repo.write("src/more.js", "exports.z = 3;\n");
+    let tmp = tempfile::tempdir().unwrap();
+    let (receipt, calls) = run(
+        &repo,
+        &["check", "--guards-only", "--json", "--against", "HEAD~1"],
+        tmp.path(),
+    );
+    let readers = calls.iter().filter(|c| *c == "cat-file").count();
+    assert_eq!(readers, 1, "one blob reader: {calls:?}");
+    assert_eq!(
+        findings(&receipt, "new_skips"),
+        vec![("test/a.test.js".into(), 3)]
+    );
+    assert_eq!(
+        findings(&receipt, "new_todos"),
+        vec![("src/lib.js".into(), 2)]
+    );
+}
