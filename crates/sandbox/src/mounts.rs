@@ -332,9 +332,24 @@ fn enter(p: &PreparedMounts) -> std::io::Result<()> {
                 }
             }
         }
+        reenter_cwd()?;
         if p.network == NetMode::Loopback {
             loopback_up()?;
         }
+    }
+    Ok(())
+}
+
+/// Walk into the working directory again by its path. The directory was entered before the
+/// binds were made, so it still points into the mount below any anchor made over it or an
+/// ancestor: relative paths from there would reach the protected files around the binds.
+unsafe fn reenter_cwd() -> std::io::Result<()> {
+    let mut buf = [0u8; libc::PATH_MAX as usize];
+    let n = libc::syscall(libc::SYS_getcwd, buf.as_mut_ptr(), buf.len());
+    // The kernel writes an absolute, NUL-terminated path, or "(unreachable)..." for a
+    // directory outside this root: only the first is a path to enter.
+    if n <= 0 || buf[0] != b'/' || libc::chdir(buf.as_ptr().cast()) != 0 {
+        return fail(b"loopgate: jail: cannot enter the working directory again\n");
     }
     Ok(())
 }
@@ -481,17 +496,18 @@ fn canonical(p: &Path) -> PathBuf {
 /// hook settings, and the git files that run code for the human later. Only the ones that
 /// exist can be mounted over; the rest are left to detection (`config_edits`).
 pub fn referee_paths(root: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = [
-        ".loopgate",
-        "loopgate.toml",
-        ".claude",
-        ".codex",
-        ".gemini",
-        ".cursor",
-    ]
-    .iter()
-    .map(|p| root.join(p))
-    .collect();
+    let mut out = vec![root.join(".loopgate")];
+    out.extend(referee_config_paths(root));
+    out
+}
+
+/// The referee's files no loopgate hook ever writes: the config, the agents' hook settings
+/// and git's code-execution files (loopgate's state in `.loopgate` is left out).
+pub fn referee_config_paths(root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = ["loopgate.toml", ".claude", ".codex", ".gemini", ".cursor"]
+        .iter()
+        .map(|p| root.join(p))
+        .collect();
     out.extend(git_code_paths(root));
     out
 }
