@@ -141,3 +141,60 @@ fn outside_git_is_exit_2() {
         stderr(&out)
     );
 }
+
+/// A whole agent under `run --confine` cannot rewrite the config or git's code-execution
+/// files; `.loopgate/` stays writable because the agent's own hooks write their audit and
+/// ledger there from inside the jail. Without user namespaces it says they stayed writable.
+#[test]
+fn a_confined_agent_cannot_rewrite_the_config_or_git_hooks_but_its_hooks_can_write_state() {
+    let (repo, _outside) = repo_with_outside("auto");
+    repo.write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n");
+    let config = repo.read("loopgate.toml");
+    let script = "for f in loopgate.toml .git/hooks/pre-commit .git/config .loopgate/probe; do \
+                  (echo TAMPERED >> $f) 2>/dev/null && echo \"wrote $f\" || echo \"blocked $f\"; done";
+    let out = repo
+        .loopgate()
+        .args(["run", "--confine", "--", "sh", "-c", script])
+        .output()
+        .unwrap();
+    let said = stdout(&out);
+    for f in ["loopgate.toml", ".git/hooks/pre-commit", ".git/config"] {
+        assert!(
+            said.contains(&format!("blocked {f}")),
+            "{said}{}",
+            stderr(&out)
+        );
+    }
+    assert!(said.contains("wrote .loopgate/probe"), "{said}");
+    assert_eq!(repo.read("loopgate.toml"), config);
+    assert!(!repo.read(".git/hooks/pre-commit").contains("TAMPERED"));
+    assert!(!repo.read(".git/config").contains("TAMPERED"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("the referee's files are read-only: .git/config, .git/hooks, loopgate.toml"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{said}{err}");
+
+    let out = repo
+        .loopgate()
+        .env("LOOPGATE_NO_USERNS", "1")
+        .args([
+            "run",
+            "--confine",
+            "--",
+            "sh",
+            "-c",
+            "echo '# x' >> loopgate.toml",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&out).contains(
+            "the referee's files stayed writable (no mount namespace: LOOPGATE_NO_USERNS=1"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(repo.read("loopgate.toml").ends_with("# x\n"));
+}

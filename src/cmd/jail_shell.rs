@@ -94,10 +94,7 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
     if !args.no_mounts {
         let mut writable = plan.write_roots.clone();
         writable.extend(plan.extra_writable.iter().cloned());
-        let mut read_only = sandbox::mounts::referee_paths(&pin.root);
-        if let Some(state) = state::user_state_dir() {
-            read_only.push(state);
-        }
+        let read_only = gate::referee_files::paths(&pin.root, gate::referee_files::Scope::All);
         let home = gate::roots::home();
         let mounts = match sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
             read_only,

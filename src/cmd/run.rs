@@ -135,6 +135,15 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
                     private_tmp: true,
                 };
                 let p = sandbox::prepare(&plan)?;
+                // The config, hook settings and git's code files, but not `.loopgate/`:
+                // the agent's own hooks write their audit and ledger there from inside.
+                let referee = gate::referee_files::read_only(
+                    &root,
+                    gate::referee_files::Scope::ExceptState,
+                    &p.report().writable,
+                )?;
+                referee.apply(&mut cmd);
+                eprintln!("loopgate run: {}", referee.describe(&root));
                 sandbox::apply(&mut cmd, &p);
                 // Its hooks then leave shell commands as they are: the whole agent is jailed.
                 cmd.env(crate::cmd::hook::rewrite::RUN_CONFINED_ENV, "1");
