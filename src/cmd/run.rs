@@ -88,6 +88,9 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
         session: session.clone(),
         config: gate::baseline::RecordedConfig::of(&working),
         head: repo.as_ref().and_then(|r| r.resolve("HEAD").ok()),
+        // `.loopgate/` stays writable to the jailed agent (its hooks write there), so a
+        // baseline re-recorded in the same state is told apart by when it was written.
+        baseline_created_at: gate::baseline::load(&root, &session)?.map(|b| b.created_at),
     };
 
     let (program, rest) = args.argv.split_first().expect("clap requires a program");
