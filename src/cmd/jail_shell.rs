@@ -91,6 +91,7 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
             cmd.arg("-c").arg(&args.command);
         }
     }
+    let mut namespaced = false;
     if !args.no_mounts {
         let mut writable = plan.write_roots.clone();
         writable.extend(plan.extra_writable.iter().cloned());
@@ -113,9 +114,15 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
             Ok(m) => m,
             Err(e) => return format!("cannot plan the read-only mounts: {e}"),
         };
+        namespaced = !mounts.is_empty();
         sandbox::mounts::apply(&mut cmd, Arc::new(mounts));
     }
     sandbox::apply(&mut cmd, &prepared);
+    if namespaced {
+        // The agent's shell waits for this command on every call: the namespace's
+        // teardown is left to a holder, after that wait.
+        sandbox::mounts::hand_off_teardown(&mut cmd);
+    }
     // `exec` only returns on failure: of a set-up step (the reason was also written to
     // stderr by the step) or of finding bash.
     let err = cmd.exec();
