@@ -4,6 +4,8 @@
 # (`loopgate jail-shell`: Landlock on the pinned write roots, plus the mount namespace that
 # makes the referee's files read-only), and Landlock only (`--no-mounts`). When bubblewrap
 # is installed, the same read-only binds done by `bwrap` are measured for comparison.
+# With LOOPGATE_BEFORE=/path/to/an/older/loopgate, that binary's jail-shell is measured in
+# the same run (before/after of a change, same machine load).
 # Prints figures; asserts nothing. Usage: bench/jail_shell.sh [RUNS (default 300)]
 set -euo pipefail
 
@@ -36,6 +38,10 @@ cmds=("plain bash -c true=bash -c true"
       "reference: loopgate --version=$bin --version"
       "jail-shell (landlock + mounts)=bash $work/jailed.sh"
       "jail-shell (landlock only)=bash $work/landlock-only.sh")
+if [ -n "${LOOPGATE_BEFORE:-}" ]; then
+  sed "s|^'$bin' |'$LOOPGATE_BEFORE' |" "$work/jailed.sh" > "$work/before.sh"
+  cmds+=("jail-shell (before binary)=bash $work/before.sh")
+fi
 if command -v bwrap >/dev/null; then
   binds=""
   for p in .git/hooks .git/config .claude; do binds="$binds --ro-bind $repo/$p $repo/$p"; done

@@ -139,6 +139,29 @@ fn the_referees_files_are_read_only_to_a_jailed_command() {
     assert_eq!(ok.stdout.trim(), "2", "{}", ok.explain());
 }
 
+/// The agent's cwd carries over between calls: after `cd .git/hooks`, the next jailed
+/// command starts in a directory that was entered before the read-only binds were made.
+/// Relative paths from there must still meet the binds, not the mount beneath them.
+#[test]
+fn a_command_starting_inside_a_protected_directory_cannot_write_around_the_binds() {
+    let sb = Sandbox::new(Some("version = 1\n"));
+    std::fs::write(
+        sb.repo.join("w.sh"),
+        "echo x >> pre-commit; echo '[x]' >> ../config; echo y >> ../../loopgate.toml\n",
+    )
+    .unwrap();
+    let before = sb.guarded();
+    let ran = sb.attempt_in("sh ../../w.sh", &sb.repo.join(".git/hooks"), None);
+    assert_eq!(ran.decision, "allow", "{}", ran.explain());
+    assert_eq!(
+        ran.stderr.matches("Read-only file system").count(),
+        3,
+        "{}",
+        ran.explain()
+    );
+    assert_eq!(before, sb.guarded(), "{}", ran.explain());
+}
+
 #[test]
 fn without_landlock_nothing_is_rewritten_and_the_audit_and_context_say_so() {
     let sb = Sandbox::with_env(None, &[("LOOPGATE_NO_LANDLOCK", "1")]);

@@ -141,3 +141,65 @@ fn outside_git_is_exit_2() {
         stderr(&out)
     );
 }
+
+/// A whole agent under `run --confine` cannot rewrite the config, git's code-execution
+/// files or loopgate's state (its hooks are answered by the supervisor outside the jail).
+/// Without user namespaces it says they stayed writable.
+#[test]
+fn a_confined_agent_cannot_rewrite_the_config_git_hooks_or_state() {
+    let (repo, _outside) = repo_with_outside("auto");
+    repo.write(".git/hooks/pre-commit", "#!/bin/sh\nexit 0\n");
+    let config = repo.read("loopgate.toml");
+    let script = "for f in loopgate.toml .git/hooks/pre-commit .git/config .loopgate/probe; do \
+                  (echo TAMPERED >> $f) 2>/dev/null && echo \"wrote $f\" || echo \"blocked $f\"; done";
+    let out = repo
+        .loopgate()
+        .args(["run", "--confine", "--", "sh", "-c", script])
+        .output()
+        .unwrap();
+    let said = stdout(&out);
+    for f in [
+        "loopgate.toml",
+        ".git/hooks/pre-commit",
+        ".git/config",
+        ".loopgate/probe",
+    ] {
+        assert!(
+            said.contains(&format!("blocked {f}")),
+            "{said}{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(repo.read("loopgate.toml"), config);
+    assert!(!repo.read(".git/hooks/pre-commit").contains("TAMPERED"));
+    assert!(!repo.read(".git/config").contains("TAMPERED"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("the referee's files are read-only: .git/config, .git/hooks, .loopgate,")
+            && err.contains("loopgate.toml"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{said}{err}");
+
+    let out = repo
+        .loopgate()
+        .env("LOOPGATE_NO_USERNS", "1")
+        .args([
+            "run",
+            "--confine",
+            "--",
+            "sh",
+            "-c",
+            "echo '# x' >> loopgate.toml",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        stderr(&out).contains(
+            "the referee's files stayed writable (no mount namespace: LOOPGATE_NO_USERNS=1"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(repo.read("loopgate.toml").ends_with("# x\n"));
+}

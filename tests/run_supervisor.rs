@@ -304,7 +304,7 @@ fn without_a_mount_namespace_the_hooks_still_go_through_the_supervisor() {
     let (so, se) = (stdout(&out), stderr(&out));
     assert!(so.contains("tool-exit=0"), "{so}\n{se}");
     assert!(
-        se.contains("stay writable (no mount namespace: LOOPGATE_NO_USERNS=1"),
+        se.contains("stayed writable (no mount namespace: LOOPGATE_NO_USERNS=1"),
         "{se}"
     );
     assert!(

@@ -414,14 +414,19 @@ fn a_zero_bounce_budget_does_not_wave_a_stop_through() {
 
 /// The same attack in the real Claude Code client: the agent writes a script that rewrites
 /// `loopgate.toml` (guards off) and deletes a test, runs it, and says it is done. The stop
-/// is bounced by the config pinned when the session started, naming both files.
+/// is bounced by the config pinned when the session started, naming both files. The jail
+/// is off here (`confine = "off"`): jailed, the rewrite of `loopgate.toml` fails outright
+/// (`tests/kernel_jail.rs`); this is the layer behind it.
 #[test]
 fn real_claude_a_script_cannot_lower_the_bar_of_its_own_session() {
     use support::claude;
     use support::model::{ModelServer, Turn};
     let Some(bin) = claude::binary() else { return };
     let r = TestRepo::with_files(&[
-        ("loopgate.toml", "version = 1\n[gate]\nmax_bounces = 1\n"),
+        (
+            "loopgate.toml",
+            "version = 1\n[gate]\nmax_bounces = 1\n[sandbox]\nconfine = \"off\"\n",
+        ),
         ("tests/a.test.js", TWO_TESTS),
     ]);
     r.install_claude_hooks();

@@ -87,29 +87,19 @@ fn confine(dir: &Path, cmd: &mut Command) -> anyhow::Result<Prepared> {
 /// The referee's files inside the write roots made read-only by a private mount namespace,
 /// where one can be had (registered before Landlock, which forbids mounting).
 fn read_only_referee(root: &Path, report: &ConfineReport, cmd: &mut Command) -> anyhow::Result<()> {
-    if let sandbox::mounts::NsAvailability::Missing { reason } =
-        sandbox::mounts::namespaces_available()
-    {
-        eprintln!("loopgate: the referee's files stay writable (no mount namespace: {reason}); edits to them are detected instead");
-        return Ok(());
+    let referee =
+        gate::referee_files::read_only(root, gate::referee_files::Scope::All, &report.writable)?;
+    match &referee {
+        gate::referee_files::RefereeFiles::Writable { reason } => eprintln!(
+            "loopgate: the referee's files stay writable (no mount namespace: {reason}); edits to them are detected instead"
+        ),
+        gate::referee_files::RefereeFiles::ReadOnly(p) if !p.read_only.is_empty() => {
+            let shown: Vec<String> = p.read_only.iter().map(|p| p.display().to_string()).collect();
+            eprintln!("loopgate: read-only: {}", shown.join(", "));
+        }
+        gate::referee_files::RefereeFiles::ReadOnly(_) => {}
     }
-    let mut read_only = sandbox::mounts::referee_paths(root);
-    read_only.extend(state::user_state_dir());
-    let mounts = sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
-        read_only,
-        writable: report.writable.clone(),
-        hidden: Vec::new(),
-        network: sandbox::mounts::NetMode::Host,
-    })?;
-    if !mounts.read_only.is_empty() {
-        let shown: Vec<String> = mounts
-            .read_only
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        eprintln!("loopgate: read-only: {}", shown.join(", "));
-    }
-    sandbox::mounts::apply(cmd, std::sync::Arc::new(mounts));
+    referee.apply(cmd);
     Ok(())
 }
 

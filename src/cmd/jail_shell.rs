@@ -91,13 +91,11 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
             cmd.arg("-c").arg(&args.command);
         }
     }
+    let mut namespaced = false;
     if !args.no_mounts {
         let mut writable = plan.write_roots.clone();
         writable.extend(plan.extra_writable.iter().cloned());
-        let mut read_only = sandbox::mounts::referee_paths(&pin.root);
-        if let Some(state) = state::user_state_dir() {
-            read_only.push(state);
-        }
+        let read_only = gate::referee_files::paths(&pin.root, gate::referee_files::Scope::All);
         let home = gate::roots::home();
         let mounts = match sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
             read_only,
@@ -116,9 +114,15 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
             Ok(m) => m,
             Err(e) => return format!("cannot plan the read-only mounts: {e}"),
         };
+        namespaced = !mounts.is_empty();
         sandbox::mounts::apply(&mut cmd, Arc::new(mounts));
     }
     sandbox::apply(&mut cmd, &prepared);
+    if namespaced {
+        // The agent's shell waits for this command on every call: the namespace's
+        // teardown is left to a holder, after that wait.
+        sandbox::mounts::hand_off_teardown(&mut cmd);
+    }
     // `exec` only returns on failure: of a set-up step (the reason was also written to
     // stderr by the step) or of finding bash.
     let err = cmd.exec();

@@ -92,14 +92,12 @@ fn prepare_agent_state(state: &AgentState, home: &Path) -> Vec<PathBuf> {
 }
 
 /// The referee's files made read-only for the whole agent by a private mount namespace
-/// (registered before Landlock, which forbids mounting): `.loopgate/`, the config, the
-/// agents' hook settings, `.git/hooks` and `.git/config`, and the user state dir (pins and
-/// the supervisor's socket). Only those inside a writable path need it; the rest Landlock
-/// already keeps. Without a mount namespace the supervisor's socket must lie outside every
-/// writable path, or a script could put its own supervisor in its place.
+/// (`gate::referee_files`, all of them: the agent's hooks are answered by the supervisor,
+/// so nothing of loopgate's state need be writable inside), plus the agent's own settings
+/// in its state dir. Without a mount namespace the files inside the write roots are left to
+/// detection, but the supervisor's socket must not be writable.
 fn read_only_state(
     root: &Path,
-    state_dir: &Path,
     agent_settings: Vec<PathBuf>,
     socket_dir: &Path,
     report: &sandbox::confine::ConfineReport,
@@ -108,9 +106,13 @@ fn read_only_state(
     if report.enforcement == sandbox::Enforcement::NotEnforced {
         return Ok(());
     }
-    if let sandbox::mounts::NsAvailability::Missing { reason } =
-        sandbox::mounts::namespaces_available()
-    {
+    let referee = gate::referee_files::read_only_with(
+        root,
+        gate::referee_files::Scope::All,
+        &report.writable,
+        agent_settings,
+    )?;
+    if let gate::referee_files::RefereeFiles::Writable { reason } = &referee {
         let socket_dir = std::fs::canonicalize(socket_dir)?;
         if report
             .writable
@@ -119,19 +121,9 @@ fn read_only_state(
         {
             anyhow::bail!("the supervisor's socket {} would be writable to the agent (no mount namespace: {reason}); set LOOPGATE_STATE_HOME outside the write roots", socket_dir.display());
         }
-        eprintln!("loopgate run: the referee's files inside the write roots, and the agent's settings inside its state dir, stay writable (no mount namespace: {reason}); edits to them are detected instead");
-        return Ok(());
     }
-    let mut read_only = sandbox::mounts::referee_paths(root);
-    read_only.push(state_dir.to_path_buf());
-    read_only.extend(agent_settings);
-    let mounts = sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
-        read_only,
-        writable: report.writable.clone(),
-        hidden: Vec::new(),
-        network: sandbox::mounts::NetMode::Host,
-    })?;
-    sandbox::mounts::apply(cmd, std::sync::Arc::new(mounts));
+    referee.apply(cmd);
+    eprintln!("loopgate run: {}", referee.describe(root));
     Ok(())
 }
 
@@ -156,6 +148,9 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
         session: session.clone(),
         config: gate::baseline::RecordedConfig::of(&working),
         head: repo.as_ref().and_then(|r| r.resolve("HEAD").ok()),
+        // `.loopgate/` stays writable to the jailed agent (its hooks write there), so a
+        // baseline re-recorded in the same state is told apart by when it was written.
+        baseline_created_at: gate::baseline::load(&root, &session)?.map(|b| b.created_at),
     };
 
     let (program, rest) = args.argv.split_first().expect("clap requires a program");
@@ -216,7 +211,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
                     &root,
                     cfg.gate.hook_deadline,
                 )?;
-                read_only_state(&root, &state_dir, settings, sup.dir(), p.report(), &mut cmd)?;
+                read_only_state(&root, settings, sup.dir(), p.report(), &mut cmd)?;
                 cmd.env(crate::cmd::supervisor::ENV, sup.socket());
                 supervisor = Some(sup);
                 sandbox::apply(&mut cmd, &p);

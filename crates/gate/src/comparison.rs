@@ -49,6 +49,10 @@ pub struct PinnedStart {
     pub session: String,
     pub config: baseline::RecordedConfig,
     pub head: Option<String>,
+    /// When the start's own baseline was recorded, where the holder of the start saw it
+    /// (`loopgate run`): a baseline re-recorded later in the same state (same commit, same
+    /// config) is then not taken for it.
+    pub baseline_created_at: Option<String>,
 }
 
 /// The comparison point of a pinned session: its baseline when that is the one recorded
@@ -60,7 +64,12 @@ pub fn pinned_point(repo: Option<&Repo>, start: &PinnedStart) -> anyhow::Result<
     };
     let recorded = baseline::load(&repo.root, &start.session).ok().flatten();
     let genuine = recorded.filter(|b| {
-        b.head == start.head && b.config.as_ref().map(|c| &c.text) == Some(&start.config.text)
+        b.head == start.head
+            && b.config.as_ref().map(|c| &c.text) == Some(&start.config.text)
+            && start
+                .baseline_created_at
+                .as_ref()
+                .is_none_or(|at| *at == b.created_at)
     });
     let commit = start
         .head

@@ -109,8 +109,20 @@ pub fn check_confinement(
         private_tmp: true,
     };
     let prepared = sandbox::prepare(&plan)?;
-    let note = format!("checks ran under Landlock ({})", prepared.enforcement());
+    // The referee's files inside the write roots (the ledger, the config, git hooks): a
+    // check is code from the tree being judged and must not move its own bar.
+    let referee = crate::referee_files::read_only(
+        root,
+        crate::referee_files::Scope::All,
+        &prepared.report().writable,
+    )?;
+    let note = format!(
+        "checks ran under Landlock ({}); {}",
+        prepared.enforcement(),
+        referee.describe(root)
+    );
     let hook: PreSpawnHook = Box::new(move |cmd: &mut Command| {
+        referee.apply(cmd);
         sandbox::apply(cmd, &prepared);
         Ok(())
     });

@@ -17,6 +17,7 @@ pub mod markdown;
 pub mod pin;
 pub mod plan;
 pub mod receipt;
+pub mod referee_files;
 pub mod renames;
 pub mod roots;
 pub mod runner;

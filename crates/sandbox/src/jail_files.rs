@@ -41,9 +41,31 @@ pub fn session_tmp(agent: &str, session: &str) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
+/// Marks the last sweep of the hand-backs (its modification time).
+const SWEPT: &str = "swept";
+/// The sweep runs at most this often: a session leaves one hand-back per shell command, so
+/// looking at every one on every command costs more the longer the session runs.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Remove `cwd.*` hand-back files older than an hour from `dir` (one per agent shell pid;
-/// the agent's shell reads its own right after the command, so anything older is left over).
+/// the agent's shell reads its own right after the command, so anything older is left
+/// over), at most once every ten minutes.
 pub fn prune_hand_backs(dir: &Path) {
+    let marker = dir.join(SWEPT);
+    let recent = std::fs::metadata(&marker)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age < SWEEP_EVERY);
+    let stamped = std::fs::File::options()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&marker)
+        .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+    if recent || stamped.is_err() {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -67,6 +89,38 @@ pub fn prune_hand_backs(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn aged(path: &Path, secs: u64) {
+        let then = std::time::SystemTime::now() - std::time::Duration::from_secs(secs);
+        let f = std::fs::File::options()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .unwrap();
+        f.set_modified(then).unwrap();
+    }
+
+    #[test]
+    fn old_hand_backs_are_swept_at_most_every_ten_minutes() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, second, fresh) = (
+            dir.path().join("cwd.1"),
+            dir.path().join("cwd.2"),
+            dir.path().join("cwd.3"),
+        );
+        aged(&first, 7200);
+        aged(&fresh, 0);
+        prune_hand_backs(dir.path());
+        assert!(!first.exists() && fresh.exists());
+        // Within ten minutes of that sweep, nothing is looked at.
+        aged(&second, 7200);
+        prune_hand_backs(dir.path());
+        assert!(second.exists());
+        aged(&dir.path().join(SWEPT), 601);
+        prune_hand_backs(dir.path());
+        assert!(!second.exists() && fresh.exists());
+    }
 
     #[test]
     fn the_session_dir_is_private_and_stable() {

@@ -332,9 +332,75 @@ fn enter(p: &PreparedMounts) -> std::io::Result<()> {
                 }
             }
         }
+        reenter_cwd()?;
         if p.network == NetMode::Loopback {
             loopback_up()?;
         }
+    }
+    Ok(())
+}
+
+/// Leave the namespaces' teardown to a holder process instead of the command. The last
+/// process of a mount namespace pays for freeing its mounts as it exits (an RCU grace
+/// period, about 2 ms on a busy machine), and whoever waits for the command waits for that
+/// too. With this, a tiny process cloned just before the exec keeps the namespaces until the
+/// command has exited and pays instead, after the command's exit has been seen. For a
+/// command that execs in place (no fork in between) per agent call, where that wait is
+/// felt. Register it AFTER Landlock's `pre_exec`, so the holder is confined like the
+/// command.
+pub fn hand_off_teardown(cmd: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure only makes raw syscalls.
+    unsafe {
+        cmd.pre_exec(|| {
+            spawn_holder();
+            Ok(())
+        });
+    }
+}
+
+/// Start the holder. Best effort: without it, the command pays the teardown itself.
+unsafe fn spawn_holder() {
+    // This process is about to become the command (exec keeps the pid): the holder waits on
+    // a pidfd of it. Close-on-exec, so the command does not inherit it.
+    let pidfd = libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0u32) as libc::c_int;
+    if pidfd < 0 {
+        return;
+    }
+    // A sibling of the command (CLONE_PARENT), never its child: a command that waits for
+    // every child it has (`while wait(); do ...`) must not wait for the holder.
+    let flags = (libc::CLONE_PARENT | libc::SIGCHLD) as libc::c_ulong;
+    let pid = libc::syscall(libc::SYS_clone, flags, 0usize, 0usize, 0usize, 0usize);
+    if pid != 0 {
+        libc::close(pidfd);
+        return;
+    }
+    // The holder keeps no other descriptor: nobody waits on a pipe it holds open.
+    if pidfd > 0 {
+        libc::syscall(libc::SYS_close_range, 0u32, (pidfd - 1) as u32, 0u32);
+    }
+    libc::syscall(libc::SYS_close_range, (pidfd + 1) as u32, u32::MAX, 0u32);
+    let mut p = libc::pollfd {
+        fd: pidfd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    while libc::poll(&mut p, 1, -1) < 0
+        && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+    {}
+    libc::_exit(0);
+}
+
+/// Walk into the working directory again by its path. The directory was entered before the
+/// binds were made, so it still points into the mount below any anchor made over it or an
+/// ancestor: relative paths from there would reach the protected files around the binds.
+unsafe fn reenter_cwd() -> std::io::Result<()> {
+    let mut buf = [0u8; libc::PATH_MAX as usize];
+    let n = libc::syscall(libc::SYS_getcwd, buf.as_mut_ptr(), buf.len());
+    // The kernel writes an absolute, NUL-terminated path, or "(unreachable)..." for a
+    // directory outside this root: only the first is a path to enter.
+    if n <= 0 || buf[0] != b'/' || libc::chdir(buf.as_ptr().cast()) != 0 {
+        return fail(b"loopgate: jail: cannot enter the working directory again\n");
     }
     Ok(())
 }
@@ -481,17 +547,18 @@ fn canonical(p: &Path) -> PathBuf {
 /// hook settings, and the git files that run code for the human later. Only the ones that
 /// exist can be mounted over; the rest are left to detection (`config_edits`).
 pub fn referee_paths(root: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = [
-        ".loopgate",
-        "loopgate.toml",
-        ".claude",
-        ".codex",
-        ".gemini",
-        ".cursor",
-    ]
-    .iter()
-    .map(|p| root.join(p))
-    .collect();
+    let mut out = vec![root.join(".loopgate")];
+    out.extend(referee_config_paths(root));
+    out
+}
+
+/// The referee's files no loopgate hook ever writes: the config, the agents' hook settings
+/// and git's code-execution files (loopgate's state in `.loopgate` is left out).
+pub fn referee_config_paths(root: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = ["loopgate.toml", ".claude", ".codex", ".gemini", ".cursor"]
+        .iter()
+        .map(|p| root.join(p))
+        .collect();
     out.extend(git_code_paths(root));
     out
 }

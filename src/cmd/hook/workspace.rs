@@ -150,6 +150,7 @@ impl Workspace {
             session: session.clone(),
             config: pin.config.clone(),
             head: pin.head.clone(),
+            baseline_created_at: None,
         });
         Ok((
             Workspace {
