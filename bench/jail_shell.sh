@@ -31,13 +31,19 @@ rewrite() { # the tool gate's rewrite of "$1"
 jailed="$(rewrite true)"
 printf '%s' "$jailed" > "$work/jailed.sh"
 sed 's/ jail-shell / jail-shell --no-mounts /' "$work/jailed.sh" > "$work/landlock-only.sh"
+# The floor of this design: the same two-shell chain (the agent's shell, then a bash with
+# the hand-back trap) with no loopgate and no jail in between.
+sed "1s#^'$bin' jail-shell .* -c 'true'\$#bash -c 'trap \"builtin pwd -P >| /dev/null\" EXIT; true'#" \
+  "$work/jailed.sh" > "$work/no-loopgate.sh"
+grep -q "^bash -c 'trap" "$work/no-loopgate.sh" || { echo "the floor's rewrite failed" >&2; exit 1; }
 echo "rewritten: $(head -1 "$work/jailed.sh")"
 
 cmds=("plain bash -c true=bash -c true"
       "reference: /bin/true=/bin/true"
       "reference: loopgate --version=$bin --version"
       "jail-shell (landlock + mounts)=bash $work/jailed.sh"
-      "jail-shell (landlock only)=bash $work/landlock-only.sh")
+      "jail-shell (landlock only)=bash $work/landlock-only.sh"
+      "floor: both shells, no loopgate=bash $work/no-loopgate.sh")
 if [ -n "${LOOPGATE_BEFORE:-}" ]; then
   sed "s|^'$bin' |'$LOOPGATE_BEFORE' |" "$work/jailed.sh" > "$work/before.sh"
   cmds+=("jail-shell (before binary)=bash $work/before.sh")
