@@ -26,7 +26,7 @@ fn the_executable_is_position_independent_with_packed_relocations() {
     const DT_RELR: u64 = 36;
     let tags: Vec<u64> = (offset..offset + size)
         .step_by(16)
-        .map(|at| u64_at(at))
+        .map(u64_at)
         .take_while(|&tag| tag != 0)
         .collect();
     assert!(
