@@ -9,10 +9,12 @@
 //!    is taken first, then one in any other file of the change. A skip on a line of its
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
 //!    another test, it skips something else.
-//! 2. **Rewritten**: what is left is paired per file and label, in line order (the i-th
-//!    left-over removed `eslint-disable` of a file with its i-th left-over added one;
-//!    skips only over the same next line). A pair is the same marker with new text, not
-//!    a new one, unless the new text [widened](super::widen) it.
+//! 2. **Rewritten**: what is left is paired per file and label (skips only over the same
+//!    next line): first the pairs that share words beyond the marker's own, most shared
+//!    first (`#[allow(a)]` with the `#[allow(a, b)]` it became), then, except for TODOs,
+//!    the rest in line order. A pair is the same marker with new text, not a new one,
+//!    unless the new text [widened](super::widen) it. A TODO sharing no words with the
+//!    removed one is another TODO.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
 use super::languages::Lang;
@@ -41,23 +43,45 @@ pub fn normalise(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The line with no whitespace at all: `//TODO` respaced to `// TODO` is the same marker.
+fn compact(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
+/// How many words two markers' lines share beyond the words of their label (`allow` of
+/// `#[allow(`, `TODO`): a rewrite keeps some of what it said.
+fn shared_words(old: &Mark, new: &Mark) -> usize {
+    let words = |s: &str| -> std::collections::BTreeSet<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let label = words(&old.label);
+    let (o, n) = (words(old.text), words(new.text));
+    o.intersection(&n).filter(|w| !label.contains(*w)).count()
+}
+
 /// What a moved marker keeps: its line and, for a skip on a line of its own, the line
 /// after it (both normalised).
 type Key = (String, Option<String>);
 
 /// A verdict for each of `added` (same order). `widened(old, new)` says whether `new`,
-/// a rewrite of `old` (same file, same label), reaches further than it did.
+/// a rewrite of `old` (same file, same label), reaches further than it did. `loose`: pair
+/// rewrites that share no words too (in line order), for markers whose text is not
+/// what they say (a suppression's reach is its rules, which `widened` reads).
 pub fn account(
     added: &[Mark],
     removed: &[Mark],
     widened: &dyn Fn(&Mark, &Mark) -> bool,
+    loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
     if removed.is_empty() {
         return verdicts;
     }
     let mut used = vec![false; removed.len()];
-    let key = |m: &Mark| (normalise(m.text), m.anchor.map(normalise));
+    let key = |m: &Mark| (compact(m.text), m.anchor.map(compact));
     let mut by_key: HashMap<(&str, Key), Vec<usize>> = HashMap::new();
     for (i, r) in removed.iter().enumerate() {
         by_key
@@ -89,39 +113,66 @@ pub fn account(
             }
         }
     }
-    // 2. Rewrites: per file and label (and anchor), in line order.
+    // 2. Rewrites: per file and label (and anchor). A pair sharing words beyond the
+    // marker's own is taken first (the most shared first), so `#[allow(a)]` pairs with
+    // the `#[allow(a, b)]` it became, not with a new `#[allow(b)]` above it. What is left
+    // pairs in line order, unless `loose` is off: a TODO with other words is another TODO.
     let anchor = |m: &Mark| m.anchor.map(normalise);
-    let mut left_removed: HashMap<(usize, &str, Option<String>), Vec<usize>> = HashMap::new();
+    let mut groups: BTreeMap<(usize, &str, Option<String>), (Vec<usize>, Vec<usize>)> =
+        BTreeMap::new();
     for (i, r) in removed.iter().enumerate().filter(|(i, _)| !used[*i]) {
-        left_removed
+        groups
             .entry((r.file, r.label.as_str(), anchor(r)))
             .or_default()
+            .0
             .push(i);
     }
-    for list in left_removed.values_mut() {
-        list.sort_by_key(|&i| removed[i].line);
-    }
-    let mut left_added: Vec<usize> = (0..added.len())
-        .filter(|&j| verdicts[j] == Verdict::New)
-        .collect();
-    left_added.sort_by_key(|&j| (added[j].file, added[j].line));
-    let mut taken: HashMap<(usize, &str, Option<String>), usize> = HashMap::new();
-    for j in left_added {
-        let a = &added[j];
-        let key = (a.file, a.label.as_str(), anchor(a));
-        let Some(list) = left_removed.get(&key) else {
+    for (j, a) in added.iter().enumerate() {
+        if verdicts[j] != Verdict::New {
             continue;
-        };
-        let next = taken.entry(key.clone()).or_insert(0);
-        let Some(&i) = list.get(*next) else { continue };
-        *next += 1;
-        verdicts[j] = if widened(&removed[i], a) {
-            Verdict::Widened {
-                was: removed[i].text.to_string(),
+        }
+        if let Some(group) = groups.get_mut(&(a.file, a.label.as_str(), anchor(a))) {
+            group.1.push(j);
+        }
+    }
+    for (rs, mut adds) in groups.into_values() {
+        let mut rs = rs;
+        rs.sort_by_key(|&i| removed[i].line);
+        adds.sort_by_key(|&j| added[j].line);
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut scored: Vec<(usize, usize, usize)> = Vec::new();
+        for (ri, &i) in rs.iter().enumerate() {
+            for (aj, &j) in adds.iter().enumerate() {
+                let shared = shared_words(&removed[i], &added[j]);
+                if shared > 0 {
+                    scored.push((shared, ri, aj));
+                }
             }
-        } else {
-            Verdict::Rewritten
-        };
+        }
+        // Most shared first; ties in line order.
+        scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+        let (mut r_taken, mut a_taken) = (vec![false; rs.len()], vec![false; adds.len()]);
+        for (_, ri, aj) in scored {
+            if !r_taken[ri] && !a_taken[aj] {
+                r_taken[ri] = true;
+                a_taken[aj] = true;
+                pairs.push((rs[ri], adds[aj]));
+            }
+        }
+        if loose {
+            let left_r = rs.iter().enumerate().filter(|(k, _)| !r_taken[*k]);
+            let left_a = adds.iter().enumerate().filter(|(k, _)| !a_taken[*k]);
+            pairs.extend(left_r.zip(left_a).map(|((_, &i), (_, &j))| (i, j)));
+        }
+        for (i, j) in pairs {
+            verdicts[j] = if widened(&removed[i], &added[j]) {
+                Verdict::Widened {
+                    was: removed[i].text.to_string(),
+                }
+            } else {
+                Verdict::Rewritten
+            };
+        }
     }
     verdicts
 }
@@ -268,7 +319,12 @@ pub fn marker_findings(
                 super::widen::widened(kind, lang, &new.label, old.text, new.text)
             })
         };
-        let verdicts = account(added.of(kind), removed.of(kind), &widened);
+        let verdicts = account(
+            added.of(kind),
+            removed.of(kind),
+            &widened,
+            kind != Kind::Todos,
+        );
         let totals = |file: usize| {
             let d = visible[file];
             let from = old_path(d);
@@ -339,7 +395,7 @@ mod tests {
         // The one over test_slow moved (to another file, re-indented); the one over
         // test_fast is new, and is no rewrite of anything either.
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
         let removed = [over(
@@ -350,7 +406,7 @@ mod tests {
             mark(0, 2, "pytest.mark.skip", "@pytest.mark.skip(reason='x')"),
             "def test_fast():",
         )];
-        assert_eq!(account(&added, &removed, &never), vec![Verdict::New]);
+        assert_eq!(account(&added, &removed, &never, true), vec![Verdict::New]);
     }
 
     fn never(_: &Mark, _: &Mark) -> bool {
@@ -375,7 +431,7 @@ mod tests {
             };
             let (a, r) = (marks(&added), marks(&removed));
             let widened = |_: &Mark, _: &Mark| wide;
-            let verdicts = account(&a, &r, &widened);
+            let verdicts = account(&a, &r, &widened, true);
             let reported = verdicts
                 .iter()
                 .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
@@ -394,7 +450,7 @@ mod tests {
     #[test]
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
-        assert_eq!(account(&added, &[], &never), vec![Verdict::New]);
+        assert_eq!(account(&added, &[], &never, true), vec![Verdict::New]);
     }
 
     #[test]
@@ -408,7 +464,7 @@ mod tests {
             mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
         ];
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, true),
             vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
         );
     }
@@ -421,7 +477,7 @@ mod tests {
         ];
         let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, true),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
@@ -436,7 +492,7 @@ mod tests {
             mark(1, 1, "it.skip", "it.skip('a')"),
         ];
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, true),
             vec![Verdict::Moved { from: 1 }]
         );
     }
@@ -456,7 +512,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider),
+            account(&added, &removed, &wider, true),
             vec![
                 Verdict::Rewritten,
                 Verdict::Widened {
@@ -467,6 +523,70 @@ mod tests {
                 // Another label is another kind of marker.
                 Verdict::New,
             ]
+        );
+    }
+
+    #[test]
+    fn a_rewrite_pairs_with_the_line_that_kept_its_words() {
+        // `dead_code` became `dead_code, deprecated` below a new `#[allow(deprecated)]`:
+        // in line order the old one would pair with the new one and hide the widening.
+        let added = [
+            mark(0, 10, "#[allow(", "    #[allow(deprecated)]"),
+            mark(0, 30, "#[allow(", "    #[allow(dead_code, deprecated)]"),
+        ];
+        let removed = [mark(0, 30, "#[allow(", "    #[allow(dead_code)]")];
+        let wider =
+            |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
+        assert_eq!(
+            account(&added, &removed, &wider, true),
+            vec![
+                Verdict::New,
+                Verdict::Widened {
+                    was: "    #[allow(dead_code)]".into()
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_todo_with_other_words_is_another_todo() {
+        let removed = [mark(
+            0,
+            72,
+            "TODO",
+            "// TODO(ann): forbid null for primitives",
+        )];
+        let added = [mark(
+            0,
+            155,
+            "TODO",
+            "// TODO: adjust once a narrower type is thrown",
+        )];
+        assert_eq!(account(&added, &removed, &never, false), vec![Verdict::New]);
+        let added = [mark(
+            0,
+            70,
+            "TODO",
+            "// TODO(ann): forbid null for primitives?",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, false),
+            vec![Verdict::Rewritten]
+        );
+    }
+
+    #[test]
+    fn a_marker_respaced_inside_its_line_moved() {
+        // `// TODO` respaced to `//TODO` in its own file is that file's marker, so the
+        // `// TODO` of a new file is new, not the one moved there.
+        let added = [
+            mark(0, 13, "TODO", "//TODO"),
+            mark(1, 13, "TODO", "// TODO"),
+        ];
+        let removed = [mark(0, 20, "TODO", "\t// TODO")];
+        assert_eq!(
+            account(&added, &removed, &never, false),
+            vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
 }
