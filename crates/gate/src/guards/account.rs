@@ -5,8 +5,9 @@
 //! the markers the change added are set against the ones it removed, across all its files:
 //!
 //! 1. **Moved**: an added marker with the same label on the same line text (whitespace
-//!    aside) as a removed one is the same marker in a new place; a match in the same file
-//!    is taken first, then one in any other file of the change. A skip on a line of its
+//!    aside) as a removed one is the same marker in a new place; a match that also kept
+//!    the code under it is taken first, then one in the same file, then one in any other
+//!    file of the change. A skip on a line of its
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
 //!    another test, it skips something else.
 //! 2. **Rewritten**: what is left is paired per file and label (skips only over the same
@@ -91,20 +92,24 @@ pub fn account(
     }
     let keys: Vec<(&str, (String, Option<String>))> =
         added.iter().map(|a| (a.label.as_str(), key(a))).collect();
-    // 1. Moves: within the file first, so a move inside one file never borrows another
-    // file's removal; then across files.
-    for same_file in [true, false] {
+    // 1. Moves: one that kept the code under it first (so a file that moved its markers
+    // out and added new ones of the same text elsewhere keeps the new ones new); then
+    // within the file, so a move inside one file never borrows another file's removal;
+    // then across files.
+    let next = |m: &Mark| m.next.map(compact);
+    for (same_file, same_next) in [(true, true), (false, true), (true, false), (false, false)] {
         for (j, a) in added.iter().enumerate() {
-            if verdicts[j] != Verdict::New {
+            if verdicts[j] != Verdict::New || (same_next && a.next.is_none()) {
                 continue;
             }
             let Some(candidates) = by_key.get(&keys[j]) else {
                 continue;
             };
-            let hit = candidates
-                .iter()
-                .copied()
-                .find(|&i| !used[i] && (!same_file || removed[i].file == a.file));
+            let hit = candidates.iter().copied().find(|&i| {
+                !used[i]
+                    && (!same_file || removed[i].file == a.file)
+                    && (!same_next || next(&removed[i]) == next(a))
+            });
             if let Some(i) = hit {
                 used[i] = true;
                 verdicts[j] = Verdict::Moved {
@@ -371,6 +376,7 @@ mod tests {
             label: label.into(),
             text,
             anchor: None,
+            next: None,
         }
     }
 
@@ -545,6 +551,29 @@ mod tests {
                     was: "    #[allow(dead_code)]".into()
                 }
             ]
+        );
+    }
+
+    #[test]
+    fn the_marker_that_kept_its_code_is_the_one_that_moved() {
+        // File 0 moved its suppression (with the code under it) to file 1 and added one of
+        // the same text over new code: that one is new, not a move within file 0.
+        let line = "// eslint-disable-next-line no-explicit-any";
+        let with = |m: Mark<'static>, next: &'static str| Mark {
+            next: Some(next),
+            ..m
+        };
+        let added = [
+            with(mark(0, 3, "eslint-disable", line), "const fresh = x as any"),
+            with(mark(1, 9, "eslint-disable", line), "  const old = y as any"),
+        ];
+        let removed = [with(
+            mark(0, 40, "eslint-disable", line),
+            "const old = y as any",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, true),
+            vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
     }
 

@@ -89,6 +89,10 @@ pub struct Mark<'a> {
     /// next non-blank line, the test it skips. A skip moved to another test is not the
     /// same skip.
     pub anchor: Option<&'a str>,
+    /// For any other marker on a line without code of its own (`// eslint-disable-next-line`,
+    /// `#[allow(x)]`, `// TODO`): the next non-blank line, the code it sits over. Among
+    /// identical markers, the one that moved is the one that kept its code.
+    pub next: Option<&'a str>,
 }
 
 /// Markers found on lines, per guard.
@@ -237,7 +241,19 @@ pub fn scan<'a>(
                 continue;
             }
             let mut anchor = None;
+            let mut next = None;
             let mut port = false;
+            let code = view.code.trim_start();
+            if kind != Kind::Skips && (code.is_empty() || code.starts_with(['@', '#'])) {
+                let all = all_lines.get_or_insert_with(|| {
+                    f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                });
+                next = all
+                    .iter()
+                    .skip(line.number as usize)
+                    .find(|l| !l.trim().is_empty())
+                    .copied();
+            }
             if kind == Kind::Skips {
                 skip_markers = skip_markers.saturating_add(found.len() as u32);
                 let all = all_lines.get_or_insert_with(|| {
@@ -269,6 +285,7 @@ pub fn scan<'a>(
                 label,
                 text: &line.text,
                 anchor,
+                next,
             });
             if port {
                 ported.extend(marks);
