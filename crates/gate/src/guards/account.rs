@@ -11,7 +11,9 @@
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
 //!    another test, it skips something else.
 //! 2. **Rewritten**: what is left is paired per file and label (skips only over the same
-//!    next line): first the pairs that share words beyond the marker's own, most shared
+//!    next line; suppressions only where the new line took the old one's place, between
+//!    the same unchanged lines, so a suppression dropped in one place and another written
+//!    over other code elsewhere in the file are a removal and a new one): first the pairs that share words beyond the marker's own, most shared
 //!    first (`#[allow(a)]` with the `#[allow(a, b)]` it became), then, except for TODOs,
 //!    the rest in line order. A pair is the same marker with new text, not a new one,
 //!    unless the new text [widened](super::widen) it. A TODO sharing no words with the
@@ -67,7 +69,8 @@ fn shared_words(old: &Mark, new: &Mark) -> usize {
 /// after it (both normalised).
 type Key = (String, Option<String>);
 
-/// A verdict for each of `added` (same order). `widened(old, new)` says whether `new`,
+/// A verdict for each of `added` (same order). `same_place(old, new)`: whether `new` sits
+/// where `old` was (see [`Places`]). `widened(old, new)` says whether `new`,
 /// a rewrite of `old` (same file, same label), reaches further than it did. `loose`: pair
 /// rewrites that share no words too (in line order), for markers whose text is not
 /// what they say (a suppression's reach is its rules, which `widened` reads).
@@ -75,6 +78,7 @@ pub fn account(
     added: &[Mark],
     removed: &[Mark],
     widened: &dyn Fn(&Mark, &Mark) -> bool,
+    same_place: &dyn Fn(&Mark, &Mark) -> bool,
     loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
@@ -148,6 +152,9 @@ pub fn account(
         let mut scored: Vec<(usize, usize, usize)> = Vec::new();
         for (ri, &i) in rs.iter().enumerate() {
             for (aj, &j) in adds.iter().enumerate() {
+                if !same_place(&removed[i], &added[j]) {
+                    continue;
+                }
                 let shared = shared_words(&removed[i], &added[j]);
                 if shared > 0 {
                     scored.push((shared, ri, aj));
@@ -165,9 +172,18 @@ pub fn account(
             }
         }
         if loose {
-            let left_r = rs.iter().enumerate().filter(|(k, _)| !r_taken[*k]);
-            let left_a = adds.iter().enumerate().filter(|(k, _)| !a_taken[*k]);
-            pairs.extend(left_r.zip(left_a).map(|((_, &i), (_, &j))| (i, j)));
+            for (ri, &i) in rs.iter().enumerate() {
+                if r_taken[ri] {
+                    continue;
+                }
+                let free = (0..adds.len())
+                    .find(|&aj| !a_taken[aj] && same_place(&removed[i], &added[adds[aj]]));
+                if let Some(aj) = free {
+                    r_taken[ri] = true;
+                    a_taken[aj] = true;
+                    pairs.push((i, adds[aj]));
+                }
+            }
         }
         for (i, j) in pairs {
             verdicts[j] = if widened(&removed[i], &added[j]) {
@@ -180,6 +196,34 @@ pub fn account(
         }
     }
     verdicts
+}
+
+/// Where a file's changed lines sit among its unchanged ones. Unchanged lines are the same
+/// in the old and the new text, so a removed line and an added line took the same place
+/// when as many unchanged lines come before each.
+pub struct Places {
+    removed: Vec<u32>,
+    added: Vec<u32>,
+}
+
+impl Places {
+    pub fn of(d: &FileDelta) -> Self {
+        let numbers = |lines: &[super::Line]| {
+            let mut v: Vec<u32> = lines.iter().map(|l| l.number).collect();
+            v.sort_unstable();
+            v
+        };
+        Places {
+            removed: numbers(&d.removed_lines),
+            added: numbers(&d.added_lines),
+        }
+    }
+
+    /// Whether removed line `old` and added line `new` sit between the same unchanged lines.
+    pub fn same(&self, old: u32, new: u32) -> bool {
+        let before = |changed: &[u32], n: u32| n as usize - changed.partition_point(|&c| c < n);
+        before(&self.removed, old) == before(&self.added, new)
+    }
 }
 
 /// Per-file marker counts for a finding's message: before and after, when known.
@@ -316,6 +360,13 @@ pub fn marker_findings(
             }
         }
     }
+    let places: Vec<Places> = visible.iter().map(|d| Places::of(d)).collect();
+    // A suppression's text is its rules: one written elsewhere in the file over other code
+    // is another suppression, so only one in the old one's place is its rewrite. A skip is
+    // tied to its test by its anchor, and a TODO by its words, wherever they went.
+    let in_place =
+        |old: &Mark, new: &Mark| old.file == new.file && places[old.file].same(old.line, new.line);
+    let anywhere = |_: &Mark, _: &Mark| true;
     let mut out = scan::MarkerFindings::default();
     for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
@@ -328,6 +379,11 @@ pub fn marker_findings(
             added.of(kind),
             removed.of(kind),
             &widened,
+            if kind == Kind::Lint {
+                &in_place
+            } else {
+                &anywhere
+            },
             kind != Kind::Todos,
         );
         let totals = |file: usize| {
@@ -401,7 +457,7 @@ mod tests {
         // The one over test_slow moved (to another file, re-indented); the one over
         // test_fast is new, and is no rewrite of anything either.
         assert_eq!(
-            account(&added, &removed, &never, true),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
         let removed = [over(
@@ -412,11 +468,54 @@ mod tests {
             mark(0, 2, "pytest.mark.skip", "@pytest.mark.skip(reason='x')"),
             "def test_fast():",
         )];
-        assert_eq!(account(&added, &removed, &never, true), vec![Verdict::New]);
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, true),
+            vec![Verdict::New]
+        );
     }
 
     fn never(_: &Mark, _: &Mark) -> bool {
         false
+    }
+
+    fn anywhere(_: &Mark, _: &Mark) -> bool {
+        true
+    }
+
+    #[test]
+    fn a_marker_written_elsewhere_in_its_file_is_no_rewrite() {
+        // Old lines 1..=10, line 3 `// TODO a` removed; new text adds `// TODO b` at
+        // line 3 (its place) or at line 9 (after six unchanged lines).
+        let old_text = "k\nk\n// TODO a\nk\nk\nk\nk\nk\nk\nk";
+        let d = |added: u32| FileDelta {
+            path: "a.py".into(),
+            kind: super::super::DeltaKind::Modified,
+            added_lines: vec![super::super::Line {
+                number: added,
+                text: "# noqa: b".into(),
+            }],
+            removed_lines: vec![super::super::Line {
+                number: 3,
+                text: "# noqa: a".into(),
+            }],
+            old_text: Some(old_text.into()),
+            old_counts: None,
+            new_text: None,
+        };
+        assert!(Places::of(&d(3)).same(3, 3));
+        assert!(!Places::of(&d(9)).same(3, 9));
+        let places = Places::of(&d(9));
+        let here = |o: &Mark, n: &Mark| places.same(o.line, n.line);
+        let added = [mark(0, 9, "noqa", "x = 2  # noqa: b")];
+        let removed = [mark(0, 3, "noqa", "x = 1  # noqa: a")];
+        assert_eq!(
+            account(&added, &removed, &never, &here, true),
+            vec![Verdict::New]
+        );
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, true),
+            vec![Verdict::Rewritten]
+        );
     }
 
     proptest::proptest! {
@@ -437,7 +536,7 @@ mod tests {
             };
             let (a, r) = (marks(&added), marks(&removed));
             let widened = |_: &Mark, _: &Mark| wide;
-            let verdicts = account(&a, &r, &widened, true);
+            let verdicts = account(&a, &r, &widened, &anywhere, true);
             let reported = verdicts
                 .iter()
                 .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
@@ -456,7 +555,10 @@ mod tests {
     #[test]
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
-        assert_eq!(account(&added, &[], &never, true), vec![Verdict::New]);
+        assert_eq!(
+            account(&added, &[], &never, &anywhere, true),
+            vec![Verdict::New]
+        );
     }
 
     #[test]
@@ -470,7 +572,7 @@ mod tests {
             mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, true),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
         );
     }
@@ -483,7 +585,7 @@ mod tests {
         ];
         let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &removed, &never, true),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
@@ -498,7 +600,7 @@ mod tests {
             mark(1, 1, "it.skip", "it.skip('a')"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, true),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::Moved { from: 1 }]
         );
     }
@@ -518,7 +620,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, true),
+            account(&added, &removed, &wider, &anywhere, true),
             vec![
                 Verdict::Rewritten,
                 Verdict::Widened {
@@ -544,7 +646,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, true),
+            account(&added, &removed, &wider, &anywhere, true),
             vec![
                 Verdict::New,
                 Verdict::Widened {
@@ -572,7 +674,7 @@ mod tests {
             "const old = y as any",
         )];
         assert_eq!(
-            account(&added, &removed, &never, true),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
     }
@@ -591,7 +693,10 @@ mod tests {
             "TODO",
             "// TODO: adjust once a narrower type is thrown",
         )];
-        assert_eq!(account(&added, &removed, &never, false), vec![Verdict::New]);
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, false),
+            vec![Verdict::New]
+        );
         let added = [mark(
             0,
             70,
@@ -599,7 +704,7 @@ mod tests {
             "// TODO(ann): forbid null for primitives?",
         )];
         assert_eq!(
-            account(&added, &removed, &never, false),
+            account(&added, &removed, &never, &anywhere, false),
             vec![Verdict::Rewritten]
         );
     }
@@ -614,7 +719,7 @@ mod tests {
         ];
         let removed = [mark(0, 20, "TODO", "\t// TODO")];
         assert_eq!(
-            account(&added, &removed, &never, false),
+            account(&added, &removed, &never, &anywhere, false),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
