@@ -127,8 +127,9 @@ pub fn account(
     // the `#[allow(a, b)]` it became, not with a new `#[allow(b)]` above it. What is left
     // pairs in line order, unless `loose` is off: a TODO with other words is another TODO.
     let anchor = |m: &Mark| m.anchor.map(normalise);
-    let mut groups: BTreeMap<(usize, &str, Option<String>), (Vec<usize>, Vec<usize>)> =
-        BTreeMap::new();
+    // (file, label, anchor) -> (left-over removed, left-over added)
+    type Group = (Vec<usize>, Vec<usize>);
+    let mut groups: BTreeMap<(usize, &str, Option<String>), Group> = BTreeMap::new();
     for (i, r) in removed.iter().enumerate().filter(|(i, _)| !used[*i]) {
         groups
             .entry((r.file, r.label.as_str(), anchor(r)))
