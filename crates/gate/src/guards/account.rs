@@ -5,14 +5,19 @@
 //! the markers the change added are set against the ones it removed, across all its files:
 //!
 //! 1. **Moved**: an added marker with the same label on the same line text (whitespace
-//!    aside) as a removed one is the same marker in a new place; a match in the same file
-//!    is taken first, then one in any other file of the change. A skip on a line of its
+//!    aside) as a removed one is the same marker in a new place; a match that also kept
+//!    the code under it is taken first, then one in the same file, then one in any other
+//!    file of the change. A skip on a line of its
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
 //!    another test, it skips something else.
-//! 2. **Rewritten**: what is left is paired per file and label, in line order (the i-th
-//!    left-over removed `eslint-disable` of a file with its i-th left-over added one;
-//!    skips only over the same next line). A pair is the same marker with new text, not
-//!    a new one, unless the new text [widened](super::widen) it.
+//! 2. **Rewritten**: what is left is paired per file and label (skips only over the same
+//!    next line; suppressions only where the new line took the old one's place, between
+//!    the same unchanged lines, so a suppression dropped in one place and another written
+//!    over other code elsewhere in the file are a removal and a new one): first the pairs that share words beyond the marker's own, most shared
+//!    first (`#[allow(a)]` with the `#[allow(a, b)]` it became), then, except for TODOs,
+//!    the rest in line order. A pair is the same marker with new text, not a new one,
+//!    unless the new text [widened](super::widen) it. A TODO sharing no words with the
+//!    removed one is another TODO.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
 use super::languages::Lang;
@@ -41,23 +46,47 @@ pub fn normalise(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The line with no whitespace at all: `//TODO` respaced to `// TODO` is the same marker.
+fn compact(text: &str) -> String {
+    text.split_whitespace().collect()
+}
+
+/// How many words two markers' lines share beyond the words of their label (`allow` of
+/// `#[allow(`, `TODO`): a rewrite keeps some of what it said.
+fn shared_words(old: &Mark, new: &Mark) -> usize {
+    let words = |s: &str| -> std::collections::BTreeSet<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let label = words(&old.label);
+    let (o, n) = (words(old.text), words(new.text));
+    o.intersection(&n).filter(|w| !label.contains(*w)).count()
+}
+
 /// What a moved marker keeps: its line and, for a skip on a line of its own, the line
 /// after it (both normalised).
 type Key = (String, Option<String>);
 
-/// A verdict for each of `added` (same order). `widened(old, new)` says whether `new`,
-/// a rewrite of `old` (same file, same label), reaches further than it did.
+/// A verdict for each of `added` (same order). `same_place(old, new)`: whether `new` sits
+/// where `old` was (see [`Places`]). `widened(old, new)` says whether `new`,
+/// a rewrite of `old` (same file, same label), reaches further than it did. `loose`: pair
+/// rewrites that share no words too (in line order), for markers whose text is not
+/// what they say (a suppression's reach is its rules, which `widened` reads).
 pub fn account(
     added: &[Mark],
     removed: &[Mark],
     widened: &dyn Fn(&Mark, &Mark) -> bool,
+    same_place: &dyn Fn(&Mark, &Mark) -> bool,
+    loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
     if removed.is_empty() {
         return verdicts;
     }
     let mut used = vec![false; removed.len()];
-    let key = |m: &Mark| (normalise(m.text), m.anchor.map(normalise));
+    let key = |m: &Mark| (compact(m.text), m.anchor.map(compact));
     let mut by_key: HashMap<(&str, Key), Vec<usize>> = HashMap::new();
     for (i, r) in removed.iter().enumerate() {
         by_key
@@ -67,20 +96,24 @@ pub fn account(
     }
     let keys: Vec<(&str, (String, Option<String>))> =
         added.iter().map(|a| (a.label.as_str(), key(a))).collect();
-    // 1. Moves: within the file first, so a move inside one file never borrows another
-    // file's removal; then across files.
-    for same_file in [true, false] {
+    // 1. Moves: one that kept the code under it first (so a file that moved its markers
+    // out and added new ones of the same text elsewhere keeps the new ones new); then
+    // within the file, so a move inside one file never borrows another file's removal;
+    // then across files.
+    let next = |m: &Mark| m.next.map(compact);
+    for (same_file, same_next) in [(true, true), (false, true), (true, false), (false, false)] {
         for (j, a) in added.iter().enumerate() {
-            if verdicts[j] != Verdict::New {
+            if verdicts[j] != Verdict::New || (same_next && a.next.is_none()) {
                 continue;
             }
             let Some(candidates) = by_key.get(&keys[j]) else {
                 continue;
             };
-            let hit = candidates
-                .iter()
-                .copied()
-                .find(|&i| !used[i] && (!same_file || removed[i].file == a.file));
+            let hit = candidates.iter().copied().find(|&i| {
+                !used[i]
+                    && (!same_file || removed[i].file == a.file)
+                    && (!same_next || next(&removed[i]) == next(a))
+            });
             if let Some(i) = hit {
                 used[i] = true;
                 verdicts[j] = Verdict::Moved {
@@ -89,41 +122,109 @@ pub fn account(
             }
         }
     }
-    // 2. Rewrites: per file and label (and anchor), in line order.
+    // 2. Rewrites: per file and label (and anchor). A pair sharing words beyond the
+    // marker's own is taken first (the most shared first), so `#[allow(a)]` pairs with
+    // the `#[allow(a, b)]` it became, not with a new `#[allow(b)]` above it. What is left
+    // pairs in line order, unless `loose` is off: a TODO with other words is another TODO.
     let anchor = |m: &Mark| m.anchor.map(normalise);
-    let mut left_removed: HashMap<(usize, &str, Option<String>), Vec<usize>> = HashMap::new();
+    // (file, label, anchor) -> (left-over removed, left-over added)
+    type Group = (Vec<usize>, Vec<usize>);
+    let mut groups: BTreeMap<(usize, &str, Option<String>), Group> = BTreeMap::new();
     for (i, r) in removed.iter().enumerate().filter(|(i, _)| !used[*i]) {
-        left_removed
+        groups
             .entry((r.file, r.label.as_str(), anchor(r)))
             .or_default()
+            .0
             .push(i);
     }
-    for list in left_removed.values_mut() {
-        list.sort_by_key(|&i| removed[i].line);
-    }
-    let mut left_added: Vec<usize> = (0..added.len())
-        .filter(|&j| verdicts[j] == Verdict::New)
-        .collect();
-    left_added.sort_by_key(|&j| (added[j].file, added[j].line));
-    let mut taken: HashMap<(usize, &str, Option<String>), usize> = HashMap::new();
-    for j in left_added {
-        let a = &added[j];
-        let key = (a.file, a.label.as_str(), anchor(a));
-        let Some(list) = left_removed.get(&key) else {
+    for (j, a) in added.iter().enumerate() {
+        if verdicts[j] != Verdict::New {
             continue;
-        };
-        let next = taken.entry(key.clone()).or_insert(0);
-        let Some(&i) = list.get(*next) else { continue };
-        *next += 1;
-        verdicts[j] = if widened(&removed[i], a) {
-            Verdict::Widened {
-                was: removed[i].text.to_string(),
+        }
+        if let Some(group) = groups.get_mut(&(a.file, a.label.as_str(), anchor(a))) {
+            group.1.push(j);
+        }
+    }
+    for (rs, mut adds) in groups.into_values() {
+        let mut rs = rs;
+        rs.sort_by_key(|&i| removed[i].line);
+        adds.sort_by_key(|&j| added[j].line);
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        let mut scored: Vec<(usize, usize, usize)> = Vec::new();
+        for (ri, &i) in rs.iter().enumerate() {
+            for (aj, &j) in adds.iter().enumerate() {
+                if !same_place(&removed[i], &added[j]) {
+                    continue;
+                }
+                let shared = shared_words(&removed[i], &added[j]);
+                if shared > 0 {
+                    scored.push((shared, ri, aj));
+                }
             }
-        } else {
-            Verdict::Rewritten
-        };
+        }
+        // Most shared first; ties in line order.
+        scored.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+        let (mut r_taken, mut a_taken) = (vec![false; rs.len()], vec![false; adds.len()]);
+        for (_, ri, aj) in scored {
+            if !r_taken[ri] && !a_taken[aj] {
+                r_taken[ri] = true;
+                a_taken[aj] = true;
+                pairs.push((rs[ri], adds[aj]));
+            }
+        }
+        if loose {
+            for (ri, &i) in rs.iter().enumerate() {
+                if r_taken[ri] {
+                    continue;
+                }
+                let free = (0..adds.len())
+                    .find(|&aj| !a_taken[aj] && same_place(&removed[i], &added[adds[aj]]));
+                if let Some(aj) = free {
+                    r_taken[ri] = true;
+                    a_taken[aj] = true;
+                    pairs.push((i, adds[aj]));
+                }
+            }
+        }
+        for (i, j) in pairs {
+            verdicts[j] = if widened(&removed[i], &added[j]) {
+                Verdict::Widened {
+                    was: removed[i].text.to_string(),
+                }
+            } else {
+                Verdict::Rewritten
+            };
+        }
     }
     verdicts
+}
+
+/// Where a file's changed lines sit among its unchanged ones. Unchanged lines are the same
+/// in the old and the new text, so a removed line and an added line took the same place
+/// when as many unchanged lines come before each.
+pub struct Places {
+    removed: Vec<u32>,
+    added: Vec<u32>,
+}
+
+impl Places {
+    pub fn of(d: &FileDelta) -> Self {
+        let numbers = |lines: &[super::Line]| {
+            let mut v: Vec<u32> = lines.iter().map(|l| l.number).collect();
+            v.sort_unstable();
+            v
+        };
+        Places {
+            removed: numbers(&d.removed_lines),
+            added: numbers(&d.added_lines),
+        }
+    }
+
+    /// Whether removed line `old` and added line `new` sit between the same unchanged lines.
+    pub fn same(&self, old: u32, new: u32) -> bool {
+        let before = |changed: &[u32], n: u32| n as usize - changed.partition_point(|&c| c < n);
+        before(&self.removed, old) == before(&self.added, new)
+    }
 }
 
 /// Per-file marker counts for a finding's message: before and after, when known.
@@ -260,6 +361,13 @@ pub fn marker_findings(
             }
         }
     }
+    let places: Vec<Places> = visible.iter().map(|d| Places::of(d)).collect();
+    // A suppression's text is its rules: one written elsewhere in the file over other code
+    // is another suppression, so only one in the old one's place is its rewrite. A skip is
+    // tied to its test by its anchor, and a TODO by its words, wherever they went.
+    let in_place =
+        |old: &Mark, new: &Mark| old.file == new.file && places[old.file].same(old.line, new.line);
+    let anywhere = |_: &Mark, _: &Mark| true;
     let mut out = scan::MarkerFindings::default();
     for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
@@ -268,7 +376,17 @@ pub fn marker_findings(
                 super::widen::widened(kind, lang, &new.label, old.text, new.text)
             })
         };
-        let verdicts = account(added.of(kind), removed.of(kind), &widened);
+        let verdicts = account(
+            added.of(kind),
+            removed.of(kind),
+            &widened,
+            if kind == Kind::Lint {
+                &in_place
+            } else {
+                &anywhere
+            },
+            kind != Kind::Todos,
+        );
         let totals = |file: usize| {
             let d = visible[file];
             let from = old_path(d);
@@ -315,6 +433,7 @@ mod tests {
             label: label.into(),
             text,
             anchor: None,
+            next: None,
         }
     }
 
@@ -339,7 +458,7 @@ mod tests {
         // The one over test_slow moved (to another file, re-indented); the one over
         // test_fast is new, and is no rewrite of anything either.
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
         let removed = [over(
@@ -350,11 +469,54 @@ mod tests {
             mark(0, 2, "pytest.mark.skip", "@pytest.mark.skip(reason='x')"),
             "def test_fast():",
         )];
-        assert_eq!(account(&added, &removed, &never), vec![Verdict::New]);
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, true),
+            vec![Verdict::New]
+        );
     }
 
     fn never(_: &Mark, _: &Mark) -> bool {
         false
+    }
+
+    fn anywhere(_: &Mark, _: &Mark) -> bool {
+        true
+    }
+
+    #[test]
+    fn a_marker_written_elsewhere_in_its_file_is_no_rewrite() {
+        // Old lines 1..=10, line 3 `// TODO a` removed; new text adds `// TODO b` at
+        // line 3 (its place) or at line 9 (after six unchanged lines).
+        let old_text = "k\nk\n// TODO a\nk\nk\nk\nk\nk\nk\nk";
+        let d = |added: u32| FileDelta {
+            path: "a.py".into(),
+            kind: super::super::DeltaKind::Modified,
+            added_lines: vec![super::super::Line {
+                number: added,
+                text: "# noqa: b".into(),
+            }],
+            removed_lines: vec![super::super::Line {
+                number: 3,
+                text: "# noqa: a".into(),
+            }],
+            old_text: Some(old_text.into()),
+            old_counts: None,
+            new_text: None,
+        };
+        assert!(Places::of(&d(3)).same(3, 3));
+        assert!(!Places::of(&d(9)).same(3, 9));
+        let places = Places::of(&d(9));
+        let here = |o: &Mark, n: &Mark| places.same(o.line, n.line);
+        let added = [mark(0, 9, "noqa", "x = 2  # noqa: b")];
+        let removed = [mark(0, 3, "noqa", "x = 1  # noqa: a")];
+        assert_eq!(
+            account(&added, &removed, &never, &here, true),
+            vec![Verdict::New]
+        );
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, true),
+            vec![Verdict::Rewritten]
+        );
     }
 
     proptest::proptest! {
@@ -375,7 +537,7 @@ mod tests {
             };
             let (a, r) = (marks(&added), marks(&removed));
             let widened = |_: &Mark, _: &Mark| wide;
-            let verdicts = account(&a, &r, &widened);
+            let verdicts = account(&a, &r, &widened, &anywhere, true);
             let reported = verdicts
                 .iter()
                 .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
@@ -394,7 +556,10 @@ mod tests {
     #[test]
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
-        assert_eq!(account(&added, &[], &never), vec![Verdict::New]);
+        assert_eq!(
+            account(&added, &[], &never, &anywhere, true),
+            vec![Verdict::New]
+        );
     }
 
     #[test]
@@ -408,7 +573,7 @@ mod tests {
             mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
         ];
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
         );
     }
@@ -421,7 +586,7 @@ mod tests {
         ];
         let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
@@ -436,7 +601,7 @@ mod tests {
             mark(1, 1, "it.skip", "it.skip('a')"),
         ];
         assert_eq!(
-            account(&added, &removed, &never),
+            account(&added, &removed, &never, &anywhere, true),
             vec![Verdict::Moved { from: 1 }]
         );
     }
@@ -456,7 +621,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider),
+            account(&added, &removed, &wider, &anywhere, true),
             vec![
                 Verdict::Rewritten,
                 Verdict::Widened {
@@ -467,6 +632,96 @@ mod tests {
                 // Another label is another kind of marker.
                 Verdict::New,
             ]
+        );
+    }
+
+    #[test]
+    fn a_rewrite_pairs_with_the_line_that_kept_its_words() {
+        // `dead_code` became `dead_code, deprecated` below a new `#[allow(deprecated)]`:
+        // in line order the old one would pair with the new one and hide the widening.
+        let added = [
+            mark(0, 10, "#[allow(", "    #[allow(deprecated)]"),
+            mark(0, 30, "#[allow(", "    #[allow(dead_code, deprecated)]"),
+        ];
+        let removed = [mark(0, 30, "#[allow(", "    #[allow(dead_code)]")];
+        let wider =
+            |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
+        assert_eq!(
+            account(&added, &removed, &wider, &anywhere, true),
+            vec![
+                Verdict::New,
+                Verdict::Widened {
+                    was: "    #[allow(dead_code)]".into()
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn the_marker_that_kept_its_code_is_the_one_that_moved() {
+        // File 0 moved its suppression (with the code under it) to file 1 and added one of
+        // the same text over new code: that one is new, not a move within file 0.
+        let line = "// eslint-disable-next-line no-explicit-any";
+        let with = |m: Mark<'static>, next: &'static str| Mark {
+            next: Some(next),
+            ..m
+        };
+        let added = [
+            with(mark(0, 3, "eslint-disable", line), "const fresh = x as any"),
+            with(mark(1, 9, "eslint-disable", line), "  const old = y as any"),
+        ];
+        let removed = [with(
+            mark(0, 40, "eslint-disable", line),
+            "const old = y as any",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, true),
+            vec![Verdict::New, Verdict::Moved { from: 0 }]
+        );
+    }
+
+    #[test]
+    fn a_todo_with_other_words_is_another_todo() {
+        let removed = [mark(
+            0,
+            72,
+            "TODO",
+            "// TODO(ann): forbid null for primitives",
+        )];
+        let added = [mark(
+            0,
+            155,
+            "TODO",
+            "// TODO: adjust once a narrower type is thrown",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, false),
+            vec![Verdict::New]
+        );
+        let added = [mark(
+            0,
+            70,
+            "TODO",
+            "// TODO(ann): forbid null for primitives?",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, false),
+            vec![Verdict::Rewritten]
+        );
+    }
+
+    #[test]
+    fn a_marker_respaced_inside_its_line_moved() {
+        // `// TODO` respaced to `//TODO` in its own file is that file's marker, so the
+        // `// TODO` of a new file is new, not the one moved there.
+        let added = [
+            mark(0, 13, "TODO", "//TODO"),
+            mark(1, 13, "TODO", "// TODO"),
+        ];
+        let removed = [mark(0, 20, "TODO", "\t// TODO")];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, false),
+            vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
 }

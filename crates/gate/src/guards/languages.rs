@@ -73,6 +73,8 @@ pub struct Syntax {
     pub heredocs: Option<Heredocs>,
     /// JS and Ruby: `/.../` regex literals, whose quotes and `#` are not strings or comments.
     pub regex_literals: bool,
+    /// Ruby: `%r{...}`, `%w[...]`, `%(...)` literals, whose quotes are not strings.
+    pub percent_literals: bool,
 }
 
 const SLASHES: &[&str] = &["//"];
@@ -90,6 +92,7 @@ const BASE: Syntax = Syntax {
     ident_extra: &[],
     heredocs: None,
     regex_literals: false,
+    percent_literals: false,
 };
 
 impl Lang {
@@ -208,6 +211,7 @@ impl Lang {
                         ],
                         heredocs: Some(Heredocs::Ruby),
                         regex_literals: true,
+                        percent_literals: true,
                         ..BASE
                     }
                 }

@@ -136,6 +136,9 @@ fn code_specials(syntax: &Syntax) -> [bool; 128] {
     if syntax.regex_literals {
         mark("/");
     }
+    if syntax.percent_literals {
+        mark("%");
+    }
     table
 }
 
@@ -215,6 +218,13 @@ fn lex_one<'a>(
                 }
                 if syntax.regex_literals && c == '/' && regex_may_start(line, i) {
                     if let Some(len) = regex_len(rest) {
+                        view.code.push('"');
+                        i += len;
+                        continue;
+                    }
+                }
+                if syntax.percent_literals && c == '%' {
+                    if let Some(len) = percent_len(line, i) {
                         view.code.push('"');
                         i += len;
                         continue;
@@ -405,6 +415,46 @@ fn regex_len(rest: &str) -> Option<usize> {
             '[' => in_class = true,
             ']' => in_class = false,
             '/' if !in_class => return Some(at + 1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The byte length of a Ruby percent literal (`%r{/x}`, `%w[a b]`, `%q(it's)`, `%(s)`) at
+/// byte `i`, up to and including its closing delimiter, or `None` when it is a modulo or
+/// does not close on this line. Bracket delimiters nest; a backslash escapes.
+fn percent_len(line: &str, i: usize) -> Option<usize> {
+    let rest = &line[i..];
+    let mut chars = rest.char_indices().skip(1);
+    let (_, mut open) = chars.next()?;
+    let typed = matches!(open, 'q' | 'Q' | 'w' | 'W' | 'i' | 'I' | 'r' | 's' | 'x');
+    if typed {
+        // `a %w[x]` but not `a%w` (a modulo by `w`).
+        if line[..i].chars().next_back().is_some_and(is_ident_char) {
+            return None;
+        }
+        open = chars.next()?.1;
+    } else if !regex_may_start(line, i) {
+        return None;
+    }
+    let close = match open {
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        '<' => '>',
+        c if c.is_ascii_punctuation() && c != '=' => c,
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            c if c == close && depth == 0 => return Some(at + c.len_utf8()),
+            c if c == close => depth -= 1,
+            c if c == open && open != close => depth += 1,
             _ => {}
         }
     }
@@ -605,6 +655,24 @@ mod tests {
         assert_eq!(v[0].code, "s.split(\") ");
         assert_eq!(v[0].comments, vec![" c".to_string()]);
         assert_eq!(v[1].comments, vec![" d".to_string()]);
+    }
+
+    #[test]
+    fn ruby_percent_literals_hold_their_quotes() {
+        // `%r{/foo}` is no regex opener and `'/:bar'` after it a closed string, so the
+        // next line is code (it was read as inside a string before).
+        let text = "namespace(%r{/foo}) { send(verb, '/:bar') { x }}\n  skip \"later\"\n";
+        let v = views(Lang::Ruby, text);
+        assert_eq!(v[0].code, "namespace(\") { send(verb, \") { x }}");
+        assert_eq!(v[1].code, "  skip \"");
+        let v = views(
+            Lang::Ruby,
+            "a = %w[it's {x}] + %q(a (b) c) # n\nb = c % d # m\n",
+        );
+        assert_eq!(v[0].code, "a = \" + \" ");
+        assert_eq!(v[0].comments, vec![" n".to_string()]);
+        assert_eq!(v[1].code, "b = c % d ");
+        assert_eq!(v[1].comments, vec![" m".to_string()]);
     }
 
     #[test]

@@ -89,6 +89,10 @@ pub struct Mark<'a> {
     /// next non-blank line, the test it skips. A skip moved to another test is not the
     /// same skip.
     pub anchor: Option<&'a str>,
+    /// For any other marker on a line without code of its own (`// eslint-disable-next-line`,
+    /// `#[allow(x)]`, `// TODO`): the next non-blank line, the code it sits over. Among
+    /// identical markers, the one that moved is the one that kept its code.
+    pub next: Option<&'a str>,
 }
 
 /// Markers found on lines, per guard.
@@ -237,18 +241,26 @@ pub fn scan<'a>(
                 continue;
             }
             let mut anchor = None;
+            let mut next = None;
             let mut port = false;
+            let code = view.code.trim_start();
+            if kind != Kind::Skips && (code.is_empty() || code.starts_with(['@', '#'])) {
+                let all = all_lines.get_or_insert_with(|| {
+                    f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                });
+                next = all
+                    .iter()
+                    .skip(line.number as usize)
+                    .find(|l| !l.trim().is_empty())
+                    .copied();
+            }
             if kind == Kind::Skips {
                 skip_markers = skip_markers.saturating_add(found.len() as u32);
                 let all = all_lines.get_or_insert_with(|| {
                     f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
                 });
                 if view.code.trim_start().starts_with(['@', '#', '[']) {
-                    anchor = all
-                        .iter()
-                        .skip(line.number as usize)
-                        .find(|l| !l.trim().is_empty())
-                        .copied();
+                    anchor = declaration(&line.text, all, line.number as usize);
                 }
                 let annotation_only = matches!(lang, Lang::Java | Lang::Kotlin)
                     && found
@@ -269,6 +281,7 @@ pub fn scan<'a>(
                 label,
                 text: &line.text,
                 anchor,
+                next,
             });
             if port {
                 ported.extend(marks);
@@ -284,6 +297,91 @@ pub fn scan<'a>(
         out.skips.append(&mut ported);
     }
     skip_markers
+}
+
+/// What a skip on an annotation or attribute line applies to: the rest of its own line
+/// after the annotations (`@Ignore("x") @Test public void f()`), else the first following
+/// line that is more than annotations. A reformat that puts `@Test` on a line of its own
+/// keeps the same declaration, so the skip stays the same skip.
+fn declaration<'a>(own: &'a str, all: &[&'a str], number: usize) -> Option<&'a str> {
+    let rest = strip_annotations(own);
+    if !rest.is_empty() {
+        return Some(rest);
+    }
+    all.iter()
+        .skip(number)
+        .map(|l| strip_annotations(l))
+        .find(|r| !r.is_empty())
+}
+
+/// `line` without its leading annotations (`@A`, `@a.b(x, y)`, `#[a]`, `#![a]`, `[A]`),
+/// trimmed; a comment after them is nothing. An annotation whose arguments do not close on
+/// the line stands for the line, as it is (`@pytest.mark.parametrize(`).
+fn strip_annotations(line: &str) -> &str {
+    let whole = line.trim();
+    let mut rest = whole;
+    loop {
+        if rest.starts_with("//") || rest.starts_with("/*") || rest.starts_with("# ") {
+            return "";
+        }
+        let after = if let Some(r) = rest.strip_prefix('@') {
+            let name = r
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .unwrap_or(r.len());
+            if name == 0 {
+                return rest;
+            }
+            let r = &r[name..];
+            if r.starts_with('(') {
+                match closing(r, '(', ')') {
+                    Some(end) => &r[end..],
+                    None => return whole,
+                }
+            } else {
+                r
+            }
+        } else if rest.starts_with("#[") || rest.starts_with("#![") || rest.starts_with('[') {
+            let at = rest.find('[').unwrap_or(0);
+            match closing(&rest[at..], '[', ']') {
+                Some(end) => &rest[at + end..],
+                None => return whole,
+            }
+        } else {
+            return rest;
+        };
+        rest = after.trim();
+    }
+}
+
+/// The byte just past the bracket closing the one `s` starts with, quotes respected.
+fn closing(s: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            c if c == open => depth += 1,
+            c if c == close => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + c.len_utf8());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// How many markers of `kind` a whole text holds.
@@ -302,6 +400,49 @@ pub fn total(kind: Kind, lang: Lang, text: &str, is_test: bool) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_skip_applies_to_the_declaration_past_other_annotations() {
+        // The same test before and after a reformat that moved `@Test` to its own line.
+        let old = [
+            "  @Ignore(\"slow (see #1)\")",
+            "  @Test public void f() {",
+            "  }",
+        ];
+        let new = [
+            "    @Ignore(\"slow (see #1)\")",
+            "    @Test",
+            "    public void f() {",
+        ];
+        assert_eq!(declaration(old[0], &old, 1), Some("public void f() {"));
+        assert_eq!(declaration(new[0], &new, 1), Some("public void f() {"));
+        // On the skip's own line; Rust and C# attributes.
+        let own = ["@Ignore(\"x\") public static class C {"];
+        assert_eq!(
+            declaration(own[0], &own, 1),
+            Some("public static class C {")
+        );
+        let rust = ["#[ignore]", "#[test]", "fn slow() {"];
+        assert_eq!(declaration(rust[0], &rust, 1), Some("fn slow() {"));
+        let cs = ["[Ignore(\"x\")]", "[Test]", "public void F()"];
+        assert_eq!(declaration(cs[0], &cs, 1), Some("public void F()"));
+        // A decorator whose arguments go on stands for itself; a comment is no declaration.
+        let py = [
+            "@skip  # flaky",
+            "@pytest.mark.parametrize(",
+            "    'a', [1])",
+            "def t(a):",
+        ];
+        assert_eq!(
+            declaration(py[0], &py, 1),
+            Some("@pytest.mark.parametrize(")
+        );
+        let java = ["@Ignore // later", "public final class T {"];
+        assert_eq!(
+            declaration(java[0], &java, 1),
+            Some("public final class T {")
+        );
+    }
 
     #[test]
     fn snippets_are_trimmed_and_bounded() {
