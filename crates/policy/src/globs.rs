@@ -201,6 +201,15 @@ enum Plain {
     Under(String),
 }
 
+/// `dir/**/**` (what a `dir/**` pattern expands to besides `dir/**`) only matches paths under
+/// `dir/`, which the same pattern's `dir/**` already answers for.
+fn redundant(glob: &str, siblings: &[Option<Plain>]) -> bool {
+    siblings.iter().flatten().any(|p| match p {
+        Plain::Under(prefix) => glob.strip_prefix(prefix.as_str()) == Some("**/**"),
+        Plain::Exact(_) => false,
+    })
+}
+
 impl Plain {
     fn of(glob: &str) -> Option<Plain> {
         let literal = |s: &str| !s.is_empty() && !s.contains(['*', '?', '[', ']', '{', '}', '\\']);
@@ -226,13 +235,15 @@ impl PathSet {
         for text in texts {
             match Pattern::new(text.as_ref()) {
                 Ok(p) => {
-                    for g in &p.globs {
-                        match Plain::of(g.glob()) {
-                            Some(plain) => set.plain.push((plain, set.patterns.len())),
-                            None => {
-                                builder.add(g.clone());
-                                set.owner.push(set.patterns.len());
-                            }
+                    let owner = set.patterns.len();
+                    let plains: Vec<Option<Plain>> =
+                        p.globs.iter().map(|g| Plain::of(g.glob())).collect();
+                    for (g, plain) in p.globs.iter().zip(plains.iter().cloned()) {
+                        if let Some(plain) = plain {
+                            set.plain.push((plain, owner));
+                        } else if !redundant(g.glob(), &plains) {
+                            builder.add(g.clone());
+                            set.owner.push(owner);
                         }
                     }
                     set.patterns.push(p);
