@@ -304,9 +304,10 @@ pub fn write_escape(
             note: Some(note.to_string()),
         });
     }
+    // Read in place: cloning the stored tree first cost as much as reading it.
     let old: Option<Snapshot> = baseline
-        .and_then(|b| b.snapshot.clone())
-        .and_then(|v| serde_json::from_value(v).ok());
+        .and_then(|b| b.snapshot.as_ref())
+        .and_then(|v| serde::Deserialize::deserialize(v).ok());
     let Some(old) = old else {
         roots.push(RootConfinement {
             root: "watch roots".into(),

@@ -185,6 +185,47 @@ pub struct PathSet {
     /// Every pattern's globs in one set; `owner[i]` is the pattern of glob `i`.
     set: GlobSet,
     owner: Vec<usize>,
+    /// Globs without wildcards, and `literal/**`, matched by string comparison, with the
+    /// pattern that owns each. They are what globset would match with its literal and
+    /// prefix strategies anyway; building its prefix automaton for them cost more than
+    /// the rest of a stop hook's guards.
+    plain: Vec<(Plain, usize)>,
+}
+
+/// A glob that needs no automaton.
+#[derive(Debug, Clone)]
+enum Plain {
+    /// The whole path, exactly.
+    Exact(String),
+    /// `dir/**`: every path that starts with `dir/`.
+    Under(String),
+}
+
+/// `dir/**/**` (what a `dir/**` pattern expands to besides `dir/**`) only matches paths under
+/// `dir/`, which the same pattern's `dir/**` already answers for.
+fn redundant(glob: &str, siblings: &[Option<Plain>]) -> bool {
+    siblings.iter().flatten().any(|p| match p {
+        Plain::Under(prefix) => glob.strip_prefix(prefix.as_str()) == Some("**/**"),
+        Plain::Exact(_) => false,
+    })
+}
+
+impl Plain {
+    fn of(glob: &str) -> Option<Plain> {
+        let literal = |s: &str| !s.is_empty() && !s.contains(['*', '?', '[', ']', '{', '}', '\\']);
+        if literal(glob) {
+            return Some(Plain::Exact(glob.to_string()));
+        }
+        let dir = glob.strip_suffix("/**")?;
+        literal(dir).then(|| Plain::Under(format!("{dir}/")))
+    }
+
+    fn is_match(&self, path: &str) -> bool {
+        match self {
+            Plain::Exact(p) => path == p,
+            Plain::Under(prefix) => path.starts_with(prefix.as_str()),
+        }
+    }
 }
 
 impl PathSet {
@@ -194,16 +235,27 @@ impl PathSet {
         for text in texts {
             match Pattern::new(text.as_ref()) {
                 Ok(p) => {
-                    for g in &p.globs {
-                        builder.add(g.clone());
-                        set.owner.push(set.patterns.len());
+                    let owner = set.patterns.len();
+                    let plains: Vec<Option<Plain>> =
+                        p.globs.iter().map(|g| Plain::of(g.glob())).collect();
+                    for (g, plain) in p.globs.iter().zip(plains.iter().cloned()) {
+                        if let Some(plain) = plain {
+                            set.plain.push((plain, owner));
+                        } else if !redundant(g.glob(), &plains) {
+                            builder.add(g.clone());
+                            set.owner.push(owner);
+                        }
                     }
                     set.patterns.push(p);
                 }
                 Err(_) => set.invalid.push(text.as_ref().to_string()),
             }
         }
-        set.set = builder.build().unwrap_or_else(|_| GlobSet::empty());
+        set.set = if set.owner.is_empty() {
+            GlobSet::empty()
+        } else {
+            builder.build().unwrap_or_else(|_| GlobSet::empty())
+        };
         set
     }
 
@@ -213,11 +265,20 @@ impl PathSet {
 
     /// The first pattern (in the order given) that matches `path`.
     pub fn first_match(&self, path: &str) -> Option<&Pattern> {
-        let first = self
-            .set
-            .matches(path)
+        let plain = self
+            .plain
+            .iter()
+            .filter(|(p, _)| p.is_match(path))
+            .map(|&(_, owner)| owner);
+        let globbed = if self.owner.is_empty() {
+            Vec::new()
+        } else {
+            self.set.matches(path)
+        };
+        let first = globbed
             .into_iter()
             .map(|i| self.owner[i])
+            .chain(plain)
             .min()?;
         self.patterns.get(first)
     }
@@ -226,6 +287,74 @@ impl PathSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first pattern matching `path` when every glob goes through one globset, as
+    /// before literal and `dir/**` globs were taken out of it.
+    fn through_globset(texts: &[&str], path: &str) -> Option<usize> {
+        let mut builder = GlobSetBuilder::new();
+        let mut owner = Vec::new();
+        for (i, text) in texts.iter().enumerate() {
+            for g in Pattern::new(text).unwrap().globs {
+                builder.add(g);
+                owner.push(i);
+            }
+        }
+        let set = builder.build().unwrap();
+        set.matches(path).into_iter().map(|i| owner[i]).min()
+    }
+
+    #[test]
+    fn plain_globs_match_as_globset_would() {
+        let texts = [
+            "/loopgate.toml",
+            "/.loopgate/**",
+            "/.git/hooks/**",
+            "docs/",
+            "secret.txt",
+            "src/*.rs",
+            "/a/b",
+            "**/*.lock",
+            "x\\*y",
+        ];
+        let set = PathSet::new(&texts);
+        for path in [
+            "loopgate.toml",
+            "loopgate.toml/x",
+            "loopgate.tomlx",
+            "sub/loopgate.toml",
+            ".loopgate",
+            ".loopgate/",
+            ".loopgate/ledger.json",
+            ".loopgate/a/b",
+            ".loopgatex/a",
+            ".git/hooks",
+            ".git/hooks/pre-commit",
+            "docs",
+            "docs/a.md",
+            "a/docs/b/c",
+            "secret.txt",
+            "deep/secret.txt",
+            "secret.txt/inner",
+            "src/main.rs",
+            "src/a/main.rs",
+            "a/b",
+            "a/b/c",
+            "a/bc",
+            "Cargo.lock",
+            "x/y/Cargo.lock",
+            "x*y",
+            "xzy",
+            "",
+        ] {
+            let ours = set.first_match(path).map(|p| {
+                set.patterns
+                    .iter()
+                    .position(|q| std::ptr::eq(p, q))
+                    .unwrap()
+            });
+            assert_eq!(ours, through_globset(&texts, path), "path `{path}`");
+        }
+    }
 
     fn m(pattern: &str, path: &str) -> bool {
         Pattern::new(pattern).unwrap().is_match(path)

@@ -8,7 +8,7 @@
 use crate::snapshot_format::RootScanRepr;
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, Stat, CWD};
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsStr;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
@@ -399,9 +399,16 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Vec<PathBuf> {
 /// every field, so a change below it still shows. Past a truncation point nothing is compared.
 pub fn changes(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     let mut out = Vec::new();
+    // A session watches dozens of roots, most of them absent dotfiles; looking each one up
+    // by a linear search made this quadratic in component-wise path comparisons. The first
+    // root of a path wins, as a linear search would pick it.
+    let mut by_root: HashMap<&Path, &RootScan> = HashMap::with_capacity(old.roots.len());
+    for o in &old.roots {
+        by_root.entry(o.root.as_path()).or_insert(o);
+    }
     for n in &new.roots {
         // A root that was not watched before has no baseline to differ from.
-        if let Some(o) = old.roots.iter().find(|o| o.root == n.root) {
+        if let Some(o) = by_root.get(n.root.as_path()) {
             diff_root(o, n, old.max_depth.min(new.max_depth), &mut out);
         }
     }
