@@ -85,6 +85,21 @@ pub enum Command {
     Quarantine(QuarantineCommand),
 }
 
+impl Command {
+    /// Commands that only print a report: like other Unix filters they end quietly when
+    /// the reader goes away (`loopgate check --json | head`), instead of failing to print.
+    pub fn only_reports(&self) -> bool {
+        matches!(
+            self,
+            Command::Check(_)
+                | Command::Status(_)
+                | Command::Receipt(_)
+                | Command::Policy(_)
+                | Command::Audit(_)
+        )
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// Overwrite an existing loopgate.toml.

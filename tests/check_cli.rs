@@ -589,3 +589,31 @@ fn release_acknowledges_the_current_watch_roots() {
     std::fs::write(outside.path().join("rc"), "a second, later change\n").unwrap();
     repo.loopgate().args(["check", "--quiet"]).assert().code(3);
 }
+
+/// A reader that goes away (`loopgate check --json | head -0`) ends the report quietly, like
+/// any Unix filter's writer, after the receipt is stored: no panic, no half-told failure.
+#[test]
+fn a_closed_reader_ends_the_report_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    let repo = node_project(PASSING_TEST);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("loopgate"))
+        .current_dir(repo.path())
+        .args(["check", "--guards-only", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGPIPE),
+        "{:?} {err}",
+        out.status
+    );
+    assert!(repo
+        .read(".loopgate/receipts/latest.json")
+        .contains("\"verdict\""));
+}
