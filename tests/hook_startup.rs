@@ -1,10 +1,33 @@
 //! The start of the process is most of a tool call's cost (docs/hooks-wiring.md, "Speed"),
 //! so what keeps it small is checked on the binary the tests run, not only measured.
 
-/// On Linux with glibc the executable stays position-independent (its image is randomised)
-/// with its relative relocations packed (`build.rs`): unpacked, the loader reads ~10,000
+/// On Linux with glibc the executable is linked at a fixed address (`build.rs`): as a
+/// position-independent executable the loader applies ~10,000 relocations at every start.
+#[cfg(all(target_os = "linux", target_env = "gnu", not(feature = "pie")))]
+#[test]
+fn the_executable_is_linked_at_a_fixed_address() {
+    let path = assert_cmd::cargo::cargo_bin("loopgate");
+    let bytes = std::fs::read(&path).expect("the built binary is readable");
+    assert_eq!(&bytes[..4], b"\x7fELF", "{} is an ELF file", path.display());
+    // e_type, little-endian at offset 16: 2 = ET_EXEC (fixed address), 3 = ET_DYN (PIE).
+    let e_type = u16::from_le_bytes([bytes[16], bytes[17]]);
+    assert_eq!(
+        e_type,
+        2,
+        "{} is linked as PIE (e_type {e_type})",
+        path.display()
+    );
+}
+
+/// With the `pie` feature the executable stays position-independent (its image is
+/// randomised) with its relative relocations packed: unpacked, the loader reads ~10,000
 /// relocation entries at every start.
-#[cfg(all(target_os = "linux", target_env = "gnu", target_pointer_width = "64"))]
+#[cfg(all(
+    target_os = "linux",
+    target_env = "gnu",
+    target_pointer_width = "64",
+    feature = "pie"
+))]
 #[test]
 fn the_executable_is_position_independent_with_packed_relocations() {
     let path = assert_cmd::cargo::cargo_bin("loopgate");
