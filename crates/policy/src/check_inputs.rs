@@ -8,7 +8,7 @@
 //! Manifests a tool reads its commands from (`Makefile` for `make`, `package.json` for
 //! `npm test`) are not: they change for ordinary reasons (a dependency, a new target).
 
-use crate::programs::{self, Lang, Role};
+use crate::programs::{self, Role};
 
 /// Repository-relative paths (no `./`, no `..`, never absolute) that `run` executes by
 /// name. Checks run at the repository root.
@@ -40,7 +40,7 @@ fn collect(run: &str, depth: usize, out: &mut Vec<String>) {
         }
         match programs::role(program) {
             Some(Role::Shell) => shell(&rest, depth, out),
-            Some(Role::Interpreter { lang, .. }) if takes_script_file(lang) => {
+            Some(Role::Interpreter { lang, .. }) if lang.takes_script_file() => {
                 let values = programs::lookup(program).map_or(&[][..], |(p, _)| p.values);
                 interpreter(&rest, values, out)
             }
@@ -94,21 +94,6 @@ fn interpreter(rest: &[&str], values: &[&str], out: &mut Vec<String>) {
         push(w, out);
         return;
     }
-}
-
-fn takes_script_file(lang: Lang) -> bool {
-    matches!(
-        lang,
-        Lang::Python
-            | Lang::JavaScript
-            | Lang::Ruby
-            | Lang::Perl
-            | Lang::Php
-            | Lang::Lua
-            | Lang::R
-            | Lang::Julia
-            | Lang::Tcl
-    )
 }
 
 fn push(path: &str, out: &mut Vec<String>) {

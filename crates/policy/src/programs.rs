@@ -56,6 +56,26 @@ pub enum Lang {
     Make,
 }
 
+impl Lang {
+    /// The interpreter runs a program file named as its first operand (`python t.py`,
+    /// `node t.js`), as a shell runs a script. `osascript FILE` is not listed: the shell
+    /// analysis adds it where it needs it.
+    pub fn takes_script_file(self) -> bool {
+        matches!(
+            self,
+            Lang::Python
+                | Lang::JavaScript
+                | Lang::Ruby
+                | Lang::Perl
+                | Lang::Php
+                | Lang::Lua
+                | Lang::R
+                | Lang::Julia
+                | Lang::Tcl
+        )
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct Program {
     pub names: &'static [&'static str],

@@ -887,19 +887,7 @@ impl Analyzer<'_> {
             }
             return;
         }
-        if !matches!(
-            lang,
-            Lang::Python
-                | Lang::JavaScript
-                | Lang::Ruby
-                | Lang::Perl
-                | Lang::Php
-                | Lang::Lua
-                | Lang::R
-                | Lang::Julia
-                | Lang::Tcl
-                | Lang::AppleScript
-        ) {
+        if !(lang.takes_script_file() || lang == Lang::AppleScript) {
             return;
         }
         match p.operands.first() {
