@@ -43,31 +43,15 @@ fn quoted_word<'a>(s: &'a str, quotes: &[char]) -> Option<(&'a str, usize)> {
 /// its terminator.
 pub fn opener(style: Heredocs, line: &str, i: usize) -> Option<(usize, Term<'_>)> {
     let rest = &line[i..];
-    match style {
+    // Where the terminator word starts, whether the body may be indented, and the quotes
+    // the word may stand in.
+    let (after, indented, quotes): (&str, bool, &[char]) = match style {
         Heredocs::Ruby => {
             let after = rest.strip_prefix("<<")?;
-            let (flag, after) = match after.strip_prefix(['~', '-']) {
-                Some(a) => (true, a),
-                None => (false, after),
-            };
-            let (word, len) = match quoted_word(after, &['\'', '"', '`']) {
-                Some(q) => q,
-                None => {
-                    let w = bare_word(after)?;
-                    // Bare `<<word` with a lower-case word is a shift or an append.
-                    if !flag && !w.starts_with(|c: char| c.is_ascii_uppercase()) {
-                        return None;
-                    }
-                    (w, w.len())
-                }
-            };
-            Some((
-                rest.len() - after.len() + len,
-                Term {
-                    word,
-                    indented: flag,
-                },
-            ))
+            match after.strip_prefix(['~', '-']) {
+                Some(a) => (a, true, &['\'', '"', '`']),
+                None => (after, false, &['\'', '"', '`']),
+            }
         }
         Heredocs::Shell => {
             let after = rest.strip_prefix("<<")?;
@@ -79,41 +63,32 @@ pub fn opener(style: Heredocs, line: &str, i: usize) -> Option<(usize, Term<'_>)
                 None => (false, after),
             };
             let after = after.trim_start_matches([' ', '\t']);
-            let after = after.strip_prefix('\\').unwrap_or(after);
-            let (word, len) = match quoted_word(after, &['\'', '"']) {
-                Some(q) => q,
-                None => {
-                    let w = bare_word(after)?;
-                    (w, w.len())
-                }
-            };
-            Some((
-                rest.len() - after.len() + len,
-                Term {
-                    word,
-                    indented: dash,
-                },
-            ))
+            (
+                after.strip_prefix('\\').unwrap_or(after),
+                dash,
+                &['\'', '"'],
+            )
         }
         Heredocs::Php => {
             let after = rest.strip_prefix("<<<")?;
-            let after = after.trim_start_matches([' ', '\t']);
-            let (word, len) = match quoted_word(after, &['\'', '"']) {
-                Some(q) => q,
-                None => {
-                    let w = bare_word(after)?;
-                    (w, w.len())
-                }
-            };
-            Some((
-                rest.len() - after.len() + len,
-                Term {
-                    word,
-                    indented: true,
-                },
-            ))
+            (after.trim_start_matches([' ', '\t']), true, &['\'', '"'])
         }
-    }
+    };
+    let (word, len) = match quoted_word(after, quotes) {
+        Some(q) => q,
+        None => {
+            let w = bare_word(after)?;
+            // Ruby's bare `<<word` with a lower-case word is a shift or an append.
+            if style == Heredocs::Ruby
+                && !indented
+                && !w.starts_with(|c: char| c.is_ascii_uppercase())
+            {
+                return None;
+            }
+            (w, w.len())
+        }
+    };
+    Some((rest.len() - after.len() + len, Term { word, indented }))
 }
 
 /// Whether `line` closes the heredoc: the byte offset where code resumes on it (PHP allows
