@@ -14,5 +14,5 @@ cargo build --quiet --release -p budget --example budget_bench
 work="$(pwd)/target/bench-audit-budget"
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
-./target/release/examples/append_bench "$work" "$appends"
-./target/release/examples/budget_bench "$work" "$megabytes"
+"$(bench/release-dir)"/examples/append_bench "$work" "$appends"
+"$(bench/release-dir)"/examples/budget_bench "$work" "$megabytes"

@@ -20,7 +20,7 @@ if [ -n "${LOOPGATE_BIN:-}" ]; then
   BIN="$LOOPGATE_BIN"
 else
   cargo build --release --quiet
-  BIN="$PWD/target/release/loopgate"
+  BIN="$(bench/release-dir)/loopgate"
 fi
 BASE="${LOOPGATE_BASE_BIN:-}"
 T="python3 $PWD/bench/timing.py"

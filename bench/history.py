@@ -35,7 +35,8 @@ Subcommands (REPOS_DIR defaults to $LOOPGATE_HISTORY_REPOS):
                          hand for a known blind spot, are kept); normally not needed
 
 `run` and `speed` check commits out in the clones (detached, `git clean -fdx`): use clones
-made for this. Environment: LOOPGATE_BIN (default target/release/loopgate), LOOPGATE_HISTORY_OUT (where
+made for this. Environment: LOOPGATE_BIN (default the release build,
+bench/release-dir), LOOPGATE_HISTORY_OUT (where
 findings are recorded, default target/history-findings.jsonl, or
 target/history-findings-NAME.jsonl with --set NAME).
 """
@@ -50,7 +51,16 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DATA = os.path.join(HERE, "history")
-BIN = os.environ.get("LOOPGATE_BIN", os.path.join(ROOT, "target", "release", "loopgate"))
+
+
+def release_dir():
+    """Where `cargo build --release` puts the binary: .cargo/config.toml names the host's
+    target, so <target-dir>/<host-triple>/release (bench/release-dir)."""
+    return subprocess.run([os.path.join(HERE, "release-dir")], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+BIN = os.environ.get("LOOPGATE_BIN") or os.path.join(release_dir(), "loopgate")
 OUT = os.environ.get("LOOPGATE_HISTORY_OUT", os.path.join(ROOT, "target", "history-findings.jsonl"))
 
 

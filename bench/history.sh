@@ -45,7 +45,7 @@ while IFS=$'\t' read -r name url _lang head _range; do
 done < "$DATA/repos.tsv"
 [ "$missing" = 0 ] || exit 2
 cargo build --release --quiet
-export LOOPGATE_BIN="$PWD/target/release/loopgate"
+export LOOPGATE_BIN="$(bench/release-dir)/loopgate"
 python3 bench/history.py "${SET[@]}" run "$REPOS"
 echo "== all commits"
 python3 bench/history.py "${SET[@]}" score

@@ -15,7 +15,7 @@ if [[ -n "${LOOPGATE_BIN:-}" ]]; then
   bin="$LOOPGATE_BIN"
 else
   cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin loopgate
-  bin="${CARGO_TARGET_DIR:-$root/target}/release/loopgate"
+  bin="$("$root/bench/release-dir")/loopgate"
 fi
 
 work="$(mktemp -d)"

@@ -11,7 +11,7 @@ calls="${1:-300}"
 megabytes="${2:-50}"
 
 cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin loopgate
-bin="${CARGO_TARGET_DIR:-$root/target}/release/loopgate"
+bin="$("$root/bench/release-dir")/loopgate"
 
 # Under target/: the repository's own disk, not a tmpfs.
 work="${CARGO_TARGET_DIR:-$root/target}/bench-hook-budget"

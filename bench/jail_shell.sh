@@ -12,7 +12,7 @@ set -euo pipefail
 runs="${1:-300}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin loopgate
-bin="${CARGO_TARGET_DIR:-$root/target}/release/loopgate"
+bin="$("$root/bench/release-dir")/loopgate"
 
 work="$(mktemp -d "$root/target/bench-jail.XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -12,9 +12,9 @@ cd "$(dirname "$0")/.."
 corpus="${1:-$(cd .. && pwd)/shared/corpora/dcg}"
 
 cargo build --quiet --release -p policy --example agent_mode
-example=target/release/examples/agent_mode
+example="$(bench/release-dir)/examples/agent_mode"
 cargo build --quiet --release --bin loopgate
-loopgate=target/release/loopgate
+loopgate="$(bench/release-dir)/loopgate"
 
 repo="$(mktemp -d)"
 trap 'rm -rf "$repo"' EXIT

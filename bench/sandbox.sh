@@ -14,8 +14,8 @@ REPO=$WORK/repo
 
 echo "== building (release)"
 (cd "$HERE" && cargo build --release --quiet --bin loopgate && cargo build --release --quiet -p sandbox --example snapshot_bench)
-LOOPGATE=$HERE/target/release/loopgate
-SNAP=$HERE/target/release/examples/snapshot_bench
+LOOPGATE="$("$HERE/bench/release-dir")/loopgate"
+SNAP="$("$HERE/bench/release-dir")/examples/snapshot_bench"
 
 echo "== creating a $FILES-file git repository in $REPO"
 mkdir -p "$REPO"
