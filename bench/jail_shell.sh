@@ -37,13 +37,20 @@ sed "1s#^'$bin' jail-shell .* -c 'true'\$#bash -c 'trap \"builtin pwd -P >| /dev
   "$work/jailed.sh" > "$work/no-loopgate.sh"
 grep -q "^bash -c 'trap" "$work/no-loopgate.sh" || { echo "the floor's rewrite failed" >&2; exit 1; }
 echo "rewritten: $(head -1 "$work/jailed.sh")"
+# A plain program call (one program, literal words) is exec'd by the jail itself, with no
+# second shell: measured on /bin/true, an external program, against the same unconfined.
+rewrite /bin/true > "$work/jailed-plain.sh"
+grep -q -- " -- '/bin/true'\$" "$work/jailed-plain.sh" || { echo "the plain rewrite failed" >&2; exit 1; }
+echo "rewritten: $(cat "$work/jailed-plain.sh")"
 
 cmds=("plain bash -c true=bash -c true"
       "reference: /bin/true=/bin/true"
       "reference: loopgate --version=$bin --version"
       "jail-shell (landlock + mounts)=bash $work/jailed.sh"
       "jail-shell (landlock only)=bash $work/landlock-only.sh"
-      "floor: both shells, no loopgate=bash $work/no-loopgate.sh")
+      "floor: both shells, no loopgate=bash $work/no-loopgate.sh"
+      "plain bash -c /bin/true=bash -c /bin/true"
+      "jail-shell plain program /bin/true=bash $work/jailed-plain.sh")
 if [ -n "${LOOPGATE_BEFORE:-}" ]; then
   sed "s|^'$bin' |'$LOOPGATE_BEFORE' |" "$work/jailed.sh" > "$work/before.sh"
   cmds+=("jail-shell (before binary)=bash $work/before.sh")
@@ -54,5 +61,7 @@ if command -v bwrap >/dev/null; then
   cmds+=("bwrap ro-binds + bash (no landlock)=bwrap --dev-bind / / $binds bash -c true")
 fi
 python3 "$root/bench/timing.py" "$runs" "${cmds[@]}"
-echo "added cost of the jail = p50(jail-shell) - p50(plain bash); the floor is one more exec"
+echo "added cost of the jail = p50(jail-shell) - p50(plain bash) for the shell path (true is a"
+echo "bash builtin), p50(jail-shell plain program) - p50(plain bash -c /bin/true) for a plain call;"
+echo "the floor is one more exec"
 echo "of loopgate (compare the /bin/true and loopgate --version references of this run)."

@@ -241,8 +241,18 @@ pub struct JailShellArgs {
     #[arg(long)]
     pub no_mounts: bool,
     /// The command, run by `bash -c`.
-    #[arg(short = 'c', long = "command", allow_hyphen_values = true)]
-    pub command: String,
+    #[arg(
+        short = 'c',
+        long = "command",
+        allow_hyphen_values = true,
+        required_unless_present = "words",
+        conflicts_with = "words"
+    )]
+    pub command: Option<String>,
+    /// A plain program call's words, after `--`: the program is run directly when it is an
+    /// executable file, by `bash -c` otherwise.
+    #[arg(last = true, num_args = 1.., value_name = "WORD")]
+    pub words: Vec<String>,
 }
 
 #[derive(Debug, Args)]

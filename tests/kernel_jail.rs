@@ -99,6 +99,73 @@ fn a_background_job_keeps_running_jailed_after_the_command_returns() {
     assert_eq!(read(&sb.home.join(".bashrc")), "# the user's shell\n");
 }
 
+/// A plain program call skips the second shell: the jail `exec`s the program itself, so the
+/// program's parent is the agent's own shell. It is still confined, and keeps its words,
+/// `argv[0]` as typed, output and exit code.
+#[test]
+fn a_plain_program_call_is_run_by_the_jail_itself_and_stays_confined() {
+    let sb = Sandbox::new(None);
+    let script = sb.repo.join("w.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho \"argv0=$0 args=$1|$2\"\ntr '\\0' ' ' < /proc/$PPID/cmdline; echo\necho x >> \"$HOME/.bashrc\"\nexit 3\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let ran = sb.attempt("./w.sh 'a b' c");
+    assert_eq!(ran.decision, "allow", "{}", ran.explain());
+    let rewritten = ran.answer["hookSpecificOutput"]["updatedInput"]["command"]
+        .as_str()
+        .unwrap();
+    assert!(
+        rewritten.ends_with(" -- './w.sh' 'a b' 'c'") && !rewritten.contains(" -c "),
+        "{rewritten}"
+    );
+    assert_eq!(ran.code, Some(3), "{}", ran.explain());
+    let mut lines = ran.stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("argv0=./w.sh args=a b|c"),
+        "{}",
+        ran.explain()
+    );
+    let parent = lines.next().unwrap_or_default();
+    assert!(
+        parent.contains("eval") && !parent.contains("trap"),
+        "the program's parent is the agent's shell, not a second bash: {parent}"
+    );
+    assert!(
+        ran.stderr.contains("Permission denied"),
+        "{}",
+        ran.explain()
+    );
+    assert_eq!(read(&sb.home.join(".bashrc")), "# the user's shell\n");
+}
+
+/// What only bash can answer still gets bash's answer: a program that is not there, and a
+/// script without `#!` (bash runs it itself).
+#[test]
+fn a_plain_call_bash_must_answer_is_left_to_bash() {
+    let sb = Sandbox::new(None);
+    let missing = sb.attempt("no-such-program-here x");
+    assert_eq!(missing.code, Some(127), "{}", missing.explain());
+    assert!(
+        missing
+            .stderr
+            .contains("no-such-program-here: command not found"),
+        "{}",
+        missing.explain()
+    );
+    let script = sb.repo.join("plain.sh");
+    std::fs::write(&script, "echo ran-by-bash \"$1\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let ran = sb.attempt("./plain.sh ok");
+    assert_eq!(ran.code, Some(0), "{}", ran.explain());
+    assert_eq!(ran.stdout, "ran-by-bash ok\n", "{}", ran.explain());
+}
+
 /// Written by the agent, then run: a shell vetter sees only `python3 probe.py`.
 const PROBE: &str = "import os
 for path, text in [('loopgate.toml', '[gate]\\n'), ('.git/config', '[core]\\n'),

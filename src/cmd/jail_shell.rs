@@ -11,6 +11,7 @@
 //! cannot be set up, nothing runs: exit 126 with the reason on stderr.
 
 use crate::cli::JailShellArgs;
+use crate::cmd::hook::rewrite::quote;
 use crate::exit::Exit;
 use sandbox::jail_files::{prune_hand_backs, session_tmp};
 use std::os::unix::process::CommandExt;
@@ -74,23 +75,11 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
             prepared.report().reason.clone().unwrap_or_default()
         );
     }
-    let mut cmd = Command::new(find_bash());
+    let mut cmd = match &args.command {
+        Some(command) => shell(command, cwd_out(args.cwd_file.as_deref(), &tmp)),
+        None => program(dir, &args.words),
+    };
     cmd.current_dir(dir).env("TMPDIR", &tmp);
-    match cwd_out(args.cwd_file.as_deref(), &tmp) {
-        Some(out) => {
-            // A stale answer of an earlier command (a reused pid) must not be read back.
-            let _ = std::fs::remove_file(&out);
-            cmd.arg("-c")
-                .arg(format!(
-                    "trap 'builtin pwd -P >| \"${CWD_OUT_ENV}\" 2>/dev/null' EXIT\n{}",
-                    args.command
-                ))
-                .env(CWD_OUT_ENV, out);
-        }
-        None => {
-            cmd.arg("-c").arg(&args.command);
-        }
-    }
     let mut namespaced = false;
     if !args.no_mounts {
         let mut writable = plan.write_roots.clone();
@@ -132,18 +121,87 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
     }
 }
 
-/// `bash` as PATH finds it, looked up with `stat` rather than by trying `execve` in each
-/// directory (which is what a bare name costs once the process is confined).
-fn find_bash() -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
+/// `bash -c COMMAND`, leaving its final directory in `out` when there is one.
+fn shell(command: &str, out: Option<PathBuf>) -> Command {
+    let mut cmd = Command::new(find_on_path("bash").unwrap_or_else(|| PathBuf::from("bash")));
+    match out {
+        Some(out) => {
+            // A stale answer of an earlier command (a reused pid) must not be read back.
+            let _ = std::fs::remove_file(&out);
+            cmd.arg("-c")
+                .arg(format!(
+                    "trap 'builtin pwd -P >| \"${CWD_OUT_ENV}\" 2>/dev/null' EXIT\n{command}"
+                ))
+                .env(CWD_OUT_ENV, out);
+        }
+        None => {
+            cmd.arg("-c").arg(command);
+        }
+    }
+    cmd
+}
+
+/// A plain program call (`policy::plain_command`): the program itself, as `bash -c` would
+/// `exec` it, when it is an executable file that starts as a program does. Anything else
+/// goes to bash for bash's own answer: not found (127), not executable (126), a script
+/// without `#!`, a function the outer shell exported under that name.
+fn program(dir: &Path, words: &[String]) -> Command {
+    let name = words.first().map(String::as_str).unwrap_or_default();
+    match direct(dir, name) {
+        Some(path) => {
+            let mut cmd = Command::new(path);
+            cmd.arg0(name).args(&words[1..]);
+            cmd
+        }
+        None => {
+            let line: Vec<String> = words.iter().map(|w| quote(w)).collect();
+            shell(&line.join(" "), None)
+        }
+    }
+}
+
+fn direct(dir: &Path, name: &str) -> Option<PathBuf> {
+    if name.is_empty() || std::env::var_os(format!("BASH_FUNC_{name}%%")).is_some() {
+        return None;
+    }
+    // A path is executed as written, as bash does: a `#!` interpreter gets it as `$0`.
+    let (run, file) = if name.contains('/') {
+        (PathBuf::from(name), dir.join(name))
+    } else {
+        let found = find_on_path(name)?;
+        (found.clone(), found)
+    };
+    if !executable_file(&file) {
+        return None;
+    }
+    let mut head = [0u8; 4];
+    let n = std::fs::File::open(&file)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .ok()?;
+    (head[..n] == *b"\x7fELF" || head[..n].starts_with(b"#!")).then_some(run)
+}
+
+/// The first executable file named `name` in PATH's directories (an empty entry is the
+/// current directory), as bash's search finds it, looked up with `stat` rather than by
+/// trying `execve` in each directory (which is what a bare name costs once confined).
+fn find_on_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")
         .iter()
         .flat_map(std::env::split_paths)
-        .map(|dir| dir.join("bash"))
-        .find(|p| {
-            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                d
+            }
+            .join(name)
         })
-        .unwrap_or_else(|| PathBuf::from("bash"))
+        .find(|p| executable_file(p))
+}
+
+fn executable_file(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// The hand-back file for the final directory, only inside the session's temp dir (the one

@@ -12,6 +12,7 @@ pub mod check_mode;
 pub mod decision;
 pub mod globs;
 pub mod own_cli;
+pub mod plain_command;
 pub mod programs;
 pub mod rules;
 pub mod shell;

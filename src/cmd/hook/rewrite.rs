@@ -172,9 +172,13 @@ fn extras(sandbox: &gate::config::SandboxConfig) -> String {
     out
 }
 
-/// The command the agent's shell runs instead of `command`. It runs the original through
-/// `jail-shell` (which becomes the jailed `bash`), then moves the outer shell to the
-/// directory the original ended in (Claude Code carries the cwd across calls; the jailed
+/// The command the agent's shell runs instead of `command`.
+///
+/// A plain program call (`policy::plain_command`) goes to `jail-shell` as its words, and
+/// the jail `exec`s the program itself, as `bash -c` would: no second shell, and no
+/// directory to carry back, since only a shell builtin can change it. Anything else runs
+/// through `jail-shell -c` (which becomes the jailed `bash`); then the outer shell moves to
+/// the directory the original ended in (Claude Code carries the cwd across calls; the jailed
 /// shell leaves it in `cwd_dir/cwd.<pid of the outer shell>`) and ends with the original's
 /// exit code, without forking anything else.
 pub fn wrap(
@@ -193,6 +197,10 @@ pub fn wrap(
     );
     if !mounts {
         call.push_str(" --no-mounts");
+    }
+    if let Some(words) = policy::plain_command::argv(command) {
+        let words: Vec<String> = words.iter().map(|w| quote(w)).collect();
+        return format!("{call} -- {}", words.join(" "));
     }
     let file = format!("{}/cwd.", cwd_dir.display());
     let file = format!("{}\"$$\"", quote(&file));
