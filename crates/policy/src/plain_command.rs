@@ -196,6 +196,20 @@ mod tests {
     }
 
     #[test]
+    fn quoted_words_read_back_as_the_same_plain_call() {
+        for command in [
+            "ls -la",
+            r#"grep -e "it's" a\ b"#,
+            "printf-x $'a\\tb'",
+            "x 'a\nb'",
+        ] {
+            let words = argv(command).unwrap();
+            let line: Vec<String> = words.iter().map(|w| crate::shell::quote(w)).collect();
+            assert_eq!(argv(&line.join(" ")), Some(words), "{command:?}");
+        }
+    }
+
+    #[test]
     fn bash_builtins_and_reserved_words_are_not_plain_but_paths_to_them_are() {
         for command in [
             "echo hi",

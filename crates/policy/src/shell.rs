@@ -343,6 +343,12 @@ impl DynamicKind {
     }
 }
 
+/// One shell word, single-quoted: every byte but NUL survives, and [`decode`] gives it
+/// back unchanged.
+pub fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
 /// Decode a word of the AST (see [`decode`]).
 pub fn decode_word(word: &ast::Word) -> WordValue {
     decode(&word.value)

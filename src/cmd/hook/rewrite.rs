@@ -210,10 +210,7 @@ pub fn wrap(
     )
 }
 
-/// One shell word, single-quoted: every byte but NUL survives.
-pub fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
-}
+pub use policy::shell::quote;
 
 /// The tool input to send back: the agent's own input with the command replaced.
 pub fn rewritten_input(input: &HookInput, command: &str) -> Value {
