@@ -25,6 +25,9 @@ pub(crate) struct ShellState {
     /// Symlinks this command creates (`ln -s`): a later write through one lands where only
     /// the running shell knows.
     pub links: Vec<PathBuf>,
+    /// Variables assigned a static value earlier in the string (`a=--hard; git reset $a`);
+    /// `None` once a later assignment is not static.
+    pub vars: Vec<(String, Option<String>)>,
 }
 
 pub(crate) struct Analyzer<'a> {
@@ -108,6 +111,7 @@ impl<'a> Analyzer<'a> {
             pwd_changed: false,
             cdpath_changed: false,
             links: Vec::new(),
+            vars: Vec::new(),
         };
         self.script(command, &mut state, 0, false);
     }
@@ -119,6 +123,15 @@ impl<'a> Analyzer<'a> {
 
     pub fn finish(self) -> (Vec<Finding>, Vec<String>) {
         (self.findings, self.commands)
+    }
+
+    pub(crate) fn findings_len(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// The findings added since `len`, removed (to be judged again by the caller).
+    pub(crate) fn take_findings_from(&mut self, len: usize) -> Vec<Finding> {
+        self.findings.split_off(len.min(self.findings.len()))
     }
 
     pub fn add(&mut self, finding: Finding) {
@@ -343,6 +356,13 @@ impl<'a> Analyzer<'a> {
         st.home_changed |= sub.home_changed;
         st.pwd_changed |= sub.pwd_changed;
         st.cdpath_changed |= sub.cdpath_changed;
+        // A variable a branch may have assigned keeps that value too: the analysis runs
+        // the command once with the value and once without it.
+        for (name, value) in sub.vars {
+            if !st.vars.iter().any(|(n, v)| *n == name && *v == value) {
+                st.vars.push((name, value));
+            }
+        }
         downloads
     }
 
@@ -664,7 +684,17 @@ impl<'a> Analyzer<'a> {
                         "CDPATH" => st.cdpath_changed = true,
                         _ => {}
                     }
+                    let value = value
+                        .filter(|_| !name.ends_with('+') && !a.raw.contains("=("))
+                        .map(str::to_string);
+                    st.vars
+                        .push((name.trim_end_matches('+').to_string(), value));
                 } else {
+                    let program = argv
+                        .first()
+                        .and_then(|a| a.text())
+                        .map(crate::programs::normalise);
+                    self.hook_skip_variable(name, value, program.as_deref(), &display);
                     self.env_assignment(name.trim_end_matches('+'), value, &display, st, depth);
                 }
             }
@@ -675,6 +705,18 @@ impl<'a> Analyzer<'a> {
         }
         // Whatever a command echoes of downloaded content is downloaded content.
         let carries_remote = argv.iter().any(|a| a.remote);
+        // The words a variable assigned earlier in the string stands for are judged as
+        // well as the unknown word (a branch or a `read` may have changed it since).
+        if let Some(known) = with_variables(&argv, &st.vars) {
+            let alt = Invocation {
+                argv: known,
+                stdin: stdin.clone(),
+                xargs: false,
+                display: display.clone(),
+            };
+            let mut sub = st.clone();
+            self.invoke(&alt, 0, &mut sub, depth);
+        }
         let inv = Invocation {
             argv,
             stdin,
@@ -777,6 +819,46 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
         }
         _ => None,
     }
+}
+
+/// `argv` with each word that is exactly `$NAME`, `${NAME}` or `"$NAME"` replaced by the
+/// static value `NAME` was given earlier (unquoted: split into words, as the shell
+/// does); `None` when no word changes.
+fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Option<Vec<Arg>> {
+    if vars.is_empty() {
+        return None;
+    }
+    let mut changed = false;
+    let mut out = Vec::with_capacity(argv.len());
+    for a in argv {
+        let (inner, quoted) = match a.raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(r) => (r, true),
+            None => (a.raw.as_str(), false),
+        };
+        let name = inner
+            .strip_prefix("${")
+            .and_then(|r| r.strip_suffix('}'))
+            .or_else(|| inner.strip_prefix('$'))
+            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        let value = name.and_then(|n| {
+            vars.iter()
+                .rev()
+                .find(|(v, _)| v == n)
+                .and_then(|(_, value)| value.clone())
+        });
+        match value {
+            Some(v) if a.value.is_none() => {
+                changed = true;
+                if quoted {
+                    out.push(Arg::literal(&v));
+                } else {
+                    out.extend(v.split_whitespace().map(Arg::literal));
+                }
+            }
+            _ => out.push(a.clone()),
+        }
+    }
+    changed.then_some(out)
 }
 
 fn readable(parts: &[String]) -> String {
