@@ -251,11 +251,37 @@ fn git_aliases_variables_braces_and_spreads_are_resolved() {
         "git.destructive",
         "uncommitted",
     );
+    refused(
+        "for f in --soft --hard; do git reset $f; done",
+        Deny,
+        "git.destructive",
+        "uncommitted",
+    );
+    refused(
+        "git reset $(echo --hard)",
+        Deny,
+        "git.destructive",
+        "uncommitted",
+    );
+    refused(
+        "git reset `printf -- --hard`",
+        Deny,
+        "git.destructive",
+        "uncommitted",
+    );
+    refused(
+        "printf '%s\\0' --hard | xargs -0 git reset",
+        Deny,
+        "git.destructive",
+        "uncommitted",
+    );
     refused("set -- reset --hard; git \"$@\"", Ask, "exec.dynamic", "$@");
     refused("x=$(cat f); git $x --hard", Ask, "exec.dynamic", "$x");
     allowed("git -c alias.st=status st");
     allowed("git config alias.co checkout");
     allowed("x=--soft; git reset $x HEAD~1");
+    allowed("for f in a.rs b.rs; do git add $f; done");
+    allowed("git diff $(git merge-base main HEAD) --stat");
     allowed("BRANCH=feature; git push origin \"$BRANCH\"");
 }
 
@@ -455,6 +481,9 @@ fn remote_tools_in_unusual_spellings() {
         "nomad job stop -purge api",
         "curl -X DELETE https://api.github.com/repos/o/r",
         "http DELETE https://api.example.com/items/1",
+        "kubectl --context prod -n kube-system delete deploy coredns",
+        "mysql -h prod -u root -p -e \"DROP DATABASE app;\"",
+        "psql -e -c 'DROP TABLE users'",
     ] {
         refused(cmd, Ask, "remote.destructive", "remote data");
     }

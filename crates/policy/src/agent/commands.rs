@@ -1118,7 +1118,22 @@ impl Analyzer<'_> {
                     }
                 }
                 None => {
-                    argv.extend(text.split_whitespace().map(Arg::literal));
+                    // `-0` and `-d C` split on that character; otherwise on blanks.
+                    let delimiter = if opts.has("--null", Some('0')) {
+                        Some('\0')
+                    } else {
+                        opts.value("--delimiter", Some("-d"))
+                            .and_then(|d| d.value)
+                            .and_then(|d| d.chars().next())
+                    };
+                    match delimiter {
+                        Some(d) => argv.extend(
+                            text.split(d)
+                                .filter(|w| !w.is_empty() && *w != "\n")
+                                .map(|w| Arg::literal(w.trim_end_matches('\n'))),
+                        ),
+                        None => argv.extend(text.split_whitespace().map(Arg::literal)),
+                    }
                     let sub = Invocation {
                         argv,
                         stdin: Stdin::none(),

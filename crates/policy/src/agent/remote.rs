@@ -389,6 +389,11 @@ impl Analyzer<'_> {
                     "clusters",
                     "deployment",
                     "deployments",
+                    "deploy",
+                    "sts",
+                    "ds",
+                    "daemonset",
+                    "daemonsets",
                     "statefulset",
                     "statefulsets",
                     "secret",
@@ -584,32 +589,79 @@ impl Analyzer<'_> {
             }
             "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlcmd" | "cockroach"
             | "clickhouse-client" | "cqlsh" | "duckdb" => {
-                let mut vals = Parsed::new(
-                    rest,
-                    &[
-                        "-c",
-                        "--command",
-                        "-e",
-                        "--execute",
-                        "-Q",
-                        "--query",
-                        "-q",
-                        "-f",
-                        "-d",
-                        "-U",
-                        "-h",
-                        "-p",
-                    ],
-                )
-                .values(&[
-                    "-c",
-                    "--command",
-                    "-e",
-                    "--execute",
-                    "-Q",
-                    "--query",
-                    "-q",
-                ]);
+                // Each client's own grammar: `psql -e` is a flag and `-p PORT` takes a
+                // value, `mysql -p` takes none (`-pSECRET` or a prompt) and `-e SQL` does.
+                let (with_value, code): (&[&str], &[&str]) = match name {
+                    "psql" => (
+                        &[
+                            "-c",
+                            "--command",
+                            "-f",
+                            "--file",
+                            "-d",
+                            "--dbname",
+                            "-U",
+                            "--username",
+                            "-h",
+                            "--host",
+                            "-p",
+                            "--port",
+                            "-v",
+                            "--set",
+                            "-o",
+                            "--output",
+                        ],
+                        &["-c", "--command"],
+                    ),
+                    "mysql" | "mariadb" => (
+                        &[
+                            "-e",
+                            "--execute",
+                            "-h",
+                            "--host",
+                            "-u",
+                            "--user",
+                            "-P",
+                            "--port",
+                            "-D",
+                            "--database",
+                            "-S",
+                            "--socket",
+                        ],
+                        &["-e", "--execute"],
+                    ),
+                    "sqlcmd" => (&["-Q", "-q", "-S", "-U", "-P", "-d", "-i"], &["-Q", "-q"]),
+                    "clickhouse-client" => (
+                        &[
+                            "-q",
+                            "--query",
+                            "-h",
+                            "--host",
+                            "-u",
+                            "--user",
+                            "-d",
+                            "--database",
+                            "--port",
+                        ],
+                        &["-q", "--query"],
+                    ),
+                    _ => (
+                        &[
+                            "-e",
+                            "--execute",
+                            "-u",
+                            "--username",
+                            "-k",
+                            "--keyspace",
+                            "--host",
+                            "--url",
+                            "-d",
+                            "--database",
+                        ],
+                        &["-e", "--execute"],
+                    ),
+                };
+                let mut vals = Parsed::new(rest, with_value).values(code);
                 if name == "sqlite3" || name == "duckdb" {
                     vals.extend(rest.iter().skip(1).cloned());
                 }

@@ -381,10 +381,33 @@ impl<'a> Analyzer<'a> {
                 self.list(&sub.list, &mut inner, depth, stdin_remote)
             }
             C::ForClause(f) => {
+                let mut values = Vec::new();
                 for w in f.values.iter().flatten() {
-                    self.word(&w.value, st, depth);
+                    values.push(self.word(&w.value, st, depth));
                 }
-                self.branch(&f.body.list, st, depth, stdin_remote)
+                // `for f in --hard; do git reset $f; done`: the loop variable takes each
+                // static word in turn (see `with_variables`).
+                let mut inner = st.clone();
+                for v in values.iter().take(8) {
+                    for word in v
+                        .text()
+                        .map(|t| t.split_whitespace().collect::<Vec<_>>())
+                        .unwrap_or_default()
+                    {
+                        inner
+                            .vars
+                            .push((f.variable_name.clone(), Some(word.to_string())));
+                    }
+                }
+                let downloads = self.branch(&f.body.list, &mut inner, depth, stdin_remote);
+                st.cwd = inner.cwd;
+                st.downloaded = inner.downloaded;
+                st.links = inner.links;
+                st.home_changed |= inner.home_changed;
+                st.pwd_changed |= inner.pwd_changed;
+                st.cdpath_changed |= inner.cdpath_changed;
+                st.vars = inner.vars;
+                downloads
             }
             C::ArithmeticForClause(f) => {
                 for e in [&f.initializer, &f.condition, &f.updater]
@@ -707,7 +730,7 @@ impl<'a> Analyzer<'a> {
         let carries_remote = argv.iter().any(|a| a.remote);
         // The words a variable assigned earlier in the string stands for are judged as
         // well as the unknown word (a branch or a `read` may have changed it since).
-        if let Some(known) = with_variables(&argv, &st.vars) {
+        for known in with_variables(&argv, &st.vars) {
             let alt = Invocation {
                 argv: known,
                 stdin: stdin.clone(),
@@ -764,6 +787,7 @@ fn printf_output(words: &[&str]) -> Option<String> {
                     Some('n') => out.push('\n'),
                     Some('t') => out.push('\t'),
                     Some('\\') => out.push('\\'),
+                    Some('0') => out.push('\0'),
                     _ => return None,
                 },
                 '%' => match chars.next() {
@@ -808,7 +832,10 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
                 .count();
             Some(PipeOut::Text(words[start..].join(" ")))
         }
-        "printf" => printf_output(&words).map(PipeOut::Text),
+        "printf" => {
+            let words = words.strip_prefix(&["--"][..]).unwrap_or(&words);
+            printf_output(words).map(PipeOut::Text)
+        }
         "cat" if words.is_empty() => stdin.text.clone().map(PipeOut::Text),
         "cat"
             if words
@@ -821,44 +848,94 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
     }
 }
 
-/// `argv` with each word that is exactly `$NAME`, `${NAME}` or `"$NAME"` replaced by the
-/// static value `NAME` was given earlier (unquoted: split into words, as the shell
-/// does); `None` when no word changes.
-fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Option<Vec<Arg>> {
-    if vars.is_empty() {
-        return None;
-    }
+/// The argument lists `argv` may really be, beside itself: each word that is exactly
+/// `$NAME`, `${NAME}` or `"$NAME"` takes the static values `NAME` was given earlier in the
+/// string (a loop variable has several), and `$(echo ...)`, `$(printf ...)` or backticks
+/// around them take their output; unquoted, the value is split into words as the shell
+/// does. Empty when no word can be resolved.
+fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Vec<Vec<Arg>> {
+    let mut alternatives: Vec<Vec<Arg>> = vec![Vec::with_capacity(argv.len())];
     let mut changed = false;
-    let mut out = Vec::with_capacity(argv.len());
     for a in argv {
         let (inner, quoted) = match a.raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
             Some(r) => (r, true),
             None => (a.raw.as_str(), false),
         };
-        let name = inner
-            .strip_prefix("${")
-            .and_then(|r| r.strip_suffix('}'))
-            .or_else(|| inner.strip_prefix('$'))
-            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
-        let value = name.and_then(|n| {
-            vars.iter()
-                .rev()
-                .find(|(v, _)| v == n)
-                .and_then(|(_, value)| value.clone())
-        });
-        match value {
-            Some(v) if a.value.is_none() => {
-                changed = true;
-                if quoted {
-                    out.push(Arg::literal(&v));
-                } else {
-                    out.extend(v.split_whitespace().map(Arg::literal));
+        let values: Vec<String> = if a.value.is_some() {
+            Vec::new()
+        } else if let Some(out) = static_substitution(inner) {
+            vec![out]
+        } else {
+            let name = inner
+                .strip_prefix("${")
+                .and_then(|r| r.strip_suffix('}'))
+                .or_else(|| inner.strip_prefix('$'))
+                .filter(|n| {
+                    !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+            let mut values: Vec<String> = Vec::new();
+            for (_, v) in vars.iter().filter(|(v, _)| Some(v.as_str()) == name) {
+                if let Some(v) = v {
+                    if !values.contains(v) {
+                        values.push(v.clone());
+                    }
                 }
             }
-            _ => out.push(a.clone()),
+            values
+        };
+        if values.is_empty() {
+            for alt in &mut alternatives {
+                alt.push(a.clone());
+            }
+            continue;
         }
+        changed = true;
+        let mut next = Vec::new();
+        for alt in &alternatives {
+            for v in values.iter().take(8) {
+                let mut alt = alt.clone();
+                if quoted {
+                    alt.push(Arg::literal(v));
+                } else {
+                    alt.extend(v.split_whitespace().map(Arg::literal));
+                }
+                next.push(alt);
+            }
+        }
+        next.truncate(16);
+        alternatives = next;
     }
-    changed.then_some(out)
+    if changed {
+        alternatives
+    } else {
+        Vec::new()
+    }
+}
+
+/// The output of `$(echo WORDS)`, `$(printf FORMAT ARGS)` or the same in backticks, when
+/// every word is a plain literal.
+fn static_substitution(word: &str) -> Option<String> {
+    let inner = word
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| word.strip_prefix('`').and_then(|r| r.strip_suffix('`')))?;
+    if inner.contains(['$', '`', '(', ')', ';', '|', '&', '<', '>', '"', '\n']) {
+        return None;
+    }
+    let words: Vec<Arg> = inner
+        .split_whitespace()
+        .map(|w| decode_arg(w, None, &Cwd::unknown()))
+        .collect();
+    if words
+        .iter()
+        .any(|w| w.value.is_none() || w.pattern.is_some())
+    {
+        return None;
+    }
+    match output_of(&words, &Stdin::none())? {
+        PipeOut::Text(t) => Some(t),
+        PipeOut::Files(_) => None,
+    }
 }
 
 fn readable(parts: &[String]) -> String {
