@@ -435,7 +435,7 @@ impl Analyzer<'_> {
                             .and_then(|t| t.split_once('='))
                             .map(|(_, v)| v.to_string())
                             .filter(|_| !value.starts_with('('));
-                        st.vars.push((var.to_string(), value));
+                        st.remember(var, value);
                     }
                 }
                 if name != "printf" {

@@ -1036,3 +1036,18 @@ fn pathspec(text: &str) -> Option<Pathspec> {
         wildcard: !literal && path.contains(['*', '?', '[']),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brace_expansion_as_bash_does_it() {
+        let e = |w: &str| expand_braces(w, 0);
+        assert_eq!(e("--{soft,hard}").unwrap(), ["--soft", "--hard"]);
+        assert_eq!(e("a{b,c{d,e}}f").unwrap(), ["abf", "acdf", "acef"]);
+        assert_eq!(e("{a,b}{1,2}").unwrap(), ["a1", "a2", "b1", "b2"]);
+        // No comma, no expansion: `{}` and `{x}` stay as written.
+        assert!(e("{}").is_none() && e("{x}").is_none() && e("plain").is_none());
+    }
+}

@@ -30,6 +30,15 @@ pub(crate) struct ShellState {
     pub vars: Vec<(String, Option<String>)>,
 }
 
+impl ShellState {
+    /// `name` may hold `value` from here on (`None`: a value only the shell knows).
+    pub(crate) fn remember(&mut self, name: &str, value: Option<String>) {
+        if !self.vars.iter().any(|(n, v)| n == name && *v == value) {
+            self.vars.push((name.to_string(), value));
+        }
+    }
+}
+
 pub(crate) struct Analyzer<'a> {
     pub ctx: &'a AgentContext,
     /// Compiled on the first write target: most commands write nothing.
@@ -359,9 +368,7 @@ impl<'a> Analyzer<'a> {
         // A variable a branch may have assigned keeps that value too: the analysis runs
         // the command once with the value and once without it.
         for (name, value) in sub.vars {
-            if !st.vars.iter().any(|(n, v)| *n == name && *v == value) {
-                st.vars.push((name, value));
-            }
+            st.remember(&name, value);
         }
         downloads
     }
@@ -394,9 +401,7 @@ impl<'a> Analyzer<'a> {
                         .map(|t| t.split_whitespace().collect::<Vec<_>>())
                         .unwrap_or_default()
                     {
-                        inner
-                            .vars
-                            .push((f.variable_name.clone(), Some(word.to_string())));
+                        inner.remember(&f.variable_name, Some(word.to_string()));
                     }
                 }
                 let downloads = self.branch(&f.body.list, &mut inner, depth, stdin_remote);
@@ -710,8 +715,7 @@ impl<'a> Analyzer<'a> {
                     let value = value
                         .filter(|_| !name.ends_with('+') && !a.raw.contains("=("))
                         .map(str::to_string);
-                    st.vars
-                        .push((name.trim_end_matches('+').to_string(), value));
+                    st.remember(name.trim_end_matches('+'), value);
                 } else {
                     let program = argv
                         .first()
@@ -1031,5 +1035,51 @@ fn parameter_word(expr: &ParameterExpr) -> Option<&str> {
         | P::RemoveSmallestPrefixPattern { pattern: v, .. }
         | P::RemoveLargestPrefixPattern { pattern: v, .. } => v.as_deref(),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<Arg> {
+        words
+            .iter()
+            .map(|w| decode_arg(w, None, &Cwd::unknown()))
+            .collect()
+    }
+
+    fn texts(argvs: &[Vec<Arg>]) -> Vec<Vec<String>> {
+        argvs
+            .iter()
+            .map(|a| a.iter().map(|w| w.show().to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn known_variables_and_static_substitutions_give_alternatives() {
+        let vars = vec![
+            ("a".to_string(), Some("--soft".to_string())),
+            ("a".to_string(), Some("--hard".to_string())),
+            ("b".to_string(), Some("x y".to_string())),
+        ];
+        assert_eq!(
+            texts(&with_variables(&args(&["git", "reset", "$a"]), &vars)),
+            [["git", "reset", "--soft"], ["git", "reset", "--hard"]]
+        );
+        // Unquoted values split; quoted ones stay one word.
+        assert_eq!(
+            texts(&with_variables(&args(&["f", "$b", "\"$b\""]), &vars)),
+            [vec!["f", "x", "y", "x y"]]
+        );
+        assert_eq!(
+            texts(&with_variables(
+                &args(&["git", "reset", "$(printf -- --hard)"]),
+                &[]
+            )),
+            [["git", "reset", "--hard"]]
+        );
+        // Unknown names, and substitutions that run anything else, change nothing.
+        assert!(with_variables(&args(&["rm", "$c", "$(cat f)"]), &vars).is_empty());
     }
 }
