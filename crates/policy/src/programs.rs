@@ -814,6 +814,10 @@ pub const TABLE: &[Program] = &[
         "ed",
         "rimraf",
         "coreutils",
+        "rename",
+        "prename",
+        "file-rename",
+        "perl-rename",
     ]),
     // Tools whose `-c` / `-e` / `--eval`-looking options are not code.
     tool(&[

@@ -544,3 +544,87 @@ fn sql_files_are_read_when_the_command_is_decided() {
         assert_eq!(decide(cmd, &ctx).decision, Verdict::Allow, "{cmd}");
     }
 }
+
+#[test]
+fn round_four_plumbing_git_programs_and_gate_files_by_other_programs() {
+    use Verdict::{Ask, Deny};
+    refused(
+        "git update-ref refs/heads/main HEAD~10",
+        Deny,
+        "git.destructive",
+        "moves a branch",
+    );
+    refused(
+        "/usr/lib/git-core/git-reset --hard",
+        Deny,
+        "git.destructive",
+        "uncommitted",
+    );
+    refused(
+        "git-filter-repo --path s --invert-paths",
+        Deny,
+        "git.destructive",
+        "history",
+    );
+    refused(
+        "hub push --force origin main",
+        Deny,
+        "git.destructive",
+        "force-pushes",
+    );
+    refused(
+        "git rm --cached loopgate.toml",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    refused(
+        "rename 's/loopgate/x/' loopgate.toml",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    refused(
+        "parallel ::: 'rm -rf ~'",
+        Deny,
+        "fs.destructive",
+        "home directory",
+    );
+    refused(
+        "sudo --chdir=/ rm -rf home",
+        Deny,
+        "fs.destructive",
+        "/home",
+    );
+    refused(
+        "kubectl get ns -o name | xargs kubectl delete",
+        Ask,
+        "remote.destructive",
+        "Kubernetes",
+    );
+    refused(
+        "kubectl delete $(kubectl get ns -o name)",
+        Ask,
+        "remote.destructive",
+        "Kubernetes",
+    );
+    refused(
+        "echo 'DROP TABLE users;' > /tmp/x.sql && psql -f /tmp/x.sql",
+        Ask,
+        "remote.destructive",
+        "writes first",
+    );
+    for cmd in [
+        "git rm -r --cached .",
+        "git rm --cached build.log",
+        "parallel echo ::: a b",
+        "parallel ::: 'echo hi' 'ls'",
+        "sudo -D /tmp ls",
+        "rename 's/\\.txt$/.md/' docs/*.txt",
+        "hub pr list",
+        "git-lfs pull",
+        "git update-ref -m note refs/notes/x HEAD",
+    ] {
+        allowed(cmd);
+    }
+}

@@ -327,7 +327,17 @@ impl Analyzer<'_> {
         let name = name_owned.as_str();
         let rest = &argv[1..];
         let next = start + 1;
-        self.remote_destructive(name, rest, &inv.stdin, display);
+        if inv.xargs {
+            // `... | xargs kubectl delete`: the words xargs appends are unknown.
+            let mut with_input = rest.to_vec();
+            let mut unknown = Arg::literal("(arguments read by xargs)");
+            unknown.value = None;
+            unknown.dynamic = Some("arguments xargs reads from its input".into());
+            with_input.push(unknown);
+            self.remote_destructive(name, &with_input, &inv.stdin, display);
+        } else {
+            self.remote_destructive(name, rest, &inv.stdin, display);
+        }
         self.sql_files(name, rest, &inv.stdin, display, st);
         match name {
             "cd" | "pushd" => {
@@ -379,6 +389,11 @@ impl Analyzer<'_> {
                         self.code_words(&words, display, st, depth, false);
                     }
                     for input in inputs {
+                        if template.is_empty() {
+                            // With no command, each input line is itself the command.
+                            self.code_words(std::slice::from_ref(input), display, st, depth, false);
+                            continue;
+                        }
                         // Each input replaces `{}` in the template, or is appended to it.
                         let mut words: Vec<Arg> = Vec::new();
                         let mut placed = false;
@@ -460,8 +475,17 @@ impl Analyzer<'_> {
             }
             "busybox" | "toybox" => return self.invoke(inv, next, st, depth),
             "loopgate" => return self.loopgate(inv, next, st, depth),
-            "git" => {
+            "git" | "hub" => {
+                // `hub` wraps git and passes every git subcommand through.
                 self.git(rest, &inv.stdin, display, st, depth);
+                return false;
+            }
+            _ if name.starts_with("git-") && name.len() > 4 => {
+                // `git-reset --hard`, `/usr/lib/git-core/git-push -f`, `git-filter-repo`:
+                // git's programs called by their own names are the git subcommands.
+                let mut args = vec![Arg::literal(&name[4..])];
+                args.extend(rest.iter().cloned());
+                self.git(&args, &inv.stdin, display, st, depth);
                 return false;
             }
             "find" => {
@@ -692,8 +716,25 @@ impl Analyzer<'_> {
                         self.check_writes(&[out], Op::Write, display, st);
                     }
                 }
-                wrapped(rest, p.values, positionals)
-                    .is_some_and(|i| self.invoke(inv, next + i, st, depth))
+                // `sudo -D DIR`, `unshare --wd DIR`, `systemd-run --working-directory DIR`
+                // run the command in DIR, as `env -C DIR` does.
+                let dir = match name {
+                    "sudo" | "doas" => Parsed::new(rest, p.values).value("--chdir", Some("-D")),
+                    "unshare" => Parsed::new(rest, p.values).value("--wd", Some("-w")),
+                    "systemd-run" => Parsed::new(rest, p.values).value("--working-directory", None),
+                    _ => None,
+                };
+                let Some(i) = wrapped(rest, p.values, positionals) else {
+                    return false;
+                };
+                match dir {
+                    Some(dir) => {
+                        let mut local = st.clone();
+                        self.cd_to(&dir, &mut local);
+                        self.invoke(inv, next + i, &mut local, depth)
+                    }
+                    None => self.invoke(inv, next + i, st, depth),
+                }
             }
             Some((_, Role::Downloader)) => {
                 self.downloader(name, rest, display, st);

@@ -370,6 +370,20 @@ impl Analyzer<'_> {
                             false
                         }
                     };
+                let p = Parsed::new(args, &["-m"]);
+                // `git update-ref refs/heads/main HEAD~10` moves a branch (or HEAD) to any
+                // commit, dropping what it pointed at: `reset --hard` by plumbing.
+                let moves_branch = p.operands.len() >= 2
+                    && p.operands[0].text().is_some_and(|r| {
+                        r == "HEAD" || r.starts_with("refs/heads/") || r.starts_with("refs/tags/")
+                    });
+                if moves_branch {
+                    self.git_deny(
+                        display,
+                        "moves a branch to another commit directly, dropping the commits it pointed at",
+                        "`git branch NEW COMMIT` creates a branch without moving one",
+                    );
+                }
                 if stdin_deletes
                     || args.iter().any(|a| {
                         a.is("-d") || a.text().is_some_and(|t| long_matches(t, "--delete"))
@@ -478,6 +492,10 @@ impl Analyzer<'_> {
                 } else if !cached {
                     let recursive = p.has("-r", Some('r'));
                     self.check_writes(&paths, Op::Delete { recursive }, display, &local);
+                } else {
+                    // `git rm --cached loopgate.toml`: the next commit deletes it from the
+                    // committed configuration the gate is anchored to.
+                    self.check_writes(&paths, Op::Write, display, &local);
                 }
             }
             "apply" | "am" => self.git_patch(sub, args, stdin, display, &local),

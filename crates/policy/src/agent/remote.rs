@@ -253,6 +253,17 @@ impl Analyzer<'_> {
                 continue;
             };
             for path in paths {
+                if self.written.contains(&path) {
+                    self.remote_finding(
+                        display,
+                        &format!(
+                            "runs SQL from `{}`, which this same command writes first",
+                            path.display()
+                        ),
+                        "write the SQL file in one command, review it, then run it",
+                    );
+                    continue;
+                }
                 match state::read_bounded(&path, MAX_SQL_FILE_BYTES, state::Follow::Yes) {
                     Ok(bytes) => {
                         if let Some(what) = destructive_sql(&String::from_utf8_lossy(&bytes)) {
@@ -405,7 +416,9 @@ impl Analyzer<'_> {
                         .unwrap_or("")
                         .to_ascii_lowercase()
                 });
-                let wide = flag(rest, &["--all", "-A", "--all-namespaces"]);
+                let wide = flag(rest, &["--all", "-A", "--all-namespaces"])
+                    // `kubectl delete $(kubectl get ns -o name)`, `| xargs kubectl delete`.
+                    || (sub == "delete" && rest.iter().any(|a| a.value.is_none()));
                 // `delete -f DIR` / `-k DIR` deletes whatever the manifests name
                 // (namespaces included); `apply --prune` deletes what they no longer name.
                 let from_files = flag(rest, &["-f", "--filename", "-k", "--kustomize"]);

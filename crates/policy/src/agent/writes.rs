@@ -426,6 +426,15 @@ impl Analyzer<'_> {
                     _ => {}
                 }
             }
+            "rename" | "prename" | "file-rename" | "perl-rename" => {
+                // `rename EXPR FILES` (Perl) or `rename FROM TO FILES` (util-linux): every
+                // file after the expression is moved away.
+                let p = Parsed::new(rest, &[]);
+                writes.push((
+                    cloned(&p.operands[p.operands.len().min(1)..]),
+                    Op::MoveSource,
+                ));
+            }
             "rimraf" => writes.push((
                 cloned(&Parsed::new(rest, &[]).operands),
                 Op::Delete { recursive: true },
