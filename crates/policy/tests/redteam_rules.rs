@@ -628,3 +628,50 @@ fn round_four_plumbing_git_programs_and_gate_files_by_other_programs() {
         allowed(cmd);
     }
 }
+
+#[test]
+fn nested_subshells_spelled_like_arithmetic_and_the_git_directory() {
+    use Verdict::Deny;
+    refused(
+        "( ( git reset --hard ) )",
+        Deny,
+        "git.destructive",
+        "uncommitted",
+    );
+    refused(
+        "( ( ( git push --force ) ) )",
+        Deny,
+        "git.destructive",
+        "force-pushes",
+    );
+    refused(
+        "rm -rf .git/objects",
+        Deny,
+        "git.destructive",
+        "git directory",
+    );
+    refused("echo > .git/HEAD", Deny, "git.destructive", "git directory");
+    refused(
+        "find .git -type f -delete",
+        Deny,
+        "git.destructive",
+        "git directory",
+    );
+    refused(
+        "shred -u .git/objects/pack/*",
+        Deny,
+        "git.destructive",
+        "git directory",
+    );
+    for cmd in [
+        "(( i++ ))",
+        "(( (a+b) * 2 > 3 ))",
+        "(( count > 5 )) && echo big",
+        "rm -f .git/index.lock",
+        "cat .git/HEAD",
+    ] {
+        allowed(cmd);
+    }
+    // Arithmetic that runs nothing lists nothing.
+    assert!(decide("(( i++ ))", &ctx()).commands.is_empty());
+}

@@ -425,6 +425,26 @@ impl<'a> Analyzer<'a> {
             }
             C::Arithmetic(a) => {
                 self.word(&a.expr.value, st, depth);
+                // `( ( git reset --hard ) )`: when the text is not an arithmetic expression,
+                // bash runs it as nested subshells. It is judged that way too; a text that
+                // does not parse as commands is plain arithmetic (no parse finding).
+                if depth < MAX_DEPTH && a.expr.value.chars().any(|c| c.is_ascii_alphabetic()) {
+                    let before = self.findings_len();
+                    let listed = self.commands.len();
+                    let written = self.written.len();
+                    let mut sub = st.clone();
+                    self.script(&format!("({})", a.expr.value), &mut sub, depth + 1, false);
+                    let found = self.take_findings_from(before);
+                    if found.is_empty() || found.iter().any(|f| f.rule == rule::PARSE) {
+                        // Arithmetic after all: nothing ran, so nothing is listed.
+                        self.commands.truncate(listed);
+                        self.written.truncate(written);
+                    } else {
+                        for f in found {
+                            self.add(f);
+                        }
+                    }
+                }
                 false
             }
             C::CaseClause(c) => {
