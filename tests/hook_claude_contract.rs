@@ -511,3 +511,59 @@ fn parallel_subagent_stops_keep_every_ledger_entry_and_audit_line() {
         String::from_utf8_lossy(&verify.stdout)
     );
 }
+
+#[test]
+fn red_team_commands_are_refused_through_the_real_hook_and_lookalikes_pass() {
+    let r = node_repo(NODE_CHECK, "module.exports = (a, b) => a + b;\n");
+    let decide = |command: &str| {
+        let payload = claude_payload(
+            "PreToolUse",
+            &r.path(),
+            "s1",
+            json!({"tool_name": "Bash", "tool_input": {"command": command}}),
+        );
+        let out = run("claude", &r.path(), &r.home(), &payload);
+        assert_eq!(out.code, 0, "{}", out.explain());
+        if out.stdout.trim().is_empty() {
+            return ("allow".to_string(), String::new());
+        }
+        let v = out.json();
+        let o = &v["hookSpecificOutput"];
+        (
+            o["permissionDecision"]
+                .as_str()
+                .unwrap_or("allow")
+                .to_string(),
+            o["permissionDecisionReason"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+        )
+    };
+    for (command, decision, rule) in [
+        ("rlwrap git reset --hard", "deny", "git.destructive"),
+        ("a=--hard; git reset $a", "deny", "git.destructive"),
+        ("git -c alias.r=reset r --hard", "deny", "git.destructive"),
+        ("uv run -- rm -rf ~", "deny", "fs.destructive"),
+        ("HUSKY=0 git commit -m wip", "deny", "gate.tamper"),
+        ("gawk -i inplace 1 loopgate.toml", "deny", "gate.tamper"),
+        ("ssh prod 'rm -rf /var/www'", "ask", "remote.destructive"),
+        (
+            "npx prisma migrate reset --force",
+            "ask",
+            "remote.destructive",
+        ),
+    ] {
+        let (got, reason) = decide(command);
+        assert_eq!(got, decision, "{command}: {reason}");
+        assert!(reason.contains(rule), "{command}: {reason}");
+    }
+    for command in [
+        "uv run pytest -q",
+        "git -c alias.st=status st",
+        "HUSKY=0 npm ci",
+    ] {
+        let (got, reason) = decide(command);
+        assert_eq!(got, "allow", "{command}: {reason}");
+    }
+}

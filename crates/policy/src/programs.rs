@@ -84,6 +84,14 @@ pub struct Program {
     /// short ones also take the rest of a cluster (`-tDIR`, `-rtDIR`), long ones `=VALUE`,
     /// and long ones may be abbreviated as GNU getopt allows (`--target`).
     pub values: &'static [&'static str],
+    /// Subcommands after which the remaining words are a command the program runs
+    /// (`uv run CMD`, `npm exec -- CMD`, `bundle exec CMD`); `""` when the operands
+    /// themselves are the command (`npx PKG ARGS`). `"exec:1"`: one operand (a
+    /// directory, an environment name) comes before the command.
+    pub runs: &'static [&'static str],
+    /// Options whose value is a shell command the program runs (`tar --to-command`,
+    /// `rsync -e`, `zip -TT`, `nix-shell --run`).
+    pub shell_opts: &'static [&'static str],
 }
 
 const fn p(names: &'static [&'static str], role: Role, values: &'static [&'static str]) -> Program {
@@ -91,6 +99,33 @@ const fn p(names: &'static [&'static str], role: Role, values: &'static [&'stati
         names,
         role,
         values,
+        runs: &[],
+        shell_opts: &[],
+    }
+}
+
+/// A tool that runs commands through a subcommand (`uv run`, `npm exec`): see
+/// [`Program::runs`].
+const fn runner(
+    names: &'static [&'static str],
+    runs: &'static [&'static str],
+    values: &'static [&'static str],
+) -> Program {
+    Program {
+        runs,
+        ..p(names, Role::Tool, values)
+    }
+}
+
+/// A tool with options whose value is a shell command: see [`Program::shell_opts`].
+const fn tool_with_shell(
+    names: &'static [&'static str],
+    shell_opts: &'static [&'static str],
+    values: &'static [&'static str],
+) -> Program {
+    Program {
+        shell_opts,
+        ..p(names, Role::Tool, values)
     }
 }
 
@@ -377,6 +412,36 @@ pub const TABLE: &[Program] = &[
     wrapper(&["time"], 0, &[], &["-o", "-f", "--output", "--format"]),
     wrapper(&["command"], 0, &[], &[]),
     wrapper(&["firejail"], 0, &[], &[]),
+    // Run the rest as another user, under a fake clock, a readline wrapper, an agent
+    // session or a notifier: `gosu root git clean -fdx`, `faketime now git reset --hard`.
+    wrapper(&["gosu", "su-exec", "faketime"], 1, &[], &["-f"]),
+    wrapper(
+        &[
+            "rlwrap",
+            "chronic",
+            "ssh-agent",
+            "dbus-launch",
+            "daemonize",
+            "ts-run",
+        ],
+        0,
+        &[],
+        &["-a", "-f", "-H", "-P", "-S", "-t", "-E"],
+    ),
+    wrapper(
+        &["nix-shell"],
+        0,
+        &["--run", "--command"],
+        &[
+            "-p",
+            "--packages",
+            "-A",
+            "--attr",
+            "-I",
+            "--arg",
+            "--argstr",
+        ],
+    ),
     wrapper(&["gdbserver"], 1, &[], &[]),
     // `xargs`, `parallel`, `watch`, `eval`, `source`, `find` and `git` have rules of
     // their own in agent mode; they are listed so every seat knows what they are.
@@ -417,7 +482,7 @@ pub const TABLE: &[Program] = &[
         &[],
         &["-n", "--interval", "-d", "--differences"],
     ),
-    wrapper(&["eval", "source", ".", "trap", "expect"], 0, &[], &[]),
+    wrapper(&["eval", "source", ".", "trap"], 0, &[], &[]),
     wrapper(
         &["script"],
         0,
@@ -440,7 +505,57 @@ pub const TABLE: &[Program] = &[
         ],
     ),
     // Package runners that download and run.
-    wrapper(&["uvx", "pipx", "pnpx", "bunx", "dlx"], 0, &[], &[]),
+    wrapper(&["uvx", "pnpx", "bunx", "dlx"], 0, &[], &[]),
+    // Package managers and environment tools that run a command through a subcommand.
+    Program {
+        shell_opts: &["-c", "--call"],
+        ..runner(&["npx"], &[""], &["-p", "--package"])
+    },
+    Program {
+        shell_opts: &["-c", "--call"],
+        ..runner(
+            &["npm"],
+            &["exec", "x"],
+            &["-p", "--package", "-w", "--workspace", "--prefix"],
+        )
+    },
+    runner(
+        &["pnpm", "yarn"],
+        &["exec", "dlx"],
+        &["-C", "--dir", "--filter", "-F"],
+    ),
+    runner(
+        &["uv"],
+        &["run", "tool run"],
+        &[
+            "--with",
+            "--python",
+            "-p",
+            "--project",
+            "--directory",
+            "--env-file",
+            "--package",
+            "--from",
+        ],
+    ),
+    runner(
+        &["poetry", "pdm", "hatch", "pixi", "rye", "pipenv"],
+        &["run"],
+        &["-C", "--directory", "-e", "--env"],
+    ),
+    runner(&["pipx"], &["run"], &["--spec", "--python"]),
+    runner(
+        &["conda", "mamba", "micromamba"],
+        &["run"],
+        &["-n", "--name", "-p", "--prefix"],
+    ),
+    runner(&["bundle"], &["exec"], &["--gemfile"]),
+    runner(
+        &["mise", "rtx", "asdf"],
+        &["exec", "x"],
+        &["-C", "--cd", "-E", "--env"],
+    ),
+    runner(&["direnv"], &["exec:1"], &[]),
     // Interpreters.
     interp(
         &["python", "python2", "python3", "pypy", "pypy3"],
@@ -540,6 +655,8 @@ pub const TABLE: &[Program] = &[
         &["-e", "-l"],
     ),
     interp(&["tclsh", "wish", "expectk"], Lang::Tcl, &[], false, &[]),
+    // `expect -c CMDS` runs Tcl (`spawn rm -rf ~`), as does its script file.
+    interp(&["expect"], Lang::Tcl, &["-c"], false, &["-c", "-f"]),
     interp(
         &["awk", "gawk", "mawk", "nawk"],
         Lang::Awk,
@@ -567,13 +684,15 @@ pub const TABLE: &[Program] = &[
         true,
         &["-e", "-f", "--expression", "--file", "-l", "--line-length"],
     ),
+    // `-s` is left out of the values: after `-e` (`-es`, Ex mode) it is a flag, and
+    // taking a value there would swallow the `-c` that follows.
     interp(
         &["vim", "nvim", "vi", "ex", "view", "gvim", "vimdiff", "rvim"],
         Lang::Vim,
         &["-c", "--cmd"],
         false,
         &[
-            "-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-s", "-t", "-q",
+            "-c", "--cmd", "-S", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q",
         ],
     ),
     interp(
@@ -655,6 +774,51 @@ pub const TABLE: &[Program] = &[
         Role::Launcher,
         &[],
     ),
+    // Tools with options whose value is a shell command.
+    tool_with_shell(
+        &["tar", "bsdtar"],
+        &[
+            "--to-command",
+            "--checkpoint-action",
+            "-I",
+            "--use-compress-program",
+            "--rsh-command",
+            "-F",
+            "--info-script",
+            "--new-volume-script",
+        ],
+        &[
+            "-f",
+            "--file",
+            "-C",
+            "--directory",
+            "-T",
+            "--files-from",
+            "-X",
+            "--exclude-from",
+        ],
+    ),
+    tool_with_shell(&["rsync"], &["-e", "--rsh"], &[]),
+    tool_with_shell(&["zip"], &["-TT", "--unzip-command"], &[]),
+    // `.shell CMD` and `.system CMD` in its SQL run a shell command.
+    tool(&["sqlite3"]),
+    // Known so their operands are judged as the files they delete or rewrite.
+    tool(&[
+        "shred",
+        "unlink",
+        "mkfifo",
+        "mknod",
+        "chattr",
+        "setfacl",
+        "sponge",
+        "ed",
+        "rimraf",
+        "coreutils",
+        "rename",
+        "prename",
+        "file-rename",
+        "perl-rename",
+    ]),
     // Tools whose `-c` / `-e` / `--eval`-looking options are not code.
     tool(&[
         "gcc",
@@ -676,9 +840,6 @@ pub const TABLE: &[Program] = &[
         "rg",
         "ag",
         "ack",
-        "tar",
-        "bsdtar",
-        "zip",
         "unzip",
         "gzip",
         "gunzip",
@@ -731,7 +892,6 @@ pub const TABLE: &[Program] = &[
         "chown",
         "chgrp",
         "install",
-        "rsync",
         "scp",
         "dd",
         "truncate",
@@ -771,9 +931,6 @@ pub const TABLE: &[Program] = &[
         "mocha",
         "pip",
         "pip3",
-        "uv",
-        "poetry",
-        "conda",
         "apt",
         "apt-get",
         "brew",
@@ -781,7 +938,6 @@ pub const TABLE: &[Program] = &[
         "yum",
         "psql",
         "mysql",
-        "sqlite3",
         "redis-cli",
         "mongosh",
         "mongo",
@@ -850,14 +1006,9 @@ pub const TABLE: &[Program] = &[
         "htop",
         "uptime",
         "nproc",
-        "npx",
-        "npm",
-        "pnpm",
-        "yarn",
         "cargo",
         "go",
         "mix",
-        "bundle",
         "just",
         "cmake",
         "mvn",

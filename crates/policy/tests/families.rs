@@ -94,7 +94,11 @@ fn harmful_commands_are_refused_and_ordinary_ones_allowed() {
         "harmful refused {rate:.1}% < 95%; allowed:\n{}",
         missed.join("\n")
     );
-    if !missed.is_empty() {
-        println!("harmful commands still allowed:\n{}", missed.join("\n"));
-    }
+    // Above the rate, every entry is a regression test: a command the corpus lists is
+    // refused, and a known miss is written up in docs/threat-model.md instead.
+    assert!(
+        missed.is_empty(),
+        "harmful commands allowed:\n{}",
+        missed.join("\n")
+    );
 }

@@ -57,6 +57,43 @@ const CODE_VARIABLES: &[&str] = &[
 const HARMLESS_COMMANDS: &[&str] = &["true", ":", "cat", "less", "more", "vi", "vim", "nano", ""];
 
 impl Analyzer<'_> {
+    /// `HUSKY=0 git commit`, `SKIP=lint git commit`, `LEFTHOOK=0 git push`: the hook
+    /// managers' own switches that make the repository's hooks do nothing.
+    pub(crate) fn hook_skip_variable(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        program: Option<&str>,
+        display: &str,
+    ) {
+        if program != Some("git") {
+            return;
+        }
+        let off = |v: Option<&str>| {
+            v.is_none_or(|v| {
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "0" | "false" | "no" | "off"
+                )
+            })
+        };
+        let skips = match name {
+            "HUSKY" | "LEFTHOOK" => off(value),
+            "HUSKY_SKIP_HOOKS" | "OVERCOMMIT_DISABLE" => !off(value) || value.is_none(),
+            "SKIP" | "LEFTHOOK_EXCLUDE" | "PRE_COMMIT_SKIP" => {
+                value.is_none_or(|v| !v.trim().is_empty())
+            }
+            _ => false,
+        };
+        if skips {
+            self.add(Finding::deny(
+                rule::TAMPER,
+                format!("`{display}` sets `{name}`, which makes the repository's hook manager skip its hooks"),
+                "let the hooks run; fix what they report instead of skipping them",
+            ));
+        }
+    }
+
     /// `NAME=value` before a command (or given to `env`).
     pub(crate) fn env_assignment(
         &mut self,

@@ -243,6 +243,8 @@ impl Analyzer<'_> {
                 }
                 if let Some(hit) = self.protected().hit(p, op) {
                     self.add(tamper(display, &hit));
+                } else if in_git_database(p, ctx) {
+                    self.add(git_database(display, p));
                 }
                 if !is_inside(p, &ctx.write_roots) {
                     self.add(escape(display, p));
@@ -268,6 +270,9 @@ impl Analyzer<'_> {
                 };
                 if let Some(hit) = hit {
                     self.add(tamper(display, &hit));
+                } else if in_git_database(&dir.join("x"), ctx) {
+                    // `find .git -type f -delete`, `shred -u .git/objects/pack/*`.
+                    self.add(git_database(display, dir));
                 }
                 let parent = dir.parent().unwrap_or(dir);
                 if !is_inside(dir, &ctx.write_roots) {
@@ -283,6 +288,33 @@ impl Analyzer<'_> {
             )),
         }
     }
+}
+
+/// A path inside the repository's git directory that holds its history (objects, refs,
+/// HEAD, the index, the reflogs): writing or deleting it by hand destroys commits. Lock
+/// files and the message scratch files are not history (`rm -f .git/index.lock`).
+fn in_git_database(path: &Path, ctx: &AgentContext) -> bool {
+    let Ok(rel) = path.strip_prefix(ctx.repo_root.join(".git")) else {
+        return false;
+    };
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    !rel.as_os_str().is_empty()
+        && !name.ends_with(".lock")
+        && !matches!(
+            name,
+            "COMMIT_EDITMSG" | "MERGE_MSG" | "SQUASH_MSG" | "TAG_EDITMSG" | "FETCH_HEAD" | "gc.log"
+        )
+}
+
+fn git_database(display: &str, path: &Path) -> Finding {
+    Finding::deny(
+        rule::GIT,
+        format!(
+            "`{display}` changes `{}` inside the git directory by hand, where the repository's history lives",
+            path.display()
+        ),
+        "use git's own commands (a stale `.git/index.lock` may be removed)",
+    )
 }
 
 /// Why deleting `path` recursively would be a disaster, if it would, naming the path.

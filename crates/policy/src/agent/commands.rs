@@ -197,6 +197,33 @@ fn wrapped(args: &[Arg], with_value: &[&str], positionals: usize) -> Option<usiz
     None
 }
 
+/// Where the command a runner runs (`uv run CMD`, `npm exec -- CMD`, `npx PKG`) starts
+/// in `rest`, when this invocation runs one (see `Program::runs`).
+fn runner_command(prog: &programs::Program, rest: &[Arg]) -> Option<usize> {
+    for run in prog.runs {
+        let (words, positionals) = match run.split_once(':') {
+            Some((w, n)) => (w, n.parse().unwrap_or(0)),
+            None => (*run, 0),
+        };
+        let sub: Vec<&str> = words.split_whitespace().collect();
+        let start = if sub.is_empty() {
+            0
+        } else {
+            let first = wrapped(rest, prog.values, 0)?;
+            let named = sub
+                .iter()
+                .enumerate()
+                .all(|(k, w)| rest.get(first + k).and_then(|a| a.text()) == Some(*w));
+            if !named {
+                continue;
+            }
+            first + sub.len()
+        };
+        return wrapped(&rest[start..], prog.values, positionals).map(|i| start + i);
+    }
+    None
+}
+
 /// Wrappers peeled off one command at most (each is one level of recursion).
 const MAX_WRAPPERS: usize = 64;
 /// Programs analysed at most per decision, wrappers included.
@@ -300,7 +327,18 @@ impl Analyzer<'_> {
         let name = name_owned.as_str();
         let rest = &argv[1..];
         let next = start + 1;
-        self.remote_destructive(name, rest, &inv.stdin, display);
+        if inv.xargs {
+            // `... | xargs kubectl delete`: the words xargs appends are unknown.
+            let mut with_input = rest.to_vec();
+            let mut unknown = Arg::literal("(arguments read by xargs)");
+            unknown.value = None;
+            unknown.dynamic = Some("arguments xargs reads from its input".into());
+            with_input.push(unknown);
+            self.remote_destructive(name, &with_input, &inv.stdin, display);
+        } else {
+            self.remote_destructive(name, rest, &inv.stdin, display);
+        }
+        self.sql_files(name, rest, &inv.stdin, display, st);
         match name {
             "cd" | "pushd" => {
                 self.cd(rest, st);
@@ -351,6 +389,11 @@ impl Analyzer<'_> {
                         self.code_words(&words, display, st, depth, false);
                     }
                     for input in inputs {
+                        if template.is_empty() {
+                            // With no command, each input line is itself the command.
+                            self.code_words(std::slice::from_ref(input), display, st, depth, false);
+                            continue;
+                        }
                         // Each input replaces `{}` in the template, or is appended to it.
                         let mut words: Vec<Arg> = Vec::new();
                         let mut placed = false;
@@ -388,6 +431,28 @@ impl Analyzer<'_> {
             | "typeset" | "local" | "export" | "readonly" | "printf" | "read" | "unset"
             | "test" | "[" => {
                 self.builtin(name, rest, display, st, depth);
+                if matches!(
+                    name,
+                    "declare" | "typeset" | "local" | "export" | "readonly"
+                ) {
+                    // `export F=--hard; git reset $F`: remembered like a bare assignment.
+                    for a in rest {
+                        let Some((var, value)) = a.raw.split_once('=') else {
+                            continue;
+                        };
+                        if var.starts_with('-')
+                            || !var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                        {
+                            continue;
+                        }
+                        let value = a
+                            .text()
+                            .and_then(|t| t.split_once('='))
+                            .map(|(_, v)| v.to_string())
+                            .filter(|_| !value.starts_with('('));
+                        st.remember(var, value);
+                    }
+                }
                 if name != "printf" {
                     return false;
                 }
@@ -410,8 +475,17 @@ impl Analyzer<'_> {
             }
             "busybox" | "toybox" => return self.invoke(inv, next, st, depth),
             "loopgate" => return self.loopgate(inv, next, st, depth),
-            "git" => {
+            "git" | "hub" => {
+                // `hub` wraps git and passes every git subcommand through.
                 self.git(rest, &inv.stdin, display, st, depth);
+                return false;
+            }
+            _ if name.starts_with("git-") && name.len() > 4 => {
+                // `git-reset --hard`, `/usr/lib/git-core/git-push -f`, `git-filter-repo`:
+                // git's programs called by their own names are the git subcommands.
+                let mut args = vec![Arg::literal(&name[4..])];
+                args.extend(rest.iter().cloned());
+                self.git(&args, &inv.stdin, display, st, depth);
                 return false;
             }
             "find" => {
@@ -421,6 +495,209 @@ impl Analyzer<'_> {
             "patch" => {
                 self.patch(rest, &inv.stdin, display, st);
                 return false;
+            }
+            "at" | "batch" => {
+                // The job is shell code, from `-f FILE` or standard input.
+                let p = Parsed::new(rest, &["-f", "-q", "-t"]);
+                match p.value("-f", Some("-f")) {
+                    Some(file) => self.script_file(None, &file, &inv.stdin, display, st, depth),
+                    None => self.stdin_code(None, &inv.stdin, display, st, depth),
+                }
+                return false;
+            }
+            "tmux" => {
+                self.tmux(rest, display, st, depth);
+                return false;
+            }
+            "ssh" => {
+                self.ssh(rest, display, st, depth);
+                return false;
+            }
+            "sqlite3" => self.sqlite_shell(rest, &inv.stdin, display, st, depth),
+            "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "docker-compose"
+                if rest
+                    .iter()
+                    .filter_map(|a| a.text().filter(|t| !t.starts_with('-')))
+                    .take(2)
+                    .enumerate()
+                    .any(|(k, t)| {
+                        t == "exec" && (k == 0 || rest.iter().any(|a| a.is("compose")))
+                    }) =>
+            {
+                // `docker exec C CMD`, `docker compose exec SERVICE CMD`, `kubectl exec P -- CMD`.
+                let at = rest.iter().position(|a| a.is("exec")).unwrap_or(0);
+                let args = &rest[at + 1..];
+                let cmd = if matches!(name, "kubectl" | "oc") {
+                    args.iter().position(|a| a.is("--")).map(|i| i + 1)
+                } else {
+                    let with_value = [
+                        "-e",
+                        "--env",
+                        "--env-file",
+                        "-u",
+                        "--user",
+                        "-w",
+                        "--workdir",
+                        "--detach-keys",
+                    ];
+                    let (p, used) = Parsed::until_operand(args, &with_value);
+                    (!p.operands.is_empty()).then_some(used)
+                };
+                if let Some(i) = cmd.filter(|i| *i < args.len()) {
+                    self.remotely(
+                        &args[i..],
+                        false,
+                        display,
+                        st,
+                        depth,
+                        "inside the container",
+                    );
+                }
+                return false;
+            }
+            "docker" | "podman" | "nerdctl"
+                if matches!(
+                    rest.iter()
+                        .find_map(|a| a.text().filter(|t| !t.starts_with('-'))),
+                    Some("run" | "create")
+                ) =>
+            {
+                // A host directory bind-mounted writable is written by whatever the
+                // container runs: judged as a write to that directory.
+                let p = Parsed::new(
+                    rest,
+                    &[
+                        "-v",
+                        "--volume",
+                        "--mount",
+                        "-e",
+                        "--env",
+                        "-w",
+                        "--workdir",
+                        "--name",
+                        "-p",
+                        "--publish",
+                        "-u",
+                        "--user",
+                        "--network",
+                        "--entrypoint",
+                        "--env-file",
+                        "-l",
+                        "--label",
+                        "--platform",
+                    ],
+                );
+                let mut hosts = Vec::new();
+                for v in p.values(&["-v", "--volume"]) {
+                    match v.text() {
+                        Some(t) => {
+                            let mut parts = t.split(':');
+                            let host = parts.next().unwrap_or("");
+                            let opts = parts.nth(1).unwrap_or("");
+                            let named_volume = !host.starts_with(['/', '.', '~']);
+                            if !named_volume
+                                && !opts.split(',').any(|o| o == "ro" || o == "readonly")
+                            {
+                                hosts.push(Arg::literal(host));
+                            }
+                        }
+                        None => hosts.push(v),
+                    }
+                }
+                for m in p.values(&["--mount"]) {
+                    let Some(t) = m.text() else { continue };
+                    let fields: Vec<(&str, &str)> = t
+                        .split(',')
+                        .map(|f| f.split_once('=').unwrap_or((f, "")))
+                        .collect();
+                    let bind = fields.iter().any(|(k, v)| *k == "type" && *v == "bind");
+                    let ro = fields.iter().any(|(k, _)| matches!(*k, "readonly" | "ro"));
+                    if let (true, false, Some((_, src))) = (
+                        bind,
+                        ro,
+                        fields.iter().find(|(k, _)| matches!(*k, "source" | "src")),
+                    ) {
+                        hosts.push(Arg::literal(src));
+                    }
+                }
+                let home = if st.home_changed {
+                    None
+                } else {
+                    self.ctx.home.clone()
+                };
+                let hosts: Vec<Arg> = hosts
+                    .into_iter()
+                    .map(|h| match (h.text(), home.as_ref()) {
+                        (Some(t), Some(home)) if t == "~" || t.starts_with("~/") => {
+                            Arg::literal(&format!("{}{}", home.display(), &t[1..]))
+                        }
+                        _ => h,
+                    })
+                    .collect();
+                self.check_writes(&hosts, Op::Write, display, st);
+            }
+            "bfg" => {
+                self.add(Finding::deny(
+                    rule::GIT,
+                    format!("`{display}` runs the BFG Repo-Cleaner, which rewrites the repository's history"),
+                    "ask a human to rewrite history",
+                ));
+                return false;
+            }
+            "java"
+                if Parsed::new(rest, &["-jar", "-cp", "-classpath"])
+                    .value("-jar", Some("-jar"))
+                    .and_then(|j| j.value)
+                    .is_some_and(|j| {
+                        programs::base_name(&j)
+                            .to_ascii_lowercase()
+                            .starts_with("bfg")
+                    }) =>
+            {
+                self.add(Finding::deny(
+                    rule::GIT,
+                    format!("`{display}` runs the BFG Repo-Cleaner, which rewrites the repository's history"),
+                    "ask a human to rewrite history",
+                ));
+                return false;
+            }
+            "ansible" => {
+                // `ansible HOSTS -m shell|command|raw -a CMD` runs CMD on every host.
+                let p = Parsed::new(
+                    rest,
+                    &["-m", "--module-name", "-a", "--args", "-i", "-u", "-e"],
+                );
+                let module = p.value("--module-name", Some("-m"));
+                let runs = module.as_ref().is_none_or(|m| {
+                    m.text().is_some_and(|t| {
+                        matches!(
+                            t.rsplit('.').next().unwrap_or(t),
+                            "shell" | "command" | "raw" | "script"
+                        )
+                    })
+                });
+                if let (true, Some(cmd)) = (runs, p.value("--args", Some("-a"))) {
+                    self.remotely(&[cmd], true, display, st, depth, "on the managed hosts");
+                }
+                return false;
+            }
+            "coreutils" => {
+                // `coreutils --coreutils-prog=rm ARGS` is `rm ARGS`.
+                if let Some(prog) = rest
+                    .first()
+                    .and_then(|a| a.text())
+                    .and_then(|t| t.strip_prefix("--coreutils-prog="))
+                {
+                    let mut argv = vec![Arg::literal(prog)];
+                    argv.extend(rest[1..].iter().cloned());
+                    let sub = Invocation {
+                        argv,
+                        stdin: inv.stdin.clone(),
+                        xargs: inv.xargs,
+                        display: inv.display.clone(),
+                    };
+                    return self.invoke(&sub, 0, st, depth);
+                }
             }
             _ => {}
         }
@@ -439,8 +716,25 @@ impl Analyzer<'_> {
                         self.check_writes(&[out], Op::Write, display, st);
                     }
                 }
-                wrapped(rest, p.values, positionals)
-                    .is_some_and(|i| self.invoke(inv, next + i, st, depth))
+                // `sudo -D DIR`, `unshare --wd DIR`, `systemd-run --working-directory DIR`
+                // run the command in DIR, as `env -C DIR` does.
+                let dir = match name {
+                    "sudo" | "doas" => Parsed::new(rest, p.values).value("--chdir", Some("-D")),
+                    "unshare" => Parsed::new(rest, p.values).value("--wd", Some("-w")),
+                    "systemd-run" => Parsed::new(rest, p.values).value("--working-directory", None),
+                    _ => None,
+                };
+                let Some(i) = wrapped(rest, p.values, positionals) else {
+                    return false;
+                };
+                match dir {
+                    Some(dir) => {
+                        let mut local = st.clone();
+                        self.cd_to(&dir, &mut local);
+                        self.invoke(inv, next + i, &mut local, depth)
+                    }
+                    None => self.invoke(inv, next + i, st, depth),
+                }
             }
             Some((_, Role::Downloader)) => {
                 self.downloader(name, rest, display, st);
@@ -469,12 +763,27 @@ impl Analyzer<'_> {
                 self.file_writes(name, rest, inv.xargs, display, st);
                 false
             }
-            Some((_, Role::Launcher | Role::Tool)) => {
+            Some((p, Role::Launcher | Role::Tool)) => {
+                self.shell_options(p, rest, display, st, depth);
+                if let Some(i) = runner_command(p, rest) {
+                    let mut sub = st.clone();
+                    return self.invoke(inv, next + i, &mut sub, depth);
+                }
                 self.file_writes(name, rest, inv.xargs, display, st);
                 false
             }
             None => {
                 self.unknown_code(name, rest, display);
+                // A program loopgate does not know may run its arguments as a command
+                // (`rlwrap git reset --hard`, `screen -dm rm -rf ~`): the words from the
+                // first one that names a known program are judged as that command.
+                if let Some(i) = rest.iter().position(|a| {
+                    a.text()
+                        .is_some_and(|t| !t.starts_with('-') && programs::lookup(t).is_some())
+                }) {
+                    let mut sub = st.clone();
+                    self.invoke(inv, next + i, &mut sub, depth);
+                }
                 false
             }
         }
@@ -507,6 +816,181 @@ impl Analyzer<'_> {
             self.code_words(std::slice::from_ref(&s), display, st, depth, false);
         }
         true
+    }
+
+    /// Options of a known tool whose value is a shell command (`tar --to-command`,
+    /// `rsync -e`, `zip -TT`, `npm exec -c`): the value is analysed as code.
+    fn shell_options(
+        &mut self,
+        prog: &programs::Program,
+        rest: &[Arg],
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        if prog.shell_opts.is_empty() {
+            return;
+        }
+        let mut values = prog.values.to_vec();
+        values.extend(prog.shell_opts.iter().copied());
+        let parsed = Parsed::new(rest, &values);
+        for opt in prog.shell_opts {
+            for v in parsed.values(&[opt]) {
+                let code = if *opt == "--checkpoint-action" {
+                    // Only the `exec=CMD` action runs a command.
+                    match v.text() {
+                        Some(t) => match t.strip_prefix("exec=") {
+                            Some(c) => Arg::literal(c),
+                            None => continue,
+                        },
+                        None => v,
+                    }
+                } else {
+                    v
+                };
+                self.code_words(std::slice::from_ref(&code), display, st, depth, false);
+            }
+        }
+    }
+
+    /// `tmux new-session|new-window|split-window|respawn-pane|run-shell ... CMD`: the
+    /// trailing words are a shell command.
+    fn tmux(&mut self, rest: &[Arg], display: &str, st: &ShellState, depth: usize) {
+        let global = ["-L", "-S", "-f", "-T"];
+        let Some(at) = wrapped(rest, &global, 0) else {
+            return;
+        };
+        let runs = matches!(
+            rest[at].text(),
+            Some(
+                "new-session"
+                    | "new"
+                    | "new-window"
+                    | "neww"
+                    | "split-window"
+                    | "splitw"
+                    | "respawn-pane"
+                    | "respawnp"
+                    | "respawn-window"
+                    | "respawnw"
+                    | "run-shell"
+                    | "run"
+                    | "send-keys"
+                    | "send"
+            )
+        );
+        let with_value = [
+            "-s", "-n", "-c", "-t", "-x", "-y", "-e", "-F", "-f", "-l", "-L", "-S",
+        ];
+        if runs {
+            if let Some(i) = wrapped(&rest[at + 1..], &with_value, 0) {
+                self.code_words(&rest[at + 1 + i..], display, st, depth, false);
+            }
+        }
+    }
+
+    /// `ssh -o ProxyCommand=CMD` runs CMD here; `ssh HOST CMD` runs CMD on the host,
+    /// where no local root protects anything: what would be refused here is asked there.
+    fn ssh(&mut self, rest: &[Arg], display: &str, st: &ShellState, depth: usize) {
+        let with_value = [
+            "-o", "-i", "-p", "-l", "-F", "-J", "-L", "-R", "-D", "-E", "-b", "-c", "-m", "-O",
+            "-Q", "-S", "-W", "-w", "-B", "-e", "-I",
+        ];
+        let (p, used) = Parsed::until_operand(rest, &with_value);
+        for o in p.values(&["-o"]) {
+            let Some(t) = o.text() else { continue };
+            let (key, value) = t
+                .split_once(['=', ' '])
+                .map_or((t, ""), |(k, v)| (k.trim(), v.trim()));
+            if ["proxycommand", "localcommand", "knownhostscommand"]
+                .contains(&key.to_ascii_lowercase().as_str())
+            {
+                self.code_words(&[Arg::literal(value)], display, st, depth, false);
+            }
+        }
+        if p.operands.is_empty() || used >= rest.len() {
+            return;
+        }
+        self.remotely(
+            &rest[used..],
+            true,
+            display,
+            st,
+            depth,
+            "on the remote host",
+        );
+    }
+
+    /// Code that runs on another machine or in a container (`ssh HOST CMD`,
+    /// `kubectl exec POD -- CMD`): analysed as if it ran here, and anything that would be
+    /// refused becomes `remote.destructive` (ask): no local sandbox covers it.
+    pub(crate) fn remotely(
+        &mut self,
+        words: &[Arg],
+        joined: bool,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+        where_: &str,
+    ) {
+        let before = self.findings_len();
+        if joined {
+            // `ssh` joins its words with spaces and hands them to the remote shell.
+            self.code_words(words, display, st, depth, false);
+        } else {
+            let sub = Invocation {
+                argv: words.to_vec(),
+                stdin: Stdin::none(),
+                xargs: false,
+                display: display.to_string(),
+            };
+            let mut local = st.clone();
+            self.invoke(&sub, 0, &mut local, depth);
+        }
+        let found = self.take_findings_from(before);
+        if let Some(f) = found.first() {
+            let what: Vec<String> = words
+                .iter()
+                .map(|w| match w.text() {
+                    Some(t) if !joined && programs::looks_like_code(t) => shell_quote(t),
+                    _ => w.show().to_string(),
+                })
+                .collect();
+            self.add(Finding::ask(
+                rule::REMOTE_DESTRUCTIVE,
+                format!(
+                    "`{display}` runs `{}` {where_}, which would be refused here ({}): remote data no local sandbox can bring back",
+                    what.join(" "),
+                    f.rule
+                ),
+                "run read-only commands remotely, and ask a human to make the change",
+            ));
+        }
+    }
+
+    /// `sqlite3 DB '.shell CMD'` (or `.system`, also on standard input) runs CMD.
+    fn sqlite_shell(
+        &mut self,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let mut texts: Vec<&str> = rest.iter().filter_map(|a| a.text()).collect();
+        if let Some(t) = &stdin.text {
+            texts.extend(t.lines());
+        }
+        for t in texts {
+            let t = t.trim_start();
+            let cmd = t
+                .strip_prefix(".shell")
+                .or_else(|| t.strip_prefix(".system"))
+                .filter(|c| c.starts_with(char::is_whitespace));
+            if let Some(cmd) = cmd {
+                self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
+            }
+        }
     }
 
     /// A program loopgate does not know, handed something that reads as code through an
@@ -616,8 +1100,10 @@ impl Analyzer<'_> {
                 break;
             }
         }
+        let program = args.get(i).and_then(|a| a.text()).map(programs::normalise);
         for a in &args[..i.min(args.len())] {
             if let Some((name, value)) = a.text().and_then(|t| t.split_once('=')) {
+                self.hook_skip_variable(name, Some(value), program.as_deref(), &inv.display);
                 self.env_assignment(name, Some(value), &inv.display, &local, depth);
             }
         }
@@ -647,6 +1133,59 @@ impl Analyzer<'_> {
                     .then(|| "{}".to_string())
             });
         let mut argv: Vec<Arg> = args[i..].to_vec();
+        if let Some(text) = inv.stdin.text.as_deref().filter(|_| !inv.stdin.remote) {
+            // The input is spelled out (`echo --hard | xargs git reset`, `<<< ~`): the
+            // command runs with exactly those words (or lines, for `-I`).
+            let mut out = false;
+            match &replace {
+                Some(r) => {
+                    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                        let argv: Vec<Arg> = argv
+                            .iter()
+                            .map(|a| match a.text() {
+                                Some(v) if v.contains(r.as_str()) => {
+                                    Arg::literal(&v.replace(r.as_str(), line.trim()))
+                                }
+                                _ => a.clone(),
+                            })
+                            .collect();
+                        let sub = Invocation {
+                            argv,
+                            stdin: Stdin::none(),
+                            xargs: false,
+                            display: inv.display.clone(),
+                        };
+                        out |= self.invoke(&sub, 0, st, depth);
+                    }
+                }
+                None => {
+                    // `-0` and `-d C` split on that character; otherwise on blanks.
+                    let delimiter = if opts.has("--null", Some('0')) {
+                        Some('\0')
+                    } else {
+                        opts.value("--delimiter", Some("-d"))
+                            .and_then(|d| d.value)
+                            .and_then(|d| d.chars().next())
+                    };
+                    match delimiter {
+                        Some(d) => argv.extend(
+                            text.split(d)
+                                .filter(|w| !w.is_empty() && *w != "\n")
+                                .map(|w| Arg::literal(w.trim_end_matches('\n'))),
+                        ),
+                        None => argv.extend(text.split_whitespace().map(Arg::literal)),
+                    }
+                    let sub = Invocation {
+                        argv,
+                        stdin: Stdin::none(),
+                        xargs: false,
+                        display: inv.display.clone(),
+                    };
+                    out = self.invoke(&sub, 0, st, depth);
+                }
+            }
+            return out;
+        }
         if let Some(r) = replace {
             for a in argv.iter_mut().skip(1) {
                 if a.value.as_deref().is_some_and(|v| v.contains(&r)) {

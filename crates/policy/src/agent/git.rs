@@ -54,8 +54,24 @@ impl Analyzer<'_> {
         st: &mut ShellState,
         depth: usize,
     ) {
+        // Brace expansion happens before git sees its arguments: `reset --{soft,hard}`.
+        let expanded: Vec<Arg>;
+        let rest = if rest
+            .iter()
+            .any(|a| a.pattern.as_deref().is_some_and(|p| p.contains('{')))
+        {
+            expanded = rest.iter().flat_map(brace_words).collect();
+            &expanded[..]
+        } else {
+            rest
+        };
         let mut i = 0;
         let mut local = st.clone();
+        // `-c alias.x=VALUE` (not `!...`: those run a shell and are asked about) makes `x`
+        // stand for VALUE's git words; `-c key=value` settings that change what a
+        // subcommand does (`remote.origin.mirror`, `gc.pruneExpire`) are kept too.
+        let mut aliases: Vec<(String, String)> = Vec::new();
+        let mut settings: Vec<(String, String)> = Vec::new();
         while i < rest.len() {
             let Some(t) = rest[i].text() else { break };
             if t == "-C" {
@@ -75,6 +91,13 @@ impl Analyzer<'_> {
             if let Some(kv) = setting {
                 let (key, value) = kv.split_once('=').unwrap_or((kv, ""));
                 self.git_setting(key, Some(value), t.starts_with("--config-env"), display);
+                let lower = key.to_ascii_lowercase();
+                match lower.strip_prefix("alias.") {
+                    Some(name) if !value.trim_start().starts_with('!') => {
+                        aliases.push((name.to_string(), value.to_string()));
+                    }
+                    _ => settings.push((lower, value.to_string())),
+                }
             }
             if GLOBAL_WITH_VALUE.contains(&t) {
                 i += 2;
@@ -85,9 +108,43 @@ impl Analyzer<'_> {
             }
         }
         let Some(sub) = rest.get(i).and_then(|a| a.text()) else {
+            if let Some(word) = rest.get(i) {
+                // `git $X --hard`, `git "$(echo reset)" --hard`: the subcommand is only
+                // known when the shell runs.
+                self.dynamic_code(display, word.dynamic.as_deref().unwrap_or(&word.raw));
+            }
             return;
         };
         let args = &rest[i + 1..];
+        if let Some(at) = aliases
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(sub))
+        {
+            // The other aliases stay defined (one may name another); this one is gone
+            // from the new words, so the expansion ends.
+            let mut words: Vec<Arg> = Vec::new();
+            for (k, (n, v)) in aliases.iter().enumerate() {
+                if k != at {
+                    words.push(Arg::literal("-c"));
+                    words.push(Arg::literal(&format!("alias.{n}={v}")));
+                }
+            }
+            words.extend(aliases[at].1.split_whitespace().map(Arg::literal));
+            words.extend(args.iter().cloned());
+            self.git(&words, stdin, display, st, depth);
+            return;
+        }
+        if let Some(word) = args.iter().find(|a| is_spread(a)) {
+            if DESTRUCTIVE_CAPABLE.contains(&sub) {
+                self.dynamic_code(
+                    display,
+                    &format!(
+                        "{} (words only the shell knows, given to `git {sub}`)",
+                        word.raw
+                    ),
+                );
+            }
+        }
         match sub {
             "reset" => {
                 if args
@@ -163,8 +220,21 @@ impl Analyzer<'_> {
                         .iter()
                         .skip(1)
                         .any(|a| a.text().is_some_and(|t| t.starts_with('+')));
+                let force = force
+                    || settings.iter().any(|(k, v)| {
+                        k.starts_with("remote.") && k.ends_with(".push") && v.starts_with('+')
+                    });
                 let deletes = p.has("--delete", Some('d'))
                     || p.has("--mirror", None)
+                    || p.has("--prune", None)
+                    || settings.iter().any(|(k, v)| {
+                        k.starts_with("remote.")
+                            && k.ends_with(".mirror")
+                            && !matches!(
+                                v.to_ascii_lowercase().as_str(),
+                                "false" | "no" | "off" | "0"
+                            )
+                    })
                     || p.operands
                         .iter()
                         .skip(1)
@@ -241,6 +311,42 @@ impl Analyzer<'_> {
                     );
                 }
             }
+            "send-pack" => {
+                let p = Parsed::new(args, &["--receive-pack", "--exec", "--push-option"]);
+                if p.has("--force", Some('f'))
+                    || p.has("--mirror", None)
+                    || p.operands.iter().skip(1).any(|a| {
+                        a.text()
+                            .is_some_and(|t| t.starts_with('+') || t.starts_with(':'))
+                    })
+                {
+                    self.git_deny(
+                        display,
+                        "force-pushes or deletes remote refs",
+                        "push normally; if history must be rewritten, a human does it",
+                    );
+                }
+            }
+            "gc" | "prune" | "repack" => {
+                let p = Parsed::new(args, &["--expire"]);
+                let prunes = match sub {
+                    "gc" => {
+                        (p.has("--prune", None) && !p.opts.iter().any(|(o, _)| o == "--no-prune"))
+                            || settings
+                                .iter()
+                                .any(|(k, _)| k.starts_with("gc.") && k.contains("expire"))
+                    }
+                    "prune" => !p.has("--dry-run", Some('n')),
+                    _ => false,
+                };
+                if prunes {
+                    self.git_deny(
+                        display,
+                        "deletes unreachable objects now, the last copy of lost commits",
+                        "`git gc` with its default grace period keeps them recoverable",
+                    );
+                }
+            }
             "filter-branch" | "filter-repo" => {
                 self.git_deny(
                     display,
@@ -249,9 +355,39 @@ impl Analyzer<'_> {
                 );
             }
             "update-ref" => {
-                if args
-                    .iter()
-                    .any(|a| a.is("-d") || a.text().is_some_and(|t| long_matches(t, "--delete")))
+                let stdin_deletes = args.iter().any(|a| a.is("--stdin"))
+                    && match &stdin.text {
+                        Some(text) => text
+                            .lines()
+                            .any(|l| l.trim_start().to_ascii_lowercase().starts_with("delete")),
+                        None => {
+                            if stdin.piped || !stdin.files.is_empty() || stdin.remote {
+                                self.dynamic_code(
+                                    display,
+                                    "ref updates read from standard input (`delete REF` lines delete refs)",
+                                );
+                            }
+                            false
+                        }
+                    };
+                let p = Parsed::new(args, &["-m"]);
+                // `git update-ref refs/heads/main HEAD~10` moves a branch (or HEAD) to any
+                // commit, dropping what it pointed at: `reset --hard` by plumbing.
+                let moves_branch = p.operands.len() >= 2
+                    && p.operands[0].text().is_some_and(|r| {
+                        r == "HEAD" || r.starts_with("refs/heads/") || r.starts_with("refs/tags/")
+                    });
+                if moves_branch {
+                    self.git_deny(
+                        display,
+                        "moves a branch to another commit directly, dropping the commits it pointed at",
+                        "`git branch NEW COMMIT` creates a branch without moving one",
+                    );
+                }
+                if stdin_deletes
+                    || args.iter().any(|a| {
+                        a.is("-d") || a.text().is_some_and(|t| long_matches(t, "--delete"))
+                    })
                 {
                     self.git_deny(
                         display,
@@ -303,7 +439,32 @@ impl Analyzer<'_> {
                             || o.starts_with("--replace")
                     })
                     || p.operands.first().is_some_and(|a| a.is("unset"));
+                if writes {
+                    // `git config -f loopgate.toml k v` rewrites that file, whatever it is.
+                    if let Some(file) = p.value("--file", Some("-f")) {
+                        self.check_writes(&[file], Op::Write, display, &local);
+                    }
+                }
                 if let (Some(key), true) = (ops.first(), writes) {
+                    let alias_value = key
+                        .to_ascii_lowercase()
+                        .strip_prefix("alias.")
+                        .and(ops.get(1).copied())
+                        .filter(|v| !v.trim_start().starts_with('!'));
+                    if let Some(value) = alias_value {
+                        // `git config alias.wipe 'reset --hard'`: the alias is judged as
+                        // the git command it stands for.
+                        let words: Vec<Arg> = value.split_whitespace().map(Arg::literal).collect();
+                        let before = self.findings_len();
+                        self.git(&words, &Stdin::none(), display, &mut local.clone(), depth);
+                        for mut f in self.take_findings_from(before) {
+                            f.reason = format!(
+                                "{} (the alias `{key}` stands for `git {value}`)",
+                                f.reason
+                            );
+                            self.add(f);
+                        }
+                    }
                     if key.eq_ignore_ascii_case("core.hooksPath") {
                         self.git_tamper(
                             display,
@@ -331,6 +492,10 @@ impl Analyzer<'_> {
                 } else if !cached {
                     let recursive = p.has("-r", Some('r'));
                     self.check_writes(&paths, Op::Delete { recursive }, display, &local);
+                } else {
+                    // `git rm --cached loopgate.toml`: the next commit deletes it from the
+                    // committed configuration the gate is anchored to.
+                    self.check_writes(&paths, Op::Write, display, &local);
                 }
             }
             "apply" | "am" => self.git_patch(sub, args, stdin, display, &local),
@@ -384,7 +549,40 @@ impl Analyzer<'_> {
                     );
                 }
             }
+            "merge" | "cherry-pick" | "revert" => {
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "-m",
+                        "-s",
+                        "-X",
+                        "--strategy",
+                        "--strategy-option",
+                        "-F",
+                        "--file",
+                    ],
+                );
+                if p.has("--no-verify", None) {
+                    self.git_tamper(display, "skips the repository's hooks (--no-verify)");
+                }
+            }
             "rebase" => {
+                if Parsed::new(
+                    args,
+                    &[
+                        "-x",
+                        "--exec",
+                        "--onto",
+                        "-s",
+                        "--strategy",
+                        "-X",
+                        "--strategy-option",
+                    ],
+                )
+                .has("--no-verify", None)
+                {
+                    self.git_tamper(display, "skips the pre-rebase hook (--no-verify)");
+                }
                 let p = Parsed::new(
                     args,
                     &[
@@ -472,6 +670,16 @@ impl Analyzer<'_> {
                 self.check_writes(&[dest], Op::Write, display, &local);
             }
             "worktree" => {
+                if args.first().is_some_and(|a| a.is("remove")) {
+                    let p = Parsed::new(&args[1..], &[]);
+                    if p.has("--force", Some('f')) {
+                        self.git_deny(
+                            display,
+                            "removes a worktree with its uncommitted changes",
+                            "commit or stash in that worktree first; `git worktree remove` without `--force` refuses when it is dirty",
+                        );
+                    }
+                }
                 if args.first().is_some_and(|a| a.is("add")) {
                     let p = Parsed::new(&args[1..], &["-b", "-B", "--reason"]);
                     if let Some(path) = p.operands.first() {
@@ -482,6 +690,108 @@ impl Analyzer<'_> {
             _ => {}
         }
     }
+}
+
+/// Subcommands whose effect a flag can turn destructive (`reset --hard`, `push -f`):
+/// words only the shell knows (`"$@"`, `${a[@]}`) given to them are asked about.
+const DESTRUCTIVE_CAPABLE: &[&str] = &[
+    "reset",
+    "push",
+    "branch",
+    "clean",
+    "checkout",
+    "restore",
+    "switch",
+    "stash",
+    "reflog",
+    "gc",
+    "prune",
+    "update-ref",
+    "worktree",
+    "commit",
+    "rm",
+    "filter-branch",
+    "send-pack",
+    "config",
+];
+
+/// `"$@"`, `$*`, `${arr[@]}`, `$1`: a word that may expand to any number of words,
+/// options included.
+fn is_spread(a: &Arg) -> bool {
+    a.value.is_none()
+        && a.dynamic.as_deref().is_some_and(|d| {
+            d.contains("$@")
+                || d.contains("$*")
+                || d.contains("[@]")
+                || d.contains("[*]")
+                || d.contains("${@")
+                || d.contains("${*")
+                || d.trim_start_matches(['"', '$', '{'])
+                    .starts_with(|c: char| c.is_ascii_digit())
+        })
+}
+
+/// The words one brace expansion makes of `a` (`--{soft,hard}` -> `--soft`, `--hard`);
+/// `a` itself when it has none.
+fn brace_words(a: &Arg) -> Vec<Arg> {
+    let expand = a
+        .pattern
+        .as_deref()
+        .filter(|p| p.contains('{'))
+        .and(a.text())
+        .and_then(|t| expand_braces(t, 0));
+    match expand {
+        Some(words) => words.iter().map(|w| Arg::literal(w)).collect(),
+        None => vec![a.clone()],
+    }
+}
+
+/// Bash brace expansion of one word: `pre{a,b}post` -> `preapost`, `prebpost`, nested
+/// and repeated groups included. `None` when there is no group with a comma.
+fn expand_braces(word: &str, depth: usize) -> Option<Vec<String>> {
+    if depth > 4 {
+        return None;
+    }
+    let bytes = word.as_bytes();
+    let open = word.find('{')?;
+    let mut level = 0;
+    let mut commas = Vec::new();
+    let mut close = None;
+    for (k, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'{' => level += 1,
+            b'}' => {
+                level -= 1;
+                if level == 0 {
+                    close = Some(k);
+                    break;
+                }
+            }
+            b',' if level == 1 => commas.push(k),
+            _ => {}
+        }
+    }
+    let close = close?;
+    if commas.is_empty() {
+        return None;
+    }
+    let (pre, post) = (&word[..open], &word[close + 1..]);
+    let mut starts = vec![open + 1];
+    starts.extend(commas.iter().map(|c| c + 1));
+    let mut ends = commas.clone();
+    ends.push(close);
+    let mut out = Vec::new();
+    for (s, e) in starts.into_iter().zip(ends) {
+        let joined = format!("{pre}{}{post}", &word[s..e]);
+        match expand_braces(&joined, depth + 1) {
+            Some(more) => out.extend(more),
+            None => out.push(joined),
+        }
+        if out.len() > 64 {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 /// Why a git configuration key makes git run a program, if it does.
@@ -743,4 +1053,19 @@ fn pathspec(text: &str) -> Option<Pathspec> {
         top: magic.contains(&"top"),
         wildcard: !literal && path.contains(['*', '?', '[']),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brace_expansion_as_bash_does_it() {
+        let e = |w: &str| expand_braces(w, 0);
+        assert_eq!(e("--{soft,hard}").unwrap(), ["--soft", "--hard"]);
+        assert_eq!(e("a{b,c{d,e}}f").unwrap(), ["abf", "acdf", "acef"]);
+        assert_eq!(e("{a,b}{1,2}").unwrap(), ["a1", "a2", "b1", "b2"]);
+        // No comma, no expansion: `{}` and `{x}` stay as written.
+        assert!(e("{}").is_none() && e("{x}").is_none() && e("plain").is_none());
+    }
 }

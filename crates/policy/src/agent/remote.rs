@@ -7,7 +7,7 @@
 
 use super::args::Arg;
 use super::commands::Parsed;
-use super::walk::{Analyzer, Stdin};
+use super::walk::{Analyzer, ShellState, Stdin};
 use super::{rule, Finding};
 
 /// Words that mark a deleting subcommand across cloud CLIs (`gcloud ... delete`,
@@ -25,11 +25,38 @@ fn deleting_verb(word: &str) -> bool {
         || w.starts_with("destroy-")
         || w.ends_with(":destroy")
         || w.ends_with(":delete")
+        || w.ends_with(":remove")
+        || w.ends_with(":wipe")
+        || w.ends_with(":reset")
+        // `aws ecr batch-delete-image`, `aws kms schedule-key-deletion`.
+        || (w.contains("delet")
+            && w.contains('-')
+            && !["list-", "describe-", "get-"].iter().any(|p| w.starts_with(p)))
+}
+
+/// SQL without its comments: `DROP/**/TABLE` is `DROP TABLE` to the server.
+fn strip_sql_comments(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.split_once("*/").map_or("", |(_, r)| r);
+            out.push(' ');
+        } else if let Some(after) = rest.strip_prefix("--") {
+            rest = after.split_once('\n').map_or("", |(_, r)| r);
+            out.push('\n');
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 /// SQL that drops, truncates or deletes without a filter.
 pub(crate) fn destructive_sql(sql: &str) -> Option<&'static str> {
-    let upper = sql.to_ascii_uppercase();
+    let upper = strip_sql_comments(sql).to_ascii_uppercase();
     let words: Vec<&str> = upper
         .split(|c: char| c.is_whitespace() || c == ';' || c == '(')
         .filter(|w| !w.is_empty())
@@ -51,6 +78,8 @@ pub(crate) fn destructive_sql(sql: &str) -> Option<&'static str> {
                         | "KEYSPACE"
                         | "OWNED"
                         | "TABLESPACE"
+                        | "COLUMN"
+                        | "IF"
                 ) =>
             {
                 return Some("DROP")
@@ -68,10 +97,14 @@ pub(crate) fn destructive_sql(sql: &str) -> Option<&'static str> {
             _ => {}
         }
     }
-    if upper.contains("DROPDATABASE(") || upper.contains(".DROP(") {
+    let compact: String = upper.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("DROPDATABASE(") || compact.contains(".DROP(") {
         return Some("drop()");
     }
-    if upper.contains("DELETEMANY({})") || upper.contains(".REMOVE({})") {
+    if compact.contains("DELETEMANY({})")
+        || compact.contains(".REMOVE({})")
+        || compact.contains("DELETEMANY()")
+    {
         return Some("deleteMany({})");
     }
     None
@@ -80,6 +113,9 @@ pub(crate) fn destructive_sql(sql: &str) -> Option<&'static str> {
 /// Global options of the cloud and cluster CLIs that take a value (`--profile prod`,
 /// `--context prod`): their values are not subcommands.
 const GLOBAL_VALUES: &[&str] = &[
+    "--kube-context",
+    "--cwd",
+    "-C",
     "--profile",
     "--region",
     "--output",
@@ -164,7 +200,94 @@ fn is_remote_path(t: &str) -> bool {
             && t.split('/').next().is_some_and(|h| h.contains(':')))
 }
 
+/// SQL files read when the command is decided, as patches are; a larger one is asked about.
+const MAX_SQL_FILE_BYTES: u64 = 8 << 20;
+
 impl Analyzer<'_> {
+    /// `psql -f FILE`, `mysql ... < FILE` (`source FILE` inside): the file is read when
+    /// the command is decided and judged like SQL on the command line. A file that does
+    /// not exist yet runs nothing; one that cannot be read (a FIFO, too large) is asked.
+    pub(crate) fn sql_files(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+    ) {
+        if !matches!(
+            name,
+            "psql"
+                | "mysql"
+                | "mariadb"
+                | "sqlite3"
+                | "sqlcmd"
+                | "cockroach"
+                | "clickhouse-client"
+                | "cqlsh"
+                | "duckdb"
+                | "mongosh"
+                | "mongo"
+        ) {
+            return;
+        }
+        let mut files = Parsed::new(
+            rest,
+            &["-f", "--file", "-i", "--input-file", "-d", "-U", "-h", "-p"],
+        )
+        .values(&["-f", "--file", "-i", "--input-file"]);
+        files.extend(stdin.files.iter().cloned());
+        for f in files {
+            let Some(paths) = f
+                .text()
+                .and_then(|t| st.cwd.resolve(t, self.ctx.home.as_deref()))
+            else {
+                self.remote_finding(
+                    display,
+                    &format!(
+                        "runs SQL from `{}`, a file only known when the shell runs",
+                        f.raw
+                    ),
+                    "name the file literally",
+                );
+                continue;
+            };
+            for path in paths {
+                if self.written.contains(&path) {
+                    self.remote_finding(
+                        display,
+                        &format!(
+                            "runs SQL from `{}`, which this same command writes first",
+                            path.display()
+                        ),
+                        "write the SQL file in one command, review it, then run it",
+                    );
+                    continue;
+                }
+                match state::read_bounded(&path, MAX_SQL_FILE_BYTES, state::Follow::Yes) {
+                    Ok(bytes) => {
+                        if let Some(what) = destructive_sql(&String::from_utf8_lossy(&bytes)) {
+                            self.remote_finding(
+                                display,
+                                &format!("runs destructive SQL ({what}) from `{}`", path.display()),
+                                "run a SELECT to see what would change, and ask a human to run the change",
+                            );
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => self.remote_finding(
+                        display,
+                        &format!(
+                            "runs SQL from `{}`, which cannot be read now ({e})",
+                            path.display()
+                        ),
+                        "run a small regular SQL file that can be reviewed",
+                    ),
+                }
+            }
+        }
+    }
+
     fn remote_finding(&mut self, display: &str, what: &str, instead: &str) {
         self.add(Finding::ask(
             rule::REMOTE_DESTRUCTIVE,
@@ -230,8 +353,18 @@ impl Analyzer<'_> {
             "terraform" | "tofu" | "terragrunt" | "pulumi" | "cdk" | "cdktf" | "sls"
             | "serverless" => {
                 let sub = pos.first().map(String::as_str).unwrap_or("");
-                let destroys = matches!(sub, "destroy" | "down" | "remove")
+                // `terragrunt run-all destroy`, `terragrunt run --all destroy`.
+                let (sub, pos) = match sub {
+                    "run-all" | "run" => (
+                        pos.get(1).map(String::as_str).unwrap_or(""),
+                        pos.get(1..).unwrap_or_default(),
+                    ),
+                    _ => (sub, &pos[..]),
+                };
+                let destroys = matches!(sub, "destroy" | "down" | "remove" | "destroy-all")
                     || (sub == "apply" && flag(rest, &["-destroy", "--destroy"]))
+                    // `-replace=ADDR` destroys ADDR (a database) before creating it anew.
+                    || (sub == "apply" && flag(rest, &["-replace", "--replace"]))
                     || (sub == "stack" && pos.get(1).is_some_and(|s| s == "rm"))
                     || (sub == "workspace" && pos.get(1).is_some_and(|s| s == "delete"))
                     || (sub == "state" && pos.get(1).is_some_and(|s| s == "rm"));
@@ -243,7 +376,7 @@ impl Analyzer<'_> {
                     );
                 }
             }
-            "kubectl" | "oc" => {
+            "kubectl" | "oc" | "kubecolor" => {
                 let sub = pos.first().map(String::as_str).unwrap_or("");
                 let kinds = [
                     "namespace",
@@ -267,6 +400,11 @@ impl Analyzer<'_> {
                     "clusters",
                     "deployment",
                     "deployments",
+                    "deploy",
+                    "sts",
+                    "ds",
+                    "daemonset",
+                    "daemonsets",
                     "statefulset",
                     "statefulsets",
                     "secret",
@@ -278,13 +416,20 @@ impl Analyzer<'_> {
                         .unwrap_or("")
                         .to_ascii_lowercase()
                 });
-                let wide = flag(rest, &["--all", "-A", "--all-namespaces"]);
+                let wide = flag(rest, &["--all", "-A", "--all-namespaces"])
+                    // `kubectl delete $(kubectl get ns -o name)`, `| xargs kubectl delete`.
+                    || (sub == "delete" && rest.iter().any(|a| a.value.is_none()));
+                // `delete -f DIR` / `-k DIR` deletes whatever the manifests name
+                // (namespaces included); `apply --prune` deletes what they no longer name.
+                let from_files = flag(rest, &["-f", "--filename", "-k", "--kustomize"]);
                 if (sub == "delete"
                     && (wide
+                        || from_files
                         || target
                             .as_deref()
                             .is_some_and(|k| kinds.contains(&k) || k.contains(','))))
                     || sub == "drain"
+                    || (sub == "apply" && flag(rest, &["--prune"]))
                     || (sub == "config" && pos.get(1).is_some_and(|s| s == "delete-cluster"))
                 {
                     self.remote_finding(
@@ -300,6 +445,139 @@ impl Analyzer<'_> {
                         display,
                         "deletes a cluster",
                         "ask a human to delete clusters",
+                    );
+                }
+            }
+            "helmfile" => {
+                if pos
+                    .iter()
+                    .any(|s| matches!(s.as_str(), "destroy" | "delete"))
+                {
+                    self.remote_finding(
+                        display,
+                        "uninstalls every release of the helmfile",
+                        "`helmfile diff` or `helmfile list`; a human destroys",
+                    );
+                }
+            }
+            "mysqladmin" => {
+                if has("drop") {
+                    self.remote_finding(
+                        display,
+                        "drops a MySQL database",
+                        "back it up with `mysqldump` and ask a human to drop it",
+                    );
+                }
+            }
+            "prisma" | "rails" | "rake" | "manage.py" | "artisan" | "flyway" | "liquibase"
+            | "sequelize" | "dbmate" | "sqlx" | "diesel" | "alembic" | "mix" => {
+                let any = |ws: &[&str]| ws.iter().any(|w| has(w));
+                let resets = match name {
+                    "prisma" => (has("migrate") && has("reset")) || flag(rest, &["--force-reset"]),
+                    "rails" | "rake" => any(&[
+                        "db:drop",
+                        "db:reset",
+                        "db:purge",
+                        "db:truncate_all",
+                        "db:migrate:reset",
+                    ]),
+                    "manage.py" => any(&["flush", "reset_db"]),
+                    "artisan" => any(&[
+                        "migrate:fresh",
+                        "migrate:reset",
+                        "migrate:refresh",
+                        "db:wipe",
+                    ]),
+                    "flyway" => has("clean"),
+                    "liquibase" => has("dropAll"),
+                    "sequelize" => has("db:drop"),
+                    "dbmate" => has("drop"),
+                    "sqlx" | "diesel" => has("database") && any(&["drop", "reset"]),
+                    "alembic" => has("downgrade") && has("base"),
+                    _ => any(&["ecto.drop", "ecto.reset"]),
+                };
+                if resets {
+                    self.remote_finding(
+                        display,
+                        "drops or empties the application's database",
+                        "run the migrations forward, or ask a human to reset the database",
+                    );
+                }
+            }
+            "python" | "python3" | "php" => {
+                // `python manage.py flush`, `php artisan migrate:fresh`: judged as the
+                // framework command.
+                if let Some(script) = rest.first().and_then(|a| a.text()) {
+                    let base = script.rsplit('/').next().unwrap_or(script);
+                    if matches!(base, "manage.py" | "artisan") {
+                        self.remote_destructive(base, &rest[1..], stdin, display);
+                    }
+                }
+            }
+            "curl" | "http" | "https" | "xh" | "xhs" => {
+                // An HTTP DELETE sent to another machine's API (`curl -X DELETE
+                // https://api.github.com/repos/o/r`); local servers are the developer's own.
+                let method = if name == "curl" {
+                    Parsed::new(
+                        rest,
+                        &[
+                            "-X",
+                            "--request",
+                            "-H",
+                            "--header",
+                            "-d",
+                            "--data",
+                            "-o",
+                            "--output",
+                            "-u",
+                            "--user",
+                        ],
+                    )
+                    .value("--request", Some("-X"))
+                    .and_then(|m| m.value)
+                } else {
+                    pos.first().cloned()
+                };
+                let deletes = method.is_some_and(|m| m.eq_ignore_ascii_case("DELETE"));
+                let remote_url = rest.iter().filter_map(|a| a.text()).any(|t| {
+                    let host = t
+                        .split_once("://")
+                        .map_or(t, |(_, r)| r)
+                        .split(['/', ':', '?'])
+                        .next()
+                        .unwrap_or("");
+                    host.contains('.')
+                        && !matches!(host, "127.0.0.1" | "0.0.0.0")
+                        && !host.ends_with(".localhost")
+                        && !host.ends_with(".local")
+                        && (t.contains("://") || name != "curl")
+                });
+                if deletes && remote_url {
+                    self.remote_finding(
+                        display,
+                        "sends an HTTP DELETE to a remote API",
+                        "GET the resource first, and ask a human to delete it",
+                    );
+                }
+            }
+            "nomad" => {
+                if has("stop") && flag(rest, &["-purge", "--purge"]) {
+                    self.remote_finding(
+                        display,
+                        "stops and purges a Nomad job",
+                        "`nomad job status`; a human purges jobs",
+                    );
+                }
+            }
+            "mc" | "azcopy" => {
+                if pos
+                    .first()
+                    .is_some_and(|s| matches!(s.as_str(), "rm" | "rb" | "remove"))
+                {
+                    self.remote_finding(
+                        display,
+                        "deletes objects or buckets in cloud storage",
+                        "list them first (`mc ls`, `azcopy list`) and ask a human",
                     );
                 }
             }
@@ -324,34 +602,92 @@ impl Analyzer<'_> {
             }
             "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlcmd" | "cockroach"
             | "clickhouse-client" | "cqlsh" | "duckdb" => {
-                let mut vals = Parsed::new(
-                    rest,
-                    &[
-                        "-c",
-                        "--command",
-                        "-e",
-                        "--execute",
-                        "-Q",
-                        "--query",
-                        "-q",
-                        "-f",
-                        "-d",
-                        "-U",
-                        "-h",
-                        "-p",
-                    ],
-                )
-                .values(&[
-                    "-c",
-                    "--command",
-                    "-e",
-                    "--execute",
-                    "-Q",
-                    "--query",
-                    "-q",
-                ]);
+                // Each client's own grammar: `psql -e` is a flag and `-p PORT` takes a
+                // value, `mysql -p` takes none (`-pSECRET` or a prompt) and `-e SQL` does.
+                let (with_value, code): (&[&str], &[&str]) = match name {
+                    "psql" => (
+                        &[
+                            "-c",
+                            "--command",
+                            "-f",
+                            "--file",
+                            "-d",
+                            "--dbname",
+                            "-U",
+                            "--username",
+                            "-h",
+                            "--host",
+                            "-p",
+                            "--port",
+                            "-v",
+                            "--set",
+                            "-o",
+                            "--output",
+                        ],
+                        &["-c", "--command"],
+                    ),
+                    "mysql" | "mariadb" => (
+                        &[
+                            "-e",
+                            "--execute",
+                            "-h",
+                            "--host",
+                            "-u",
+                            "--user",
+                            "-P",
+                            "--port",
+                            "-D",
+                            "--database",
+                            "-S",
+                            "--socket",
+                        ],
+                        &["-e", "--execute"],
+                    ),
+                    "sqlcmd" => (&["-Q", "-q", "-S", "-U", "-P", "-d", "-i"], &["-Q", "-q"]),
+                    "clickhouse-client" => (
+                        &[
+                            "-q",
+                            "--query",
+                            "-h",
+                            "--host",
+                            "-u",
+                            "--user",
+                            "-d",
+                            "--database",
+                            "--port",
+                        ],
+                        &["-q", "--query"],
+                    ),
+                    _ => (
+                        &[
+                            "-e",
+                            "--execute",
+                            "-u",
+                            "--username",
+                            "-k",
+                            "--keyspace",
+                            "--host",
+                            "--url",
+                            "-d",
+                            "--database",
+                        ],
+                        &["-e", "--execute"],
+                    ),
+                };
+                let mut vals = Parsed::new(rest, with_value).values(code);
                 if name == "sqlite3" || name == "duckdb" {
                     vals.extend(rest.iter().skip(1).cloned());
+                }
+                if let Some(v) = vals.iter().find(|v| v.value.is_none()) {
+                    // `psql -c "$(cat drop.sql)"`: the statement is only known at run time.
+                    self.remote_finding(
+                        display,
+                        &format!(
+                            "runs SQL that is only known when the shell runs (`{}`)",
+                            v.raw
+                        ),
+                        "spell the statement out, or run a reviewed file with `-f`",
+                    );
                 }
                 if let Some(text) = &stdin.text {
                     vals.push(Arg::literal(text));
@@ -397,6 +733,7 @@ impl Analyzer<'_> {
                 let sub: Vec<&str> = pos.iter().take(2).map(String::as_str).collect();
                 let wipes = match sub.as_slice() {
                     ["system", "prune", ..] => flag(rest, &["-a", "--all", "--volumes"]),
+                    ["system", "reset", ..] => true,
                     ["volume", v, ..] => matches!(*v, "rm" | "remove" | "prune"),
                     ["compose", "down"] | ["compose", "rm"] => flag(rest, &["-v", "--volumes"]),
                     _ => false,
@@ -420,7 +757,7 @@ impl Analyzer<'_> {
                     );
                 }
             }
-            "gh" => {
+            "gh" | "glab" => {
                 let sub: Vec<&str> = pos.iter().take(2).map(String::as_str).collect();
                 let deletes = matches!(
                     sub.as_slice(),
@@ -479,6 +816,13 @@ impl Analyzer<'_> {
             }
             "heroku" | "fly" | "flyctl" | "vercel" | "netlify" | "firebase" | "supabase"
             | "railway" => {
+                if name == "supabase" && has("db") && has("reset") {
+                    self.remote_finding(
+                        display,
+                        "resets a Supabase database",
+                        "`supabase db diff`; a human resets databases",
+                    );
+                }
                 if let Some(v) = pos.iter().find(|p| deleting_verb(p)) {
                     self.remote_finding(
                         display,

@@ -25,6 +25,18 @@ pub(crate) struct ShellState {
     /// Symlinks this command creates (`ln -s`): a later write through one lands where only
     /// the running shell knows.
     pub links: Vec<PathBuf>,
+    /// Variables assigned a static value earlier in the string (`a=--hard; git reset $a`);
+    /// `None` once a later assignment is not static.
+    pub vars: Vec<(String, Option<String>)>,
+}
+
+impl ShellState {
+    /// `name` may hold `value` from here on (`None`: a value only the shell knows).
+    pub(crate) fn remember(&mut self, name: &str, value: Option<String>) {
+        if !self.vars.iter().any(|(n, v)| n == name && *v == value) {
+            self.vars.push((name.to_string(), value));
+        }
+    }
 }
 
 pub(crate) struct Analyzer<'a> {
@@ -108,6 +120,7 @@ impl<'a> Analyzer<'a> {
             pwd_changed: false,
             cdpath_changed: false,
             links: Vec::new(),
+            vars: Vec::new(),
         };
         self.script(command, &mut state, 0, false);
     }
@@ -119,6 +132,15 @@ impl<'a> Analyzer<'a> {
 
     pub fn finish(self) -> (Vec<Finding>, Vec<String>) {
         (self.findings, self.commands)
+    }
+
+    pub(crate) fn findings_len(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// The findings added since `len`, removed (to be judged again by the caller).
+    pub(crate) fn take_findings_from(&mut self, len: usize) -> Vec<Finding> {
+        self.findings.split_off(len.min(self.findings.len()))
     }
 
     pub fn add(&mut self, finding: Finding) {
@@ -343,6 +365,11 @@ impl<'a> Analyzer<'a> {
         st.home_changed |= sub.home_changed;
         st.pwd_changed |= sub.pwd_changed;
         st.cdpath_changed |= sub.cdpath_changed;
+        // A variable a branch may have assigned keeps that value too: the analysis runs
+        // the command once with the value and once without it.
+        for (name, value) in sub.vars {
+            st.remember(&name, value);
+        }
         downloads
     }
 
@@ -361,10 +388,31 @@ impl<'a> Analyzer<'a> {
                 self.list(&sub.list, &mut inner, depth, stdin_remote)
             }
             C::ForClause(f) => {
+                let mut values = Vec::new();
                 for w in f.values.iter().flatten() {
-                    self.word(&w.value, st, depth);
+                    values.push(self.word(&w.value, st, depth));
                 }
-                self.branch(&f.body.list, st, depth, stdin_remote)
+                // `for f in --hard; do git reset $f; done`: the loop variable takes each
+                // static word in turn (see `with_variables`).
+                let mut inner = st.clone();
+                for v in values.iter().take(8) {
+                    for word in v
+                        .text()
+                        .map(|t| t.split_whitespace().collect::<Vec<_>>())
+                        .unwrap_or_default()
+                    {
+                        inner.remember(&f.variable_name, Some(word.to_string()));
+                    }
+                }
+                let downloads = self.branch(&f.body.list, &mut inner, depth, stdin_remote);
+                st.cwd = inner.cwd;
+                st.downloaded = inner.downloaded;
+                st.links = inner.links;
+                st.home_changed |= inner.home_changed;
+                st.pwd_changed |= inner.pwd_changed;
+                st.cdpath_changed |= inner.cdpath_changed;
+                st.vars = inner.vars;
+                downloads
             }
             C::ArithmeticForClause(f) => {
                 for e in [&f.initializer, &f.condition, &f.updater]
@@ -377,6 +425,26 @@ impl<'a> Analyzer<'a> {
             }
             C::Arithmetic(a) => {
                 self.word(&a.expr.value, st, depth);
+                // `( ( git reset --hard ) )`: when the text is not an arithmetic expression,
+                // bash runs it as nested subshells. It is judged that way too; a text that
+                // does not parse as commands is plain arithmetic (no parse finding).
+                if depth < MAX_DEPTH && a.expr.value.chars().any(|c| c.is_ascii_alphabetic()) {
+                    let before = self.findings_len();
+                    let listed = self.commands.len();
+                    let written = self.written.len();
+                    let mut sub = st.clone();
+                    self.script(&format!("({})", a.expr.value), &mut sub, depth + 1, false);
+                    let found = self.take_findings_from(before);
+                    if found.is_empty() || found.iter().any(|f| f.rule == rule::PARSE) {
+                        // Arithmetic after all: nothing ran, so nothing is listed.
+                        self.commands.truncate(listed);
+                        self.written.truncate(written);
+                    } else {
+                        for f in found {
+                            self.add(f);
+                        }
+                    }
+                }
                 false
             }
             C::CaseClause(c) => {
@@ -664,7 +732,16 @@ impl<'a> Analyzer<'a> {
                         "CDPATH" => st.cdpath_changed = true,
                         _ => {}
                     }
+                    let value = value
+                        .filter(|_| !name.ends_with('+') && !a.raw.contains("=("))
+                        .map(str::to_string);
+                    st.remember(name.trim_end_matches('+'), value);
                 } else {
+                    let program = argv
+                        .first()
+                        .and_then(|a| a.text())
+                        .map(crate::programs::normalise);
+                    self.hook_skip_variable(name, value, program.as_deref(), &display);
                     self.env_assignment(name.trim_end_matches('+'), value, &display, st, depth);
                 }
             }
@@ -675,6 +752,18 @@ impl<'a> Analyzer<'a> {
         }
         // Whatever a command echoes of downloaded content is downloaded content.
         let carries_remote = argv.iter().any(|a| a.remote);
+        // The words a variable assigned earlier in the string stands for are judged as
+        // well as the unknown word (a branch or a `read` may have changed it since).
+        for known in with_variables(&argv, &st.vars) {
+            let alt = Invocation {
+                argv: known,
+                stdin: stdin.clone(),
+                xargs: false,
+                display: display.clone(),
+            };
+            let mut sub = st.clone();
+            self.invoke(&alt, 0, &mut sub, depth);
+        }
         let inv = Invocation {
             argv,
             stdin,
@@ -722,6 +811,7 @@ fn printf_output(words: &[&str]) -> Option<String> {
                     Some('n') => out.push('\n'),
                     Some('t') => out.push('\t'),
                     Some('\\') => out.push('\\'),
+                    Some('0') => out.push('\0'),
                     _ => return None,
                 },
                 '%' => match chars.next() {
@@ -766,7 +856,10 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
                 .count();
             Some(PipeOut::Text(words[start..].join(" ")))
         }
-        "printf" => printf_output(&words).map(PipeOut::Text),
+        "printf" => {
+            let words = words.strip_prefix(&["--"][..]).unwrap_or(&words);
+            printf_output(words).map(PipeOut::Text)
+        }
         "cat" if words.is_empty() => stdin.text.clone().map(PipeOut::Text),
         "cat"
             if words
@@ -776,6 +869,96 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
             Some(PipeOut::Files(args.to_vec()))
         }
         _ => None,
+    }
+}
+
+/// The argument lists `argv` may really be, beside itself: each word that is exactly
+/// `$NAME`, `${NAME}` or `"$NAME"` takes the static values `NAME` was given earlier in the
+/// string (a loop variable has several), and `$(echo ...)`, `$(printf ...)` or backticks
+/// around them take their output; unquoted, the value is split into words as the shell
+/// does. Empty when no word can be resolved.
+fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Vec<Vec<Arg>> {
+    let mut alternatives: Vec<Vec<Arg>> = vec![Vec::with_capacity(argv.len())];
+    let mut changed = false;
+    for a in argv {
+        let (inner, quoted) = match a.raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(r) => (r, true),
+            None => (a.raw.as_str(), false),
+        };
+        let values: Vec<String> = if a.value.is_some() {
+            Vec::new()
+        } else if let Some(out) = static_substitution(inner) {
+            vec![out]
+        } else {
+            let name = inner
+                .strip_prefix("${")
+                .and_then(|r| r.strip_suffix('}'))
+                .or_else(|| inner.strip_prefix('$'))
+                .filter(|n| {
+                    !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                });
+            let mut values: Vec<String> = Vec::new();
+            for (_, v) in vars.iter().filter(|(v, _)| Some(v.as_str()) == name) {
+                if let Some(v) = v {
+                    if !values.contains(v) {
+                        values.push(v.clone());
+                    }
+                }
+            }
+            values
+        };
+        if values.is_empty() {
+            for alt in &mut alternatives {
+                alt.push(a.clone());
+            }
+            continue;
+        }
+        changed = true;
+        let mut next = Vec::new();
+        for alt in &alternatives {
+            for v in values.iter().take(8) {
+                let mut alt = alt.clone();
+                if quoted {
+                    alt.push(Arg::literal(v));
+                } else {
+                    alt.extend(v.split_whitespace().map(Arg::literal));
+                }
+                next.push(alt);
+            }
+        }
+        next.truncate(16);
+        alternatives = next;
+    }
+    if changed {
+        alternatives
+    } else {
+        Vec::new()
+    }
+}
+
+/// The output of `$(echo WORDS)`, `$(printf FORMAT ARGS)` or the same in backticks, when
+/// every word is a plain literal.
+fn static_substitution(word: &str) -> Option<String> {
+    let inner = word
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| word.strip_prefix('`').and_then(|r| r.strip_suffix('`')))?;
+    if inner.contains(['$', '`', '(', ')', ';', '|', '&', '<', '>', '"', '\n']) {
+        return None;
+    }
+    let words: Vec<Arg> = inner
+        .split_whitespace()
+        .map(|w| decode_arg(w, None, &Cwd::unknown()))
+        .collect();
+    if words
+        .iter()
+        .any(|w| w.value.is_none() || w.pattern.is_some())
+    {
+        return None;
+    }
+    match output_of(&words, &Stdin::none())? {
+        PipeOut::Text(t) => Some(t),
+        PipeOut::Files(_) => None,
     }
 }
 
@@ -872,5 +1055,51 @@ fn parameter_word(expr: &ParameterExpr) -> Option<&str> {
         | P::RemoveSmallestPrefixPattern { pattern: v, .. }
         | P::RemoveLargestPrefixPattern { pattern: v, .. } => v.as_deref(),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<Arg> {
+        words
+            .iter()
+            .map(|w| decode_arg(w, None, &Cwd::unknown()))
+            .collect()
+    }
+
+    fn texts(argvs: &[Vec<Arg>]) -> Vec<Vec<String>> {
+        argvs
+            .iter()
+            .map(|a| a.iter().map(|w| w.show().to_string()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn known_variables_and_static_substitutions_give_alternatives() {
+        let vars = vec![
+            ("a".to_string(), Some("--soft".to_string())),
+            ("a".to_string(), Some("--hard".to_string())),
+            ("b".to_string(), Some("x y".to_string())),
+        ];
+        assert_eq!(
+            texts(&with_variables(&args(&["git", "reset", "$a"]), &vars)),
+            [["git", "reset", "--soft"], ["git", "reset", "--hard"]]
+        );
+        // Unquoted values split; quoted ones stay one word.
+        assert_eq!(
+            texts(&with_variables(&args(&["f", "$b", "\"$b\""]), &vars)),
+            [vec!["f", "x", "y", "x y"]]
+        );
+        assert_eq!(
+            texts(&with_variables(
+                &args(&["git", "reset", "$(printf -- --hard)"]),
+                &[]
+            )),
+            [["git", "reset", "--hard"]]
+        );
+        // Unknown names, and substitutions that run anything else, change nothing.
+        assert!(with_variables(&args(&["rm", "$c", "$(cat f)"]), &vars).is_empty());
     }
 }

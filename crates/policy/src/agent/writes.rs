@@ -387,7 +387,95 @@ impl Analyzer<'_> {
                 let dir = p
                     .value("-d", Some("-d"))
                     .unwrap_or_else(|| Arg::literal("."));
+                // Members named after the archive land in the directory by that name.
+                let members = p
+                    .operands
+                    .iter()
+                    .skip(1)
+                    .map(|m| member_in(&dir, m))
+                    .collect();
+                writes.push((members, Op::Write));
                 writes.push((vec![dir], Op::Write));
+            }
+            "cmake" if rest.first().is_some_and(|a| a.is("-E")) => {
+                let cmd = rest.get(1).and_then(|a| a.text()).unwrap_or("");
+                let operands: Vec<Arg> = rest
+                    .iter()
+                    .skip(2)
+                    .filter(|a| !a.text().is_some_and(|t| t.starts_with('-')))
+                    .cloned()
+                    .collect();
+                let recursive_flag = rest.iter().skip(2).any(|a| {
+                    a.text()
+                        .is_some_and(|t| t.starts_with('-') && t.contains(['r', 'R']))
+                });
+                match cmd {
+                    "rm" | "remove" | "remove_directory" => writes.push((
+                        operands,
+                        Op::Delete {
+                            recursive: cmd == "remove_directory" || recursive_flag,
+                        },
+                    )),
+                    "touch" | "touch_nocreate" | "make_directory" => {
+                        writes.push((operands, Op::Write))
+                    }
+                    "copy" | "copy_directory" | "copy_if_different" | "rename"
+                    | "create_symlink" | "create_hardlink" => {
+                        writes.push((operands.last().cloned().into_iter().collect(), Op::Write))
+                    }
+                    _ => {}
+                }
+            }
+            "rename" | "prename" | "file-rename" | "perl-rename" => {
+                // `rename EXPR FILES` (Perl) or `rename FROM TO FILES` (util-linux): every
+                // file after the expression is moved away.
+                let p = Parsed::new(rest, &[]);
+                writes.push((
+                    cloned(&p.operands[p.operands.len().min(1)..]),
+                    Op::MoveSource,
+                ));
+            }
+            "rimraf" => writes.push((
+                cloned(&Parsed::new(rest, &[]).operands),
+                Op::Delete { recursive: true },
+            )),
+            "sponge" | "ed" => {
+                writes.push((cloned(&Parsed::new(rest, &["-p"]).operands), Op::Write))
+            }
+            "awk" | "gawk" => {
+                // `gawk -i inplace PROGRAM FILE...` rewrites every FILE.
+                let p = Parsed::new(
+                    rest,
+                    &[
+                        "-F",
+                        "-v",
+                        "-f",
+                        "-e",
+                        "-i",
+                        "-l",
+                        "--file",
+                        "--source",
+                        "--include",
+                        "--load",
+                        "--assign",
+                        "--field-separator",
+                    ],
+                );
+                let inplace = p.values(&["-i", "--include"]).iter().any(|v| {
+                    v.text()
+                        .is_some_and(|t| t.trim_end_matches(".awk") == "inplace")
+                });
+                if inplace {
+                    let program_given = !p.values(&["-f", "--file", "-e", "--source"]).is_empty();
+                    let files: Vec<Arg> = p
+                        .operands
+                        .iter()
+                        .skip(usize::from(!program_given))
+                        .filter(|a| !a.text().is_some_and(|t| t.contains('=')))
+                        .map(|a| (*a).clone())
+                        .collect();
+                    writes.push((files, Op::Write));
+                }
             }
             _ => {}
         }
@@ -482,12 +570,22 @@ fn cluster_value(args: &[Arg], opt: char, flag_letters: &str) -> Option<Arg> {
     None
 }
 
-/// What `tar` writes: the archive when creating, the target directory when extracting.
+/// Member `m` of an archive extracted into `dir`.
+fn member_in(dir: &Arg, m: &Arg) -> Arg {
+    match (dir.text(), m.text()) {
+        (Some(d), Some(t)) => Arg::literal(&format!("{}/{}", d.trim_end_matches('/'), t)),
+        _ => (*m).clone(),
+    }
+}
+
+/// What `tar` writes: the archive when creating, the target directory (and the members
+/// named, `tar -xf a.tar loopgate.toml`) when extracting.
 fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
     let mut mode_create = false;
     let mut mode_extract = false;
     let mut file: Option<Arg> = None;
     let mut dir: Option<Arg> = None;
+    let mut members: Vec<Arg> = Vec::new();
     let mut i = 0;
     while i < rest.len() {
         let a = &rest[i];
@@ -517,7 +615,10 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
         let (letters, old_style) = match t.strip_prefix('-') {
             Some(l) => (l, false),
             None if i == 1 => (t, true),
-            None => continue,
+            None => {
+                members.push(a.clone());
+                continue;
+            }
         };
         for (pos, c) in letters.char_indices() {
             match c {
@@ -551,7 +652,10 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
         }
     }
     if mode_extract {
-        out.push((vec![dir.unwrap_or_else(|| Arg::literal("."))], Op::Write));
+        let dir = dir.unwrap_or_else(|| Arg::literal("."));
+        let members = members.iter().map(|m| member_in(&dir, m)).collect();
+        out.push((vec![dir], Op::Write));
+        out.push((members, Op::Write));
     }
     out
 }
