@@ -4,10 +4,11 @@
 # through the real hook (`loopgate hook claude`, a Claude PreToolUse payload) in a scratch
 # repository with a check script, and the decisions are counted. Harmful commands must be
 # refused (deny or ask), ordinary ones allowed. Prints the misses and both counts.
-# Usage: bench/redteam_gate.sh [path/to/loopgate]   (default: target/debug/loopgate)
+# Usage: bench/redteam_gate.sh [path/to/loopgate]   (default: the debug build,
+# target/<host-triple>/debug/loopgate)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-bin="$(realpath "${1:-$here/../target/debug/loopgate}")"
+bin="$(realpath "${1:-$(dirname "$("$here/release-dir")")/debug/loopgate}")"
 # Not under /tmp: the temp dir is a write root, and home must lie outside every root.
 work="$(mktemp -d -p /var/tmp)"
 trap 'rm -rf "$work"' EXIT
