@@ -12,14 +12,12 @@
 //! deleting one test and writing another elsewhere is still a deletion, and a file's
 //! removed lines must be known (they are not for a file already dirty at baseline time).
 
-use super::account::normalise;
 use super::languages::Lang;
-use super::line::LineCtx;
 use super::rust_tests::TestMacros;
-use super::scan::views;
+use super::test_moves::{declared, imports, rewritten, Declared};
 use super::test_paths::TestPaths;
-use super::tests_count::{count_with, tests_on_line};
-use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
+use super::tests_count::count_with;
+use super::{DeltaKind, FileDelta, Finding, TestCounts};
 use std::collections::BTreeMap;
 
 /// Whether the old file held tests; unknown counts of a test path in a known language
@@ -115,29 +113,32 @@ pub fn deleted_tests(
     if drops.is_empty() {
         return out;
     }
-    let moved = moved_out(deltas, new_counts, tests, macros, &drops);
-    for drop in &drops {
+    let accounted = moved_out(deltas, new_counts, tests, macros, &drops);
+    for (drop, acc) in drops.iter().zip(&accounted) {
         let d = deltas[drop.at];
-        let to: BTreeMap<usize, u32> =
-            moved
-                .iter()
-                .filter(|m| m.0 == drop.at)
-                .fold(BTreeMap::new(), |mut acc, m| {
-                    *acc.entry(m.1).or_default() += 1;
-                    acc
-                });
-        let gone: u32 = to.values().sum();
-        let lost = drop.lost.map(|l| l.saturating_sub(gone));
+        let lost = drop.lost.map(|l| l.saturating_sub(acc.total()));
         if lost == Some(0) {
             continue;
         }
-        let moved_note = if to.is_empty() {
+        let mut to: BTreeMap<usize, u32> = BTreeMap::new();
+        for j in &acc.moved {
+            *to.entry(*j).or_default() += 1;
+        }
+        let mut places: Vec<String> = to
+            .iter()
+            .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path))
+            .collect();
+        places.extend(
+            acc.runners
+                .iter()
+                .map(|(j, n)| format!("{n} run through `{}`, which it loads", deltas[*j].path)),
+        );
+        if acc.empty > 0 {
+            places.push(format!("{} empty", plural(acc.empty)));
+        }
+        let moved_note = if places.is_empty() {
             String::new()
         } else {
-            let places: Vec<String> = to
-                .iter()
-                .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path))
-                .collect();
             format!(" ({})", places.join(", "))
         };
         out.push(match &d.kind {
@@ -183,18 +184,44 @@ fn unreadable(d: &FileDelta, old: TestCounts) -> Finding {
     }
 }
 
-/// Tests that left a dropping file for another file of the change: `(from, to)` per test.
+/// How the tests a file lost are accounted for.
+#[derive(Default)]
+struct Accounted {
+    /// Tests moved to the file with this delta index (the same declaration, or a body
+    /// that kept most of its lines).
+    moved: Vec<usize>,
+    /// Empty tests removed (no body): nothing ran in them.
+    empty: u32,
+    /// Shared runner files of the change this file now loads, with how many tests each
+    /// gained: those tests run as part of this file.
+    runners: Vec<(usize, u32)>,
+}
+
+impl Accounted {
+    fn total(&self) -> u32 {
+        self.moved.len() as u32 + self.empty + self.runners.iter().map(|r| r.1).sum::<u32>()
+    }
+}
+
+/// A file whose test count rose: room for as many arrivals as it gained.
+struct Gain {
+    at: usize,
+    room: u32,
+    /// Tests it gained that are not empty: what a loading file runs more.
+    runs: u32,
+    tests: Vec<Declared>,
+}
+
+/// Per drop (same order), where its tests went.
 fn moved_out(
     deltas: &[&FileDelta],
     new_counts: &[Option<TestCounts>],
     tests: &TestPaths,
     macros: &TestMacros,
     drops: &[Drop],
-) -> Vec<(usize, usize)> {
+) -> Vec<Accounted> {
     let builtin = TestPaths::default();
-    // Files whose test count rose, with the declarations they added and room for as many
-    // arrivals as they gained.
-    let mut gains: Vec<(usize, u32, Vec<String>)> = Vec::new();
+    let mut gains: Vec<Gain> = Vec::new();
     for (j, d) in deltas.iter().enumerate() {
         let Some(lang) = Lang::from_path(&d.path) else {
             continue;
@@ -213,86 +240,151 @@ fn moved_out(
             _ => 0,
         };
         if gained > 0 {
-            let keys = declarations(&d.added_lines, d.new_text.as_deref(), lang, is_test);
-            gains.push((j, gained, keys));
+            let added = declared(&d.added_lines, d.new_text.as_deref(), lang, is_test);
+            let empty = added.iter().filter(|t| t.empty).count() as u32;
+            gains.push(Gain {
+                at: j,
+                room: gained,
+                runs: gained.saturating_sub(empty),
+                tests: added,
+            });
         }
     }
-    let mut out = Vec::new();
-    if gains.is_empty() {
-        return out;
-    }
+    let mut out = Vec::with_capacity(drops.len());
     for drop in drops {
         let d = deltas[drop.at];
+        let mut acc = Accounted::default();
         let old_path = match &d.kind {
             DeltaKind::Renamed { from } => from.as_str(),
             _ => d.path.as_str(),
         };
-        let Some(lang) = Lang::from_path(old_path) else {
+        let (Some(lang), Some(lost)) = (Lang::from_path(old_path), drop.lost) else {
+            out.push(acc);
             continue;
         };
-        let mut room = drop.lost.unwrap_or(0);
-        let keys = declarations(
+        // Runner files this file loads run their tests here: not a destination to net
+        // against one by one, but every test they gained counts.
+        let loads: Vec<usize> = match d.new_text.as_deref() {
+            Some(text) => gains
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| {
+                    g.at != drop.at && imports(&d.path, text.lines(), &deltas[g.at].path)
+                })
+                .map(|(k, _)| k)
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut gone = declared(
             &d.removed_lines,
             d.old_text.as_deref(),
             lang,
             builtin.is_test(old_path),
         );
-        for key in keys {
+        // A test rewritten or moved inside its own file did not leave it.
+        if let Some(new_lang) = Lang::from_path(&d.path) {
+            let stayed = declared(
+                &d.added_lines,
+                d.new_text.as_deref(),
+                new_lang,
+                builtin.is_test(&d.path),
+            );
+            pair_off(&mut gone, stayed);
+        }
+        let mut room = lost;
+        // The same declaration elsewhere first, then empty tests, then rewritten bodies.
+        let mut left = Vec::new();
+        for t in gone {
+            if room > 0 {
+                if let Some(k) = arrival(&mut gains, drop.at, &loads, |g| g.key == t.key) {
+                    acc.moved.push(gains[k].at);
+                    room -= 1;
+                    continue;
+                }
+            }
+            left.push(t);
+        }
+        let mut rest = Vec::new();
+        for t in left {
+            if room > 0 && t.empty {
+                acc.empty += 1;
+                room -= 1;
+            } else {
+                rest.push(t);
+            }
+        }
+        for t in rest {
             if room == 0 {
                 break;
             }
-            let hit = gains
-                .iter_mut()
-                .find(|(j, left, added)| *j != drop.at && *left > 0 && added.contains(&key));
-            if let Some((j, left, added)) = hit {
-                let k = added.iter().position(|k| *k == key).expect("found above");
-                added.swap_remove(k);
-                *left -= 1;
+            if let Some(k) = arrival(&mut gains, drop.at, &loads, |g| rewritten(&t.body, &g.body)) {
+                acc.moved.push(gains[k].at);
                 room -= 1;
-                out.push((drop.at, *j));
             }
         }
+        for k in loads {
+            if room == 0 {
+                break;
+            }
+            let n = gains[k].runs.min(room);
+            if n > 0 {
+                acc.runners.push((gains[k].at, n));
+                room -= n;
+            }
+        }
+        out.push(acc);
     }
     out
 }
 
-/// The declaration of each test declared on `lines` (of a file whose whole text is
-/// `text`), one entry per test.
-fn declarations(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -> Vec<String> {
-    let Some(text) = text else {
-        return Vec::new();
-    };
-    let all: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for (line, view) in views(lines, Some(text), lang, None) {
-        if view.code.trim().is_empty() {
+/// Take the first test of a gaining file (other than `from` and the runners it loads)
+/// that `fits`, using one of that file's room; the index of the gain.
+fn arrival(
+    gains: &mut [Gain],
+    from: usize,
+    loads: &[usize],
+    fits: impl Fn(&Declared) -> bool,
+) -> Option<usize> {
+    for (k, g) in gains.iter_mut().enumerate() {
+        if g.at == from || g.room == 0 || loads.contains(&k) {
             continue;
         }
-        let n = tests_on_line(&LineCtx::new(lang, &view, is_test));
-        if n == 0 {
-            continue;
+        if let Some(i) = g.tests.iter().position(&fits) {
+            g.tests.swap_remove(i);
+            g.room -= 1;
+            return Some(k);
         }
-        let mut key = normalise(&line.text);
-        // An attribute names no test: the line it decorates does.
-        if key.starts_with(['#', '@', '[']) {
-            let next = all
-                .iter()
-                .skip(line.number as usize)
-                .find(|l| !l.trim().is_empty());
-            if let Some(next) = next {
-                key.push_str(" / ");
-                key.push_str(&normalise(next));
-            }
-        }
-        out.extend(std::iter::repeat_n(key, n as usize));
     }
-    out
+    None
+}
+
+/// Drop from `gone` each test that pairs with one of `stayed` (each used once): first by
+/// declaration, then by a rewritten body.
+fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
+    for exact in [true, false] {
+        gone.retain(|t| {
+            let hit = stayed.iter().position(|s| {
+                if exact {
+                    t.key == s.key
+                } else {
+                    rewritten(&t.body, &s.body)
+                }
+            });
+            match hit {
+                Some(i) => {
+                    stayed.swap_remove(i);
+                    false
+                }
+                None => true,
+            }
+        });
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::guards::count_tests;
+    use crate::guards::{count_tests, Line};
 
     fn lines_of(text: &str) -> Vec<Line> {
         text.lines()
@@ -385,8 +477,8 @@ mod tests {
     #[test]
     fn a_move_into_a_file_that_lost_as_many_is_no_cover() {
         // test_b moved into test_cd.py, which dropped test_d: the change lost a test.
-        let cd = "def test_c():\n    pass\n\ndef test_d():\n    pass\n";
-        let cb = "def test_c():\n    pass\n\ndef test_b():\n    assert 2\n";
+        let cd = "def test_c():\n    assert 3\n\ndef test_d():\n    assert 4\n";
+        let cb = "def test_c():\n    assert 3\n\ndef test_b():\n    assert 2\n";
         let found = run(&[
             delta("tests/test_ab.py", DeltaKind::Modified, Some(AB), Some(A)),
             delta("tests/test_cd.py", DeltaKind::Modified, Some(cd), Some(cb)),
@@ -397,7 +489,7 @@ mod tests {
 
     #[test]
     fn part_moved_part_deleted_reports_the_rest_and_where_the_others_went() {
-        let abc = format!("{AB}\ndef test_c():\n    pass\n");
+        let abc = format!("{AB}\ndef test_c():\n    assert 3\n");
         let found = run(&[
             delta("tests/test_abc.py", DeltaKind::Deleted, Some(&abc), None),
             delta("tests/test_a.py", DeltaKind::Added, None, Some(A)),
@@ -413,10 +505,10 @@ mod tests {
 
     #[test]
     fn attribute_declared_tests_are_known_by_the_line_they_decorate() {
-        let old = "#[test]\nfn keeps() {}\n\n#[test]\nfn important() {}\n";
-        let kept = "#[test]\nfn keeps() {}\n";
-        let moved = "#[test]\nfn important() {}\n";
-        let other = "#[test]\nfn trivial() {}\n";
+        let old = "#[test]\nfn keeps() {\n    assert!(a());\n}\n\n#[test]\nfn important() {\n    assert!(b());\n}\n";
+        let kept = "#[test]\nfn keeps() {\n    assert!(a());\n}\n";
+        let moved = "#[test]\nfn important() {\n    assert!(b());\n}\n";
+        let other = "#[test]\nfn trivial() {\n    assert!(true);\n}\n";
         assert!(run(&[
             delta("src/a.rs", DeltaKind::Modified, Some(old), Some(kept)),
             delta("src/b.rs", DeltaKind::Added, None, Some(moved)),
@@ -430,6 +522,156 @@ mod tests {
             .len(),
             1
         );
+    }
+
+    const LOGGER: &str = "def test_runner_logger():\n    logger = logging.getLogger(__name__)\n    runner = CliRunner()\n    result = runner.invoke(hello, input=\"Peter\")\n    assert result.exit_code == 0\n    assert result.output == \"Your name: Peter\\n\"\n";
+
+    #[test]
+    fn a_test_renamed_as_it_moved_is_known_by_its_body() {
+        // Renamed and its last assertion loosened: four of its five lines went with it.
+        let moved = "def test_invoke_with_logger_and_prompt():\n    logger = logging.getLogger(__name__)\n    runner = CliRunner()\n    result = runner.invoke(hello, input=\"Peter\")\n    assert result.exit_code == 0\n    assert \"Your name:\" in result.output\n";
+        let found = run(&[
+            delta(
+                "tests/test_logging.py",
+                DeltaKind::Deleted,
+                Some(LOGGER),
+                None,
+            ),
+            delta("tests/test_streams.py", DeltaKind::Added, None, Some(moved)),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // The same within one file: renamed in place, and another test deleted.
+        let two = format!("{LOGGER}\n{B}");
+        let found = run(&[delta(
+            "tests/test_logging.py",
+            DeltaKind::Modified,
+            Some(&two),
+            Some(moved),
+        )]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_new_test_that_shares_only_boilerplate_is_no_cover() {
+        let other = "def test_exit_code():\n    runner = CliRunner()\n    result = runner.invoke(bye)\n    assert result.exit_code == 0\n    assert result.output == \"bye\\n\"\n";
+        let found = run(&[
+            delta(
+                "tests/test_logging.py",
+                DeltaKind::Deleted,
+                Some(LOGGER),
+                None,
+            ),
+            delta("tests/test_streams.py", DeltaKind::Added, None, Some(other)),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("deleted with 1 test:"),
+            "{found:#?}"
+        );
+    }
+
+    const ROUTER: &str = "import { Router } from './router'\n\ndescribe('match', () => {\n  it('finds /hello', () => {\n    expect(new Router().match('/hello')).toBe(1)\n  })\n  it('finds /bye', () => {\n    expect(new Router().match('/bye')).toBe(2)\n  })\n})\n";
+    const CALLER: &str = "import { runTest } from '../common.case.test'\nimport { Router } from './router'\n\nrunTest({ newRouter: () => new Router() })\n";
+    const RUNNER: &str = "export const runTest = ({ newRouter }) => {\n  describe('match', () => {\n    it('finds /hello', () => {\n      expect(newRouter().match('/hello')).toBe(1)\n    })\n    it('finds /bye', () => {\n      expect(newRouter().match('/bye')).toBe(2)\n    })\n  })\n}\n";
+
+    #[test]
+    fn tests_moved_into_a_shared_runner_run_in_every_file_that_loads_it() {
+        let found = run(&[
+            delta(
+                "src/router/a/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/b/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/common.case.test.ts",
+                DeltaKind::Added,
+                None,
+                Some(RUNNER),
+            ),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+    }
+
+    #[test]
+    fn a_runner_the_file_does_not_load_or_that_runs_fewer_is_no_cover() {
+        // The runner is written, but this file no longer runs anything.
+        let alone = "import { Router } from './router'\n";
+        let found = run(&[
+            delta(
+                "src/router/a/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(alone),
+            ),
+            delta(
+                "src/router/b/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/common.case.test.ts",
+                DeltaKind::Added,
+                None,
+                Some(RUNNER),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "src/router/a/router.test.ts");
+        // The runner holds one of the two tests: one is lost.
+        let one = RUNNER.replace("    it('finds /bye', () => {\n      expect(newRouter().match('/bye')).toBe(2)\n    })\n", "");
+        let found = run(&[
+            delta(
+                "src/router/a/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/common.case.test.ts",
+                DeltaKind::Added,
+                None,
+                Some(&one),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 0 (1 run through `src/router/common.case.test.ts`, which it loads)"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn an_empty_test_removed_loses_nothing_but_a_one_line_test_is_a_test() {
+        let with = "it.skip('this file only exports test runners.', () => {})\n\nexport const run = () => {}\n";
+        let without = "export const run = () => {}\n";
+        assert!(run(&[delta(
+            "src/common.test.ts",
+            DeltaKind::Modified,
+            Some(with),
+            Some(without)
+        )])
+        .is_empty());
+        let one_line =
+            "it('adds', () => expect(add(1, 1)).toBe(2))\n\nexport const run = () => {}\n";
+        let found = run(&[delta(
+            "src/common.test.ts",
+            DeltaKind::Modified,
+            Some(one_line),
+            Some(without),
+        )]);
+        assert_eq!(found.len(), 1, "{found:#?}");
     }
 
     #[test]

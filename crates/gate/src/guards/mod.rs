@@ -15,6 +15,7 @@ mod protected;
 mod rust_tests;
 mod scan;
 mod skips;
+mod test_moves;
 mod test_paths;
 mod tests_count;
 mod todos;
