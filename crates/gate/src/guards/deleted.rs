@@ -250,8 +250,29 @@ fn moved_out(
             });
         }
     }
+    // Runner files a dropping file loads run their tests there: every test they gained
+    // counts for each file that loads them. Their tests run where they are loaded, so they
+    // are no destination for a test that left a file which does not load them.
+    let loads: Vec<Vec<usize>> = drops
+        .iter()
+        .map(|drop| {
+            let d = deltas[drop.at];
+            let Some(text) = d.new_text.as_deref() else {
+                return Vec::new();
+            };
+            gains
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| {
+                    g.at != drop.at && imports(&d.path, text.lines(), &deltas[g.at].path)
+                })
+                .map(|(k, _)| k)
+                .collect()
+        })
+        .collect();
+    let runners: Vec<usize> = loads.iter().flatten().copied().collect();
     let mut out = Vec::with_capacity(drops.len());
-    for drop in drops {
+    for (drop, loads) in drops.iter().zip(loads) {
         let d = deltas[drop.at];
         let mut acc = Accounted::default();
         let old_path = match &d.kind {
@@ -261,19 +282,6 @@ fn moved_out(
         let (Some(lang), Some(lost)) = (Lang::from_path(old_path), drop.lost) else {
             out.push(acc);
             continue;
-        };
-        // Runner files this file loads run their tests here: not a destination to net
-        // against one by one, but every test they gained counts.
-        let loads: Vec<usize> = match d.new_text.as_deref() {
-            Some(text) => gains
-                .iter()
-                .enumerate()
-                .filter(|(_, g)| {
-                    g.at != drop.at && imports(&d.path, text.lines(), &deltas[g.at].path)
-                })
-                .map(|(k, _)| k)
-                .collect(),
-            None => Vec::new(),
         };
         let mut gone = declared(
             &d.removed_lines,
@@ -296,7 +304,7 @@ fn moved_out(
         let mut left = Vec::new();
         for t in gone {
             if room > 0 {
-                if let Some(k) = arrival(&mut gains, drop.at, &loads, |g| g.key == t.key) {
+                if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| g.key == t.key) {
                     acc.moved.push(gains[k].at);
                     room -= 1;
                     continue;
@@ -317,7 +325,9 @@ fn moved_out(
             if room == 0 {
                 break;
             }
-            if let Some(k) = arrival(&mut gains, drop.at, &loads, |g| rewritten(&t.body, &g.body)) {
+            if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| {
+                rewritten(&t.body, &g.body)
+            }) {
                 acc.moved.push(gains[k].at);
                 room -= 1;
             }
@@ -337,16 +347,16 @@ fn moved_out(
     out
 }
 
-/// Take the first test of a gaining file (other than `from` and the runners it loads)
-/// that `fits`, using one of that file's room; the index of the gain.
+/// Take the first test of a gaining file (other than `from` and the runners) that `fits`,
+/// using one of that file's room; the index of the gain.
 fn arrival(
     gains: &mut [Gain],
     from: usize,
-    loads: &[usize],
+    runners: &[usize],
     fits: impl Fn(&Declared) -> bool,
 ) -> Option<usize> {
     for (k, g) in gains.iter_mut().enumerate() {
-        if g.at == from || g.room == 0 || loads.contains(&k) {
+        if g.at == from || g.room == 0 || runners.contains(&k) {
             continue;
         }
         if let Some(i) = g.tests.iter().position(&fits) {

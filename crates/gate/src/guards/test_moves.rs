@@ -58,9 +58,8 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
                 sig = next;
             }
         }
-        let (body, empty_block) = body_of(&all, &lexed, sig);
-        let sig_code = lexed.get(sig).map_or("", |v| v.code.as_str());
-        let empty = empty_block && empty_signature(lang, sig_code);
+        let (body, only_pass) = body_of(&all, &lexed, sig);
+        let empty = empty_test(lang, &lexed, sig, only_pass);
         let test = Declared { key, body, empty };
         out.extend(std::iter::repeat_n(test, n as usize));
     }
@@ -72,7 +71,7 @@ fn indent(line: &str) -> usize {
 }
 
 /// The body of the test whose signature is line `sig` (0-based): its saying lines, and
-/// whether it has none but `pass` or `...`.
+/// whether its code is nothing but `pass` or `...`.
 fn body_of(all: &[&str], lexed: &[LineView], sig: usize) -> (Vec<String>, bool) {
     let Some(head) = all.get(sig) else {
         return (Vec::new(), true);
@@ -101,18 +100,33 @@ fn body_of(all: &[&str], lexed: &[LineView], sig: usize) -> (Vec<String>, bool) 
     (body, empty)
 }
 
-/// Whether a signature line (its code, strings as `"`) ends without doing anything: an
-/// empty block (`() => {}`, `{}`), a block the next lines would fill (`{`, `do`, `:`), or,
-/// in JavaScript and Ruby, no callback at all (`it('later')`, `it "later"`).
-fn empty_signature(lang: Lang, code: &str) -> bool {
-    let compact: String = code.split_whitespace().collect();
-    let tail = compact.trim_end_matches(';');
-    let opened = ["{", "{})", "{}", "do", ":"]
-        .iter()
-        .any(|end| tail.ends_with(end));
-    let no_callback =
-        matches!(lang, Lang::Js | Lang::Ruby) && (tail.ends_with('"') || tail.ends_with("\")"));
-    opened || no_callback
+/// Whether the test declared on line `sig` does nothing, read from the code (strings as
+/// `"`, comments gone) so that layout alone never makes a test look empty: an empty block
+/// on the line (`() => {}`, `{}`), a block whose next line closes it (`{` then `}`, `do`
+/// then `end`), a Python body of only `pass` or `...` (`only_pass`: Python's indentation
+/// is its syntax), or, in JavaScript and Ruby, no callback at all (`it('later')`).
+fn empty_test(lang: Lang, lexed: &[LineView], sig: usize, only_pass: bool) -> bool {
+    let compact = |i: usize| -> String {
+        lexed
+            .get(i)
+            .map_or(String::new(), |v| v.code.split_whitespace().collect())
+    };
+    let line = compact(sig);
+    let tail = line.trim_end_matches(';');
+    let next = || {
+        (sig + 1..lexed.len())
+            .map(compact)
+            .find(|c| !c.is_empty())
+            .unwrap_or_default()
+    };
+    match lang {
+        Lang::Python => tail.ends_with(':') && only_pass,
+        _ if tail.ends_with("{}") || tail.ends_with("{})") => true,
+        _ if tail.ends_with('{') => next().starts_with('}'),
+        Lang::Ruby if tail.ends_with("do") => next() == "end",
+        Lang::Js | Lang::Ruby => tail.ends_with('"') || tail.ends_with("\")"),
+        _ => false,
+    }
 }
 
 /// Whether the test with body `new` is `old` rewritten: more than half of `old`'s saying
@@ -267,6 +281,9 @@ mod tests {
             .map(|t| t.empty)
             .collect();
         assert_eq!(empty, [true, false]);
+        // Layout alone never empties a test: unindented, the block still holds code.
+        let flat = "it('block', () => {\nexpect(f()).toBe(1)\n})\n";
+        assert!(!tests_in("a.test.js", flat)[0].empty);
         let py = "def test_a(): assert f('x')\n";
         assert!(!tests_in("tests/test_a.py", py)[0].empty);
     }
