@@ -255,3 +255,66 @@ fn a_one_line_test_removed_is_a_deleted_test() {
         ),
     );
 }
+
+const UTILS: &str = "import click
+
+
+def test_confirm_repeat(runner):
+    cli = click.Command(\"cli\", params=[click.Option([\"--a/--no-a\"], prompt=True)])
+    result = runner.invoke(cli, input=\"\\ny\\n\")
+    assert result.output == \"A [y/n]: \\nError: invalid input\\nA [y/n]: y\\n\"
+
+
+def test_prompt_eof(runner):
+    result = runner.invoke(click.Command(\"cli\"), input=\"\")
+    assert result.exit_code == 0
+";
+
+/// An earlier change copied `test_confirm_repeat` into its own module, body and all.
+fn confirm(body: &str) -> String {
+    format!("import click\n\n\ndef test_confirm_repeat(runner):\n{body}")
+}
+
+const CONFIRM_BODY: &str =
+    "    cli = click.Command(\"cli\", params=[click.Option([\"--a/--no-a\"], prompt=True)])
+    result = runner.invoke(cli, input=\"\\ny\\n\")
+    assert result.output == \"A [y/n]: \\nError: invalid input\\nA [y/n]: y\\n\"
+";
+
+fn without_confirm(r: &Repo) {
+    let start = UTILS.find("def test_confirm_repeat").unwrap();
+    let end = UTILS.find("def test_prompt_eof").unwrap();
+    r.write(
+        "tests/test_utils.py",
+        &format!("{}{}", &UTILS[..start], &UTILS[end..]),
+    );
+}
+
+#[test]
+fn the_original_of_a_test_already_copied_next_door_is_not_a_deleted_test() {
+    let copy = confirm(CONFIRM_BODY);
+    both_ways(
+        &[
+            ("tests/test_utils.py", UTILS),
+            ("tests/test_confirm.py", &copy),
+        ],
+        &without_confirm,
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_neighbour_test_of_the_same_name_that_checks_something_else_is_no_copy() {
+    let other = confirm("    assert click.confirm is not None\n");
+    both_ways(
+        &[
+            ("tests/test_utils.py", UTILS),
+            ("tests/test_confirm.py", &other),
+        ],
+        &without_confirm,
+        &assert_one_deleted(
+            "tests/test_utils.py",
+            "tests in `tests/test_utils.py` dropped from 2 to 1:",
+        ),
+    );
+}

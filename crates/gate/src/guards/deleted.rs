@@ -17,8 +17,8 @@ use super::rust_tests::TestMacros;
 use super::test_moves::{declared, imports, rewritten, Declared};
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
-use super::{DeltaKind, FileDelta, Finding, TestCounts};
-use std::collections::BTreeMap;
+use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether the old file held tests; unknown counts of a test path in a known language
 /// count as yes (fail closed), a helper with zero tests as no.
@@ -49,11 +49,14 @@ struct Drop {
 }
 
 /// `new_counts[i]` is `count_tests` of `deltas[i]`'s current text when it was computed.
+/// `near(dirs)` gives the path and text of the files in those directories (repository
+/// paths) as they are now; it is asked at most once, only when a test is left unaccounted.
 pub fn deleted_tests(
     deltas: &[&FileDelta],
     new_counts: &[Option<TestCounts>],
     tests: &TestPaths,
     macros: &TestMacros,
+    near: &Near,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut drops = Vec::new();
@@ -113,7 +116,8 @@ pub fn deleted_tests(
     if drops.is_empty() {
         return out;
     }
-    let accounted = moved_out(deltas, new_counts, tests, macros, &drops);
+    let mut accounted = moved_out(deltas, new_counts, tests, macros, &drops);
+    still_there(deltas, tests, near, &drops, &mut accounted);
     for (drop, acc) in drops.iter().zip(&accounted) {
         let d = deltas[drop.at];
         let lost = drop.lost.map(|l| l.saturating_sub(acc.total()));
@@ -136,6 +140,14 @@ pub fn deleted_tests(
         if acc.empty > 0 {
             places.push(format!("{} empty", plural(acc.empty)));
         }
+        let mut kept: BTreeMap<&str, u32> = BTreeMap::new();
+        for path in &acc.kept {
+            *kept.entry(path).or_default() += 1;
+        }
+        places.extend(
+            kept.iter()
+                .map(|(path, n)| format!("{n} still in `{path}`")),
+        );
         let moved_note = if places.is_empty() {
             String::new()
         } else {
@@ -195,11 +207,88 @@ struct Accounted {
     /// Shared runner files of the change this file now loads, with how many tests each
     /// gained: those tests run as part of this file.
     runners: Vec<(usize, u32)>,
+    /// Unchanged files that still hold the very same test (a copy made earlier, whose
+    /// original this change removed).
+    kept: Vec<String>,
+    /// Removed tests none of the above accounts for.
+    left: Vec<Declared>,
 }
 
 impl Accounted {
     fn total(&self) -> u32 {
-        self.moved.len() as u32 + self.empty + self.runners.iter().map(|r| r.1).sum::<u32>()
+        let runs: u32 = self.runners.iter().map(|r| r.1).sum();
+        self.moved.len() as u32 + self.empty + runs + self.kept.len() as u32
+    }
+}
+
+/// The files of some directories as they are now: `(path, text)`.
+pub type Near<'a> = dyn Fn(&[String]) -> Vec<(String, String)> + 'a;
+
+/// A removed test whose declaration and body are still, line for line, in an unchanged
+/// test file next to the change was a copy: the test is still there. The files read are
+/// those of the directories the change touched.
+fn still_there(
+    deltas: &[&FileDelta],
+    tests: &TestPaths,
+    near: &Near,
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    let open = |drop: &Drop, acc: &Accounted| {
+        drop.lost.is_some_and(|l| l > acc.total()) && acc.left.iter().any(|t| !t.body.is_empty())
+    };
+    if !drops.iter().zip(accounted.iter()).any(|(d, a)| open(d, a)) {
+        return;
+    }
+    let mut changed: BTreeSet<&str> = BTreeSet::new();
+    for d in deltas {
+        changed.insert(&d.path);
+        if let DeltaKind::Renamed { from } = &d.kind {
+            changed.insert(from);
+        }
+    }
+    let dirs: BTreeSet<String> = changed
+        .iter()
+        .map(|p| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
+        .collect();
+    let builtin = TestPaths::default();
+    let mut copies: Vec<(String, Declared)> = Vec::new();
+    for (path, text) in near(&dirs.into_iter().collect::<Vec<_>>()) {
+        if changed.contains(path.as_str()) || !tests.is_counted(&path) {
+            continue;
+        }
+        let Some(lang) = Lang::from_path(&path) else {
+            continue;
+        };
+        let lines: Vec<Line> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| Line {
+                number: i as u32 + 1,
+                text: l.to_string(),
+            })
+            .collect();
+        for t in declared(&lines, Some(&text), lang, builtin.is_test(&path)) {
+            copies.push((path.clone(), t));
+        }
+    }
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        if !open(drop, acc) {
+            continue;
+        }
+        let mut room = drop.lost.unwrap_or(0) - acc.total();
+        for t in std::mem::take(&mut acc.left) {
+            let hit = copies
+                .iter()
+                .position(|(_, c)| !t.body.is_empty() && c.key == t.key && c.body == t.body);
+            match hit {
+                Some(i) if room > 0 => {
+                    acc.kept.push(copies.swap_remove(i).0);
+                    room -= 1;
+                }
+                _ => acc.left.push(t),
+            }
+        }
     }
 }
 
@@ -322,14 +411,18 @@ fn moved_out(
             }
         }
         for t in rest {
-            if room == 0 {
-                break;
-            }
-            if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| {
-                rewritten(&t.body, &g.body)
-            }) {
-                acc.moved.push(gains[k].at);
-                room -= 1;
+            let hit = match room {
+                0 => None,
+                _ => arrival(&mut gains, drop.at, &runners, |g| {
+                    rewritten(&t.body, &g.body)
+                }),
+            };
+            match hit {
+                Some(k) => {
+                    acc.moved.push(gains[k].at);
+                    room -= 1;
+                }
+                None => acc.left.push(t),
             }
         }
         for k in loads {
@@ -394,7 +487,7 @@ fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::guards::{count_tests, Line};
+    use crate::guards::count_tests;
 
     fn lines_of(text: &str) -> Vec<Line> {
         text.lines()
@@ -433,6 +526,20 @@ mod tests {
     }
 
     fn run(deltas: &[FileDelta]) -> Vec<Finding> {
+        run_near(deltas, &[])
+    }
+
+    fn run_near(deltas: &[FileDelta], files: &[(&str, &str)]) -> Vec<Finding> {
+        let near = |dirs: &[String]| -> Vec<(String, String)> {
+            files
+                .iter()
+                .filter(|(p, _)| {
+                    dirs.iter()
+                        .any(|d| p.rsplit_once('/').map(|x| x.0) == Some(d))
+                })
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect()
+        };
         let refs: Vec<&FileDelta> = deltas.iter().collect();
         let counts: Vec<Option<TestCounts>> = deltas
             .iter()
@@ -447,6 +554,7 @@ mod tests {
             &counts,
             &TestPaths::default(),
             &TestMacros::default(),
+            &near,
         )
     }
 
@@ -682,6 +790,46 @@ mod tests {
             Some(without),
         )]);
         assert_eq!(found.len(), 1, "{found:#?}");
+    }
+
+    #[test]
+    fn a_removed_copy_of_a_test_still_in_a_neighbour_is_not_deleted() {
+        // test_b was copied to test_b.py by an earlier change; this one drops the original.
+        let change = [delta(
+            "tests/test_ab.py",
+            DeltaKind::Modified,
+            Some(AB),
+            Some(A),
+        )];
+        assert!(run_near(&change, &[("tests/test_b.py", B)]).is_empty());
+        // Only a neighbour: the same test further away is not looked for.
+        assert_eq!(run_near(&change, &[("other/test_b.py", B)]).len(), 1);
+    }
+
+    #[test]
+    fn a_neighbour_with_the_same_name_but_another_body_does_not_cover() {
+        let change = [delta(
+            "tests/test_ab.py",
+            DeltaKind::Modified,
+            Some(AB),
+            Some(A),
+        )];
+        let other = "def test_b():\n    assert 3\n";
+        let found = run_near(&change, &[("tests/test_b.py", other)]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1:"),
+            "{found:#?}"
+        );
+        // A file of the change is read from the change, never as a neighbour.
+        let found = run_near(
+            &[
+                delta("tests/test_ab.py", DeltaKind::Modified, Some(AB), Some(A)),
+                delta("tests/test_b.py", DeltaKind::Deleted, Some(B), None),
+            ],
+            &[("tests/test_b.py", B)],
+        );
+        assert_eq!(found.len(), 2, "{found:#?}");
     }
 
     #[test]
