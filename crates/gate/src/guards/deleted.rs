@@ -11,6 +11,13 @@
 //! declaration added in another file whose own count rose by at least as much, so
 //! deleting one test and writing another elsewhere is still a deletion, and a file's
 //! removed lines must be known (they are not for a file already dirty at baseline time).
+//!
+//! A test also did not leave when each of these says it is still run (see
+//! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
+//! another file gained (renamed as it moved); the file now loads a runner file of the
+//! change whose tests rose (those run in every file that loads it); it was empty (it ran
+//! nothing); or the very same test, declaration and body, is in an unchanged neighbour
+//! (a copy made earlier, the original removed now).
 
 use super::languages::Lang;
 use super::rust_tests::TestMacros;

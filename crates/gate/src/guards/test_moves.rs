@@ -48,8 +48,10 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
         if n == 0 {
             continue;
         }
+        let Some(mut sig) = (line.number as usize).checked_sub(1) else {
+            continue;
+        };
         let mut key = normalise(&line.text);
-        let mut sig = line.number as usize - 1;
         // An attribute names no test: the line it decorates does.
         if key.starts_with(['#', '@', '[']) {
             if let Some(next) = (sig + 1..all.len()).find(|&i| !all[i].trim().is_empty()) {
@@ -173,8 +175,7 @@ pub fn imports<'a>(importer: &str, lines: impl IntoIterator<Item = &'a str>, run
     };
     lines.into_iter().any(|line| {
         line.contains(stem)
-            && (quoted(line).any(|s| target(s))
-                || python_relative(line).is_some_and(|s| target(&s)))
+            && (quoted(line).any(&target) || python_relative(line).is_some_and(|s| target(&s)))
     })
 }
 
