@@ -318,3 +318,55 @@ fn a_neighbour_test_of_the_same_name_that_checks_something_else_is_no_copy() {
         ),
     );
 }
+
+const SPEC: &str = "require_relative 'helper'
+
+describe 'App' do
+  specify 'renders the page' do
+    get '/'
+    assert ok?
+  end
+
+  specify 'streams' do
+    get '/stream'
+    assert ok?
+  end
+end
+";
+
+#[test]
+fn a_spec_turned_into_xspecify_is_a_new_skip_not_a_deleted_test() {
+    both_ways(
+        &[("test/app_test.rb", SPEC)],
+        &|r| {
+            r.write(
+                "test/app_test.rb",
+                &SPEC.replace("specify 'streams'", "xspecify 'streams'"),
+            )
+        },
+        &|code, receipt, mode| {
+            assert_eq!(deleted(receipt), [], "{mode}");
+            let skips = guard(receipt, "new_skips")["findings"]
+                .as_array()
+                .unwrap()
+                .clone();
+            assert_eq!(skips.len(), 1, "{mode}: {skips:?}");
+            assert_eq!(skips[0]["line"], 9, "{mode}");
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_spec_removed_is_still_a_deleted_test() {
+    let cut = "\n  specify 'streams' do\n    get '/stream'\n    assert ok?\n  end\n";
+    assert!(SPEC.contains(cut));
+    both_ways(
+        &[("test/app_test.rb", SPEC)],
+        &|r| r.write("test/app_test.rb", &SPEC.replace(cut, "")),
+        &assert_one_deleted(
+            "test/app_test.rb",
+            "tests in `test/app_test.rb` dropped from 2 to 1",
+        ),
+    );
+}
