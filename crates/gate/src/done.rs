@@ -4,7 +4,7 @@
 use crate::comparison::{self, PointRequest};
 use crate::config::{self, Level};
 use crate::git::Repo;
-use crate::guards::{run_guards, GuardReport};
+use crate::guards::{run_guards_near, GuardReport};
 use crate::receipt::{CheckResult, ConfigInfo, Environment, Receipt, RepoInfo, RECEIPT_VERSION};
 use crate::runner::{self, RunOptions};
 use std::path::{Path, PathBuf};
@@ -184,7 +184,10 @@ pub fn run_with_progress(
                 protect: cfg.protect_globs(),
                 ..cfg.guards.clone()
             };
-            guards = run_guards(&deltas, &guards_cfg);
+            let near = |dirs: &[String]| {
+                crate::neighbours::files_in(&root, dirs, crate::baseline::MAX_TEXT_BYTES)
+            };
+            guards = run_guards_near(&deltas, &guards_cfg, &near);
         } else {
             guards = guard_names()
                 .iter()

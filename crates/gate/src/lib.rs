@@ -14,6 +14,7 @@ pub mod guards;
 pub mod ledger;
 mod line_diff;
 pub mod markdown;
+pub mod neighbours;
 pub mod pin;
 pub mod plan;
 pub mod receipt;

@@ -11,16 +11,21 @@
 //! declaration added in another file whose own count rose by at least as much, so
 //! deleting one test and writing another elsewhere is still a deletion, and a file's
 //! removed lines must be known (they are not for a file already dirty at baseline time).
+//!
+//! A test also did not leave when each of these says it is still run (see
+//! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
+//! another file gained (renamed as it moved); the file now loads a runner file of the
+//! change whose tests rose (those run in every file that loads it); it was a placeholder
+//! (pending, or skipped and empty: it ran nothing); or the very same test, declaration
+//! and body, is in an unchanged neighbour (a copy made earlier, the original removed now).
 
-use super::account::normalise;
 use super::languages::Lang;
-use super::line::LineCtx;
 use super::rust_tests::TestMacros;
-use super::scan::views;
+use super::test_moves::{declared, imports, rewritten, Declared};
 use super::test_paths::TestPaths;
-use super::tests_count::{count_with, tests_on_line};
+use super::tests_count::count_with;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether the old file held tests; unknown counts of a test path in a known language
 /// count as yes (fail closed), a helper with zero tests as no.
@@ -51,11 +56,14 @@ struct Drop {
 }
 
 /// `new_counts[i]` is `count_tests` of `deltas[i]`'s current text when it was computed.
+/// `near(dirs)` gives the path and text of the files in those directories (repository
+/// paths) as they are now; it is asked at most once, only when a test is left unaccounted.
 pub fn deleted_tests(
     deltas: &[&FileDelta],
     new_counts: &[Option<TestCounts>],
     tests: &TestPaths,
     macros: &TestMacros,
+    near: &Near,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut drops = Vec::new();
@@ -115,29 +123,42 @@ pub fn deleted_tests(
     if drops.is_empty() {
         return out;
     }
-    let moved = moved_out(deltas, new_counts, tests, macros, &drops);
-    for drop in &drops {
+    let mut accounted = moved_out(deltas, new_counts, tests, macros, &drops);
+    still_there(deltas, tests, near, &drops, &mut accounted);
+    for (drop, acc) in drops.iter().zip(&accounted) {
         let d = deltas[drop.at];
-        let to: BTreeMap<usize, u32> =
-            moved
-                .iter()
-                .filter(|m| m.0 == drop.at)
-                .fold(BTreeMap::new(), |mut acc, m| {
-                    *acc.entry(m.1).or_default() += 1;
-                    acc
-                });
-        let gone: u32 = to.values().sum();
-        let lost = drop.lost.map(|l| l.saturating_sub(gone));
+        let lost = drop.lost.map(|l| l.saturating_sub(acc.total()));
         if lost == Some(0) {
             continue;
         }
-        let moved_note = if to.is_empty() {
+        let mut to: BTreeMap<usize, u32> = BTreeMap::new();
+        for j in &acc.moved {
+            *to.entry(*j).or_default() += 1;
+        }
+        let mut places: Vec<String> = to
+            .iter()
+            .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path))
+            .collect();
+        places.extend(
+            acc.runners
+                .iter()
+                .map(|(j, n)| format!("{n} run through `{}`, which it loads", deltas[*j].path)),
+        );
+        if acc.empty > 0 {
+            let s = if acc.empty == 1 { "" } else { "s" };
+            places.push(format!("{} placeholder{s}", acc.empty));
+        }
+        let mut kept: BTreeMap<&str, u32> = BTreeMap::new();
+        for path in &acc.kept {
+            *kept.entry(path).or_default() += 1;
+        }
+        places.extend(
+            kept.iter()
+                .map(|(path, n)| format!("{n} still in `{path}`")),
+        );
+        let moved_note = if places.is_empty() {
             String::new()
         } else {
-            let places: Vec<String> = to
-                .iter()
-                .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path))
-                .collect();
             format!(" ({})", places.join(", "))
         };
         out.push(match &d.kind {
@@ -183,18 +204,121 @@ fn unreadable(d: &FileDelta, old: TestCounts) -> Finding {
     }
 }
 
-/// Tests that left a dropping file for another file of the change: `(from, to)` per test.
+/// How the tests a file lost are accounted for.
+#[derive(Default)]
+struct Accounted {
+    /// Tests moved to the file with this delta index (the same declaration, or a body
+    /// that kept most of its lines).
+    moved: Vec<usize>,
+    /// Placeholders removed (pending, or skipped and empty): nothing ran in them.
+    empty: u32,
+    /// Shared runner files of the change this file now loads, with how many tests each
+    /// gained: those tests run as part of this file.
+    runners: Vec<(usize, u32)>,
+    /// Unchanged files that still hold the very same test (a copy made earlier, whose
+    /// original this change removed).
+    kept: Vec<String>,
+    /// Removed tests none of the above accounts for.
+    left: Vec<Declared>,
+}
+
+impl Accounted {
+    fn total(&self) -> u32 {
+        let runs: u32 = self.runners.iter().map(|r| r.1).sum();
+        self.moved.len() as u32 + self.empty + runs + self.kept.len() as u32
+    }
+}
+
+/// The files of some directories as they are now: `(path, text)`.
+pub type Near<'a> = dyn Fn(&[String]) -> Vec<(String, String)> + 'a;
+
+/// A removed test whose declaration and body are still, line for line, in an unchanged
+/// test file next to the change was a copy: the test is still there. The files read are
+/// those of the directories the change touched.
+fn still_there(
+    deltas: &[&FileDelta],
+    tests: &TestPaths,
+    near: &Near,
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    let open = |drop: &Drop, acc: &Accounted| {
+        drop.lost.is_some_and(|l| l > acc.total()) && acc.left.iter().any(|t| !t.body.is_empty())
+    };
+    if !drops.iter().zip(accounted.iter()).any(|(d, a)| open(d, a)) {
+        return;
+    }
+    let mut changed: BTreeSet<&str> = BTreeSet::new();
+    for d in deltas {
+        changed.insert(&d.path);
+        if let DeltaKind::Renamed { from } = &d.kind {
+            changed.insert(from);
+        }
+    }
+    let dirs: BTreeSet<String> = changed
+        .iter()
+        .map(|p| p.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
+        .collect();
+    let builtin = TestPaths::default();
+    let mut copies: Vec<(String, Declared)> = Vec::new();
+    for (path, text) in near(&dirs.into_iter().collect::<Vec<_>>()) {
+        if changed.contains(path.as_str()) || !tests.is_counted(&path) {
+            continue;
+        }
+        let Some(lang) = Lang::from_path(&path) else {
+            continue;
+        };
+        let lines: Vec<Line> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| Line {
+                number: i as u32 + 1,
+                text: l.to_string(),
+            })
+            .collect();
+        for t in declared(&lines, Some(&text), lang, builtin.is_test(&path)) {
+            copies.push((path.clone(), t));
+        }
+    }
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        if !open(drop, acc) {
+            continue;
+        }
+        let mut room = drop.lost.unwrap_or(0) - acc.total();
+        for t in std::mem::take(&mut acc.left) {
+            let hit = copies
+                .iter()
+                .position(|(_, c)| !t.body.is_empty() && c.key == t.key && c.body == t.body);
+            match hit {
+                Some(i) if room > 0 => {
+                    acc.kept.push(copies.swap_remove(i).0);
+                    room -= 1;
+                }
+                _ => acc.left.push(t),
+            }
+        }
+    }
+}
+
+/// A file whose test count rose: room for as many arrivals as it gained.
+struct Gain {
+    at: usize,
+    room: u32,
+    /// Tests it gained that are not empty: what a loading file runs more.
+    runs: u32,
+    tests: Vec<Declared>,
+}
+
+/// Per drop (same order), where its tests went.
 fn moved_out(
     deltas: &[&FileDelta],
     new_counts: &[Option<TestCounts>],
     tests: &TestPaths,
     macros: &TestMacros,
     drops: &[Drop],
-) -> Vec<(usize, usize)> {
+) -> Vec<Accounted> {
     let builtin = TestPaths::default();
-    // Files whose test count rose, with the declarations they added and room for as many
-    // arrivals as they gained.
-    let mut gains: Vec<(usize, u32, Vec<String>)> = Vec::new();
+    let mut gains: Vec<Gain> = Vec::new();
     for (j, d) in deltas.iter().enumerate() {
         let Some(lang) = Lang::from_path(&d.path) else {
             continue;
@@ -213,80 +337,159 @@ fn moved_out(
             _ => 0,
         };
         if gained > 0 {
-            let keys = declarations(&d.added_lines, d.new_text.as_deref(), lang, is_test);
-            gains.push((j, gained, keys));
+            let added = declared(&d.added_lines, d.new_text.as_deref(), lang, is_test);
+            let empty = added.iter().filter(|t| t.empty).count() as u32;
+            gains.push(Gain {
+                at: j,
+                room: gained,
+                runs: gained.saturating_sub(empty),
+                tests: added,
+            });
         }
     }
-    let mut out = Vec::new();
-    if gains.is_empty() {
-        return out;
-    }
-    for drop in drops {
+    // Runner files a dropping file loads run their tests there: every test they gained
+    // counts for each file that loads them. Their tests run where they are loaded, so they
+    // are no destination for a test that left a file which does not load them.
+    let loads: Vec<Vec<usize>> = drops
+        .iter()
+        .map(|drop| {
+            let d = deltas[drop.at];
+            let Some(text) = d.new_text.as_deref() else {
+                return Vec::new();
+            };
+            gains
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| {
+                    g.at != drop.at && imports(&d.path, text.lines(), &deltas[g.at].path)
+                })
+                .map(|(k, _)| k)
+                .collect()
+        })
+        .collect();
+    let runners: Vec<usize> = loads.iter().flatten().copied().collect();
+    let mut out = Vec::with_capacity(drops.len());
+    for (drop, loads) in drops.iter().zip(loads) {
         let d = deltas[drop.at];
+        let mut acc = Accounted::default();
         let old_path = match &d.kind {
             DeltaKind::Renamed { from } => from.as_str(),
             _ => d.path.as_str(),
         };
-        let Some(lang) = Lang::from_path(old_path) else {
+        let (Some(lang), Some(lost)) = (Lang::from_path(old_path), drop.lost) else {
+            out.push(acc);
             continue;
         };
-        let mut room = drop.lost.unwrap_or(0);
-        let keys = declarations(
+        let mut gone = declared(
             &d.removed_lines,
             d.old_text.as_deref(),
             lang,
             builtin.is_test(old_path),
         );
-        for key in keys {
+        // A test rewritten or moved inside its own file did not leave it.
+        if let Some(new_lang) = Lang::from_path(&d.path) {
+            let stayed = declared(
+                &d.added_lines,
+                d.new_text.as_deref(),
+                new_lang,
+                builtin.is_test(&d.path),
+            );
+            pair_off(&mut gone, stayed);
+        }
+        let mut room = lost;
+        // The same declaration elsewhere first, then empty tests, then rewritten bodies.
+        let mut left = Vec::new();
+        for t in gone {
+            if room > 0 {
+                if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| g.key == t.key) {
+                    acc.moved.push(gains[k].at);
+                    room -= 1;
+                    continue;
+                }
+            }
+            left.push(t);
+        }
+        let mut rest = Vec::new();
+        for t in left {
+            if room > 0 && t.empty {
+                acc.empty += 1;
+                room -= 1;
+            } else {
+                rest.push(t);
+            }
+        }
+        for t in rest {
+            let hit = match room {
+                0 => None,
+                _ => arrival(&mut gains, drop.at, &runners, |g| {
+                    rewritten(&t.body, &g.body)
+                }),
+            };
+            match hit {
+                Some(k) => {
+                    acc.moved.push(gains[k].at);
+                    room -= 1;
+                }
+                None => acc.left.push(t),
+            }
+        }
+        for k in loads {
             if room == 0 {
                 break;
             }
-            let hit = gains
-                .iter_mut()
-                .find(|(j, left, added)| *j != drop.at && *left > 0 && added.contains(&key));
-            if let Some((j, left, added)) = hit {
-                let k = added.iter().position(|k| *k == key).expect("found above");
-                added.swap_remove(k);
-                *left -= 1;
-                room -= 1;
-                out.push((drop.at, *j));
+            let n = gains[k].runs.min(room);
+            if n > 0 {
+                acc.runners.push((gains[k].at, n));
+                room -= n;
             }
         }
+        out.push(acc);
     }
     out
 }
 
-/// The declaration of each test declared on `lines` (of a file whose whole text is
-/// `text`), one entry per test.
-fn declarations(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -> Vec<String> {
-    let Some(text) = text else {
-        return Vec::new();
-    };
-    let all: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for (line, view) in views(lines, Some(text), lang, None) {
-        if view.code.trim().is_empty() {
+/// Take the first test of a gaining file (other than `from` and the runners) that `fits`,
+/// using one of that file's room; the index of the gain.
+fn arrival(
+    gains: &mut [Gain],
+    from: usize,
+    runners: &[usize],
+    fits: impl Fn(&Declared) -> bool,
+) -> Option<usize> {
+    for (k, g) in gains.iter_mut().enumerate() {
+        if g.at == from || g.room == 0 || runners.contains(&k) {
             continue;
         }
-        let n = tests_on_line(&LineCtx::new(lang, &view, is_test));
-        if n == 0 {
-            continue;
+        if let Some(i) = g.tests.iter().position(&fits) {
+            g.tests.swap_remove(i);
+            g.room -= 1;
+            return Some(k);
         }
-        let mut key = normalise(&line.text);
-        // An attribute names no test: the line it decorates does.
-        if key.starts_with(['#', '@', '[']) {
-            let next = all
-                .iter()
-                .skip(line.number as usize)
-                .find(|l| !l.trim().is_empty());
-            if let Some(next) = next {
-                key.push_str(" / ");
-                key.push_str(&normalise(next));
-            }
-        }
-        out.extend(std::iter::repeat_n(key, n as usize));
     }
-    out
+    None
+}
+
+/// Drop from `gone` each test that pairs with one of `stayed` (each used once): first by
+/// declaration, then by a rewritten body.
+fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
+    for exact in [true, false] {
+        gone.retain(|t| {
+            let hit = stayed.iter().position(|s| {
+                if exact {
+                    t.key == s.key
+                } else {
+                    rewritten(&t.body, &s.body)
+                }
+            });
+            match hit {
+                Some(i) => {
+                    stayed.swap_remove(i);
+                    false
+                }
+                None => true,
+            }
+        });
+    }
 }
 
 #[cfg(test)]
@@ -331,6 +534,20 @@ mod tests {
     }
 
     fn run(deltas: &[FileDelta]) -> Vec<Finding> {
+        run_near(deltas, &[])
+    }
+
+    fn run_near(deltas: &[FileDelta], files: &[(&str, &str)]) -> Vec<Finding> {
+        let near = |dirs: &[String]| -> Vec<(String, String)> {
+            files
+                .iter()
+                .filter(|(p, _)| {
+                    dirs.iter()
+                        .any(|d| p.rsplit_once('/').map(|x| x.0) == Some(d))
+                })
+                .map(|(p, t)| (p.to_string(), t.to_string()))
+                .collect()
+        };
         let refs: Vec<&FileDelta> = deltas.iter().collect();
         let counts: Vec<Option<TestCounts>> = deltas
             .iter()
@@ -345,6 +562,7 @@ mod tests {
             &counts,
             &TestPaths::default(),
             &TestMacros::default(),
+            &near,
         )
     }
 
@@ -430,6 +648,196 @@ mod tests {
             .len(),
             1
         );
+    }
+
+    const LOGGER: &str = "def test_runner_logger():\n    logger = logging.getLogger(__name__)\n    runner = CliRunner()\n    result = runner.invoke(hello, input=\"Peter\")\n    assert result.exit_code == 0\n    assert result.output == \"Your name: Peter\\n\"\n";
+
+    #[test]
+    fn a_test_renamed_as_it_moved_is_known_by_its_body() {
+        // Renamed and its last assertion loosened: four of its five lines went with it.
+        let moved = "def test_invoke_with_logger_and_prompt():\n    logger = logging.getLogger(__name__)\n    runner = CliRunner()\n    result = runner.invoke(hello, input=\"Peter\")\n    assert result.exit_code == 0\n    assert \"Your name:\" in result.output\n";
+        let found = run(&[
+            delta(
+                "tests/test_logging.py",
+                DeltaKind::Deleted,
+                Some(LOGGER),
+                None,
+            ),
+            delta("tests/test_streams.py", DeltaKind::Added, None, Some(moved)),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // The same within one file: renamed in place, and another test deleted.
+        let two = format!("{LOGGER}\n{B}");
+        let found = run(&[delta(
+            "tests/test_logging.py",
+            DeltaKind::Modified,
+            Some(&two),
+            Some(moved),
+        )]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_new_test_that_shares_only_boilerplate_is_no_cover() {
+        let other = "def test_exit_code():\n    runner = CliRunner()\n    result = runner.invoke(bye)\n    assert result.exit_code == 0\n    assert result.output == \"bye\\n\"\n";
+        let found = run(&[
+            delta(
+                "tests/test_logging.py",
+                DeltaKind::Deleted,
+                Some(LOGGER),
+                None,
+            ),
+            delta("tests/test_streams.py", DeltaKind::Added, None, Some(other)),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("deleted with 1 test:"),
+            "{found:#?}"
+        );
+    }
+
+    const ROUTER: &str = "import { Router } from './router'\n\ndescribe('match', () => {\n  it('finds /hello', () => {\n    expect(new Router().match('/hello')).toBe(1)\n  })\n  it('finds /bye', () => {\n    expect(new Router().match('/bye')).toBe(2)\n  })\n})\n";
+    const CALLER: &str = "import { runTest } from '../common.case.test'\nimport { Router } from './router'\n\nrunTest({ newRouter: () => new Router() })\n";
+    const RUNNER: &str = "export const runTest = ({ newRouter }) => {\n  describe('match', () => {\n    it('finds /hello', () => {\n      expect(newRouter().match('/hello')).toBe(1)\n    })\n    it('finds /bye', () => {\n      expect(newRouter().match('/bye')).toBe(2)\n    })\n  })\n}\n";
+
+    #[test]
+    fn tests_moved_into_a_shared_runner_run_in_every_file_that_loads_it() {
+        let found = run(&[
+            delta(
+                "src/router/a/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/b/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/common.case.test.ts",
+                DeltaKind::Added,
+                None,
+                Some(RUNNER),
+            ),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+    }
+
+    #[test]
+    fn a_runner_the_file_does_not_load_or_that_runs_fewer_is_no_cover() {
+        // The runner is written, but this file no longer runs anything.
+        let alone = "import { Router } from './router'\n";
+        let found = run(&[
+            delta(
+                "src/router/a/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(alone),
+            ),
+            delta(
+                "src/router/b/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/common.case.test.ts",
+                DeltaKind::Added,
+                None,
+                Some(RUNNER),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "src/router/a/router.test.ts");
+        // The runner holds one of the two tests: one is lost.
+        let one = RUNNER.replace("    it('finds /bye', () => {\n      expect(newRouter().match('/bye')).toBe(2)\n    })\n", "");
+        let found = run(&[
+            delta(
+                "src/router/a/router.test.ts",
+                DeltaKind::Modified,
+                Some(ROUTER),
+                Some(CALLER),
+            ),
+            delta(
+                "src/router/common.case.test.ts",
+                DeltaKind::Added,
+                None,
+                Some(&one),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 0 (1 run through `src/router/common.case.test.ts`, which it loads)"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn an_empty_test_removed_loses_nothing_but_a_one_line_test_is_a_test() {
+        let with = "it.skip('this file only exports test runners.', () => {})\n\nexport const run = () => {}\n";
+        let without = "export const run = () => {}\n";
+        assert!(run(&[delta(
+            "src/common.test.ts",
+            DeltaKind::Modified,
+            Some(with),
+            Some(without)
+        )])
+        .is_empty());
+        let one_line =
+            "it('adds', () => expect(add(1, 1)).toBe(2))\n\nexport const run = () => {}\n";
+        let found = run(&[delta(
+            "src/common.test.ts",
+            DeltaKind::Modified,
+            Some(one_line),
+            Some(without),
+        )]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+    }
+
+    #[test]
+    fn a_removed_copy_of_a_test_still_in_a_neighbour_is_not_deleted() {
+        // test_b was copied to test_b.py by an earlier change; this one drops the original.
+        let change = [delta(
+            "tests/test_ab.py",
+            DeltaKind::Modified,
+            Some(AB),
+            Some(A),
+        )];
+        assert!(run_near(&change, &[("tests/test_b.py", B)]).is_empty());
+        // Only a neighbour: the same test further away is not looked for.
+        assert_eq!(run_near(&change, &[("other/test_b.py", B)]).len(), 1);
+    }
+
+    #[test]
+    fn a_neighbour_with_the_same_name_but_another_body_does_not_cover() {
+        let change = [delta(
+            "tests/test_ab.py",
+            DeltaKind::Modified,
+            Some(AB),
+            Some(A),
+        )];
+        let other = "def test_b():\n    assert 3\n";
+        let found = run_near(&change, &[("tests/test_b.py", other)]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1:"),
+            "{found:#?}"
+        );
+        // A file of the change is read from the change, never as a neighbour.
+        let found = run_near(
+            &[
+                delta("tests/test_ab.py", DeltaKind::Modified, Some(AB), Some(A)),
+                delta("tests/test_b.py", DeltaKind::Deleted, Some(B), None),
+            ],
+            &[("tests/test_b.py", B)],
+        );
+        assert_eq!(found.len(), 2, "{found:#?}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod protected;
 mod rust_tests;
 mod scan;
 mod skips;
+mod test_moves;
 mod test_paths;
 mod tests_count;
 mod todos;
@@ -26,6 +27,7 @@ use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+pub use deleted::Near;
 pub use languages::Lang;
 pub use policy::globs::{PathSet, Pattern, GATE_FILES};
 pub use rust_tests::TestMacros;
@@ -169,6 +171,13 @@ pub const DELTA_GUARDS: &[&str] = &[
 /// `exclude` hides paths from every guard but `config_edits`: the gate's own files are
 /// never exempt, or an agent could exclude them in the very file it edits.
 pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> {
+    run_guards_near(deltas, cfg, &|_| Vec::new())
+}
+
+/// [`run_guards`], with `near(dirs)` giving the files of those directories as they are now
+/// (`(path, text)`, text files only), read on demand: a test removed from one file may
+/// still be in an unchanged neighbour.
+pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) -> Vec<GuardReport> {
     let on = |level: Level| level != Level::Off;
     let tests = TestPaths::new(&cfg.test_globs);
     let all: Vec<&FileDelta> = deltas.iter().collect();
@@ -246,7 +255,7 @@ pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> 
     let mut markers = account::marker_findings(&visible, &added, enabled, &tests, &new_counts);
     markers.skips.extend(rises);
     let deleted = if on(cfg.deleted_tests) {
-        deleted::deleted_tests(&visible, &new_counts, &tests, &macros)
+        deleted::deleted_tests(&visible, &new_counts, &tests, &macros, near)
     } else {
         Vec::new()
     };

@@ -188,10 +188,25 @@ fn ruby(cx: &LineCtx) -> u32 {
     let Some(first) = cx.chains.first() else {
         return 0;
     };
-    let example = ["it", "specify", "example", "scenario", "its", "xit", "test"]
-        .contains(&first.head())
-        && first.names.len() == 1
-        && first.start == 0;
+    // RSpec's example methods with their skipped (`x`) and focused (`f`) aliases: a test
+    // turned into `xspecify` is a skipped test (`new_skips`), not a deleted one.
+    const EXAMPLES: &[&str] = &[
+        "it",
+        "specify",
+        "example",
+        "scenario",
+        "its",
+        "test",
+        "xit",
+        "xspecify",
+        "xexample",
+        "xscenario",
+        "fit",
+        "fspecify",
+        "fexample",
+        "fscenario",
+    ];
+    let example = EXAMPLES.contains(&first.head()) && first.names.len() == 1 && first.start == 0;
     let opens = matches!(
         first.after(&cx.toks),
         Some(Tok::Str) | Some(Tok::Punct('(' | '{')) | Some(Tok::Ident("do"))
@@ -271,6 +286,12 @@ mod tests {
     fn ruby_examples_after_a_heredoc_are_counted_and_those_inside_are_not() {
         let text = "describe Parser do\n  it 'reads' do\n    src = <<~EOS\n      it's text, it 'fake' do\n    EOS\n    expect(src).to be\n  end\n  it 'writes' do\n  end\n  it \"skips\" do\n    skip 'later'\n  end\nend\n";
         assert_eq!(n(Lang::Ruby, text), TestCounts { tests: 3, skips: 1 });
+    }
+
+    #[test]
+    fn rspec_skipped_and_focused_example_aliases_are_tests() {
+        let text = "describe App do\n  xspecify \"renders\" do\n    get '/'\n  end\n  xexample('posts') { post '/' }\n  fscenario \"deletes\" do\n  end\n  xspecify_all = [1]\n  fit_to(page)\nend\n";
+        assert_eq!(n(Lang::Ruby, text).tests, 3);
     }
 
     #[test]

@@ -1,0 +1,355 @@
+//! What a test that left its file looks like, to tell a moved or restructured test from a
+//! deleted one: its declaration, its body, whether it asserted anything at all, and which
+//! shared runner files a test file calls.
+//!
+//! A test is read by layout, the same in every language this crate knows: the body is the
+//! block of lines indented deeper than the line that declares it (Python, Ruby, Go, Java,
+//! JavaScript and Rust are all written that way), ending at the first line back at the
+//! declaration's indentation (`}`, `})`, `end`, or the next declaration).
+
+use super::account::normalise;
+use super::languages::Lang;
+use super::lexer::{lex, LineView};
+use super::line::LineCtx;
+use super::scan::views;
+use super::tests_count::tests_on_line;
+use super::Line;
+
+/// One test declared on a changed line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// The declaration line, whitespace aside; for an attribute (`#[test]`, `@Test`), with
+    /// the line it decorates.
+    pub key: String,
+    /// The body's lines that say something (not blank, not comments, not a lone closing
+    /// bracket), normalised.
+    pub body: Vec<String>,
+    /// A placeholder: a pending test with no callback (`it('later')`), or a skipped one
+    /// with an empty block (`it.skip('x', () => {})`). It ran no assertion, so removing it
+    /// loses none.
+    pub empty: bool,
+}
+
+/// The bodies of tests this long are not read further: a move keeps their first lines.
+const BODY_MAX: usize = 400;
+
+/// Each test declared on `lines` of a file whose whole text is `text`, one entry per test.
+pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -> Vec<Declared> {
+    let Some(text) = text else {
+        return Vec::new();
+    };
+    let all: Vec<&str> = text.split('\n').collect();
+    let lexed = lex(&lang.syntax(), text, usize::MAX);
+    let mut out = Vec::new();
+    for (line, view) in views(lines, Some(text), lang, Some(lexed.clone())) {
+        if view.code.trim().is_empty() {
+            continue;
+        }
+        let n = tests_on_line(&LineCtx::new(lang, &view, is_test));
+        if n == 0 {
+            continue;
+        }
+        let Some(mut sig) = (line.number as usize).checked_sub(1) else {
+            continue;
+        };
+        let mut key = normalise(&line.text);
+        // An attribute names no test: the line it decorates does.
+        if key.starts_with(['#', '@', '[']) {
+            if let Some(next) = (sig + 1..all.len()).find(|&i| !all[i].trim().is_empty()) {
+                key.push_str(" / ");
+                key.push_str(&normalise(all[next]));
+                sig = next;
+            }
+        }
+        let body = body_of(&all, &lexed, sig);
+        let empty = empty_test(lang, &lexed, sig);
+        let test = Declared { key, body, empty };
+        out.extend(std::iter::repeat_n(test, n as usize));
+    }
+    out
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+/// The saying lines of the body of the test whose signature is line `sig` (0-based).
+fn body_of(all: &[&str], lexed: &[LineView], sig: usize) -> Vec<String> {
+    let Some(head) = all.get(sig) else {
+        return Vec::new();
+    };
+    let depth = indent(head);
+    let mut body = Vec::new();
+    for (i, raw) in all.iter().enumerate().skip(sig + 1).take(BODY_MAX) {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        if indent(raw) <= depth {
+            break;
+        }
+        let code = lexed.get(i).map_or(*raw, |v| v.code.as_str()).trim();
+        // Comments and lone brackets say nothing.
+        if code.chars().any(char::is_alphanumeric) {
+            body.push(normalise(raw));
+        }
+    }
+    body
+}
+
+/// Whether the test declared on line `sig` is a placeholder that never ran an assertion,
+/// read from the code (strings as `"`, comments gone) so that layout alone never makes a
+/// test look empty. In JavaScript and Ruby: a pending test with no callback at all
+/// (`it('later')`, `it "later"`), or a skipped one (`it.skip`, `xit`, `xspecify`, ...)
+/// whose block is empty (`() => {}`, `{` then `}`, `do` then `end`). An empty test that
+/// runs is kept as a test: it still checks that its setup does not throw.
+fn empty_test(lang: Lang, lexed: &[LineView], sig: usize) -> bool {
+    if !matches!(lang, Lang::Js | Lang::Ruby) {
+        return false;
+    }
+    let compact = |i: usize| -> String {
+        lexed
+            .get(i)
+            .map_or(String::new(), |v| v.code.split_whitespace().collect())
+    };
+    let line = compact(sig);
+    let tail = line.trim_end_matches(';');
+    if tail.ends_with('"') || tail.ends_with("\")") {
+        return true;
+    }
+    let head: String = line
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.'))
+        .collect();
+    let skipped = head.ends_with(".skip")
+        || matches!(
+            head.split('.').next(),
+            Some("xit" | "xtest" | "xspecify" | "xexample" | "xscenario")
+        );
+    let next = || {
+        (sig + 1..lexed.len())
+            .map(compact)
+            .find(|c| !c.is_empty())
+            .unwrap_or_default()
+    };
+    skipped
+        && (tail.ends_with("{}")
+            || tail.ends_with("{})")
+            || (tail.ends_with('{') && next().starts_with('}'))
+            || (tail.ends_with("do") && next() == "end"))
+}
+
+/// Whether the test with body `new` is `old` rewritten: more than half of `old`'s saying
+/// lines, and at least two, are lines of `new` (each line of `new` used once). A real
+/// deletion leaves its assertions nowhere; a test that shares only boilerplate with
+/// another (a runner set up, an exit code checked) is not its rewrite.
+pub fn rewritten(old: &[String], new: &[String]) -> bool {
+    if old.len() < 2 {
+        return false;
+    }
+    let mut left: Vec<&String> = new.iter().collect();
+    let mut kept = 0;
+    for line in old {
+        if let Some(at) = left.iter().position(|l| *l == line) {
+            left.swap_remove(at);
+            kept += 1;
+        }
+    }
+    kept >= 2 && kept * 2 > old.len()
+}
+
+/// Whether the file at `importer`, whose text holds `lines`, loads the file at `runner`:
+/// a quoted relative path that resolves to it (`import { runTest } from '../common.test'`,
+/// `require_relative 'shared'`), or a Python relative import (`from .common import run`).
+pub fn imports<'a>(importer: &str, lines: impl IntoIterator<Item = &'a str>, runner: &str) -> bool {
+    let dir = importer.rsplit_once('/').map_or("", |(d, _)| d);
+    let stem = runner
+        .rsplit_once('/')
+        .map_or(runner, |(_, f)| f)
+        .split('.')
+        .next()
+        .unwrap_or("");
+    if stem.is_empty() {
+        return false;
+    }
+    let target = |spec: &str| -> bool {
+        let Some(path) = resolve(dir, spec) else {
+            return false;
+        };
+        // Written with its extension, or without it: `../common` names `common.ts`, not
+        // `common.case.test.ts`.
+        path == runner
+            || runner
+                .strip_prefix(path.as_str())
+                .is_some_and(|rest| rest.starts_with('.') && !rest[1..].contains(['/', '.']))
+    };
+    lines.into_iter().any(|line| {
+        line.contains(stem)
+            && (quoted(line).any(&target) || python_relative(line).is_some_and(|s| target(&s)))
+    })
+}
+
+/// The contents of the quoted strings on a line.
+fn quoted(line: &str) -> impl Iterator<Item = &str> {
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        let start = rest.find(['\'', '"', '`'])?;
+        let q = rest.as_bytes()[start] as char;
+        let after = &rest[start + 1..];
+        let end = after.find(q)?;
+        rest = &after[end + 1..];
+        Some(&after[..end])
+    })
+}
+
+/// `from .common import x` as `./common`, `from ..pkg.mod import x` as `../pkg/mod`.
+fn python_relative(line: &str) -> Option<String> {
+    let module = line
+        .trim_start()
+        .strip_prefix("from ")?
+        .split_whitespace()
+        .next()?;
+    let dots = module.len() - module.trim_start_matches('.').len();
+    if dots == 0 {
+        return None;
+    }
+    let name = module[dots..].replace('.', "/");
+    let up = if dots == 1 {
+        "./".to_string()
+    } else {
+        "../".repeat(dots - 1)
+    };
+    Some(format!("{up}{name}"))
+}
+
+/// `spec` read from directory `dir` as a repository path, when it is relative.
+fn resolve(dir: &str, spec: &str) -> Option<String> {
+    if spec.is_empty() || spec.contains(char::is_whitespace) || spec.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in spec.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_lines(text: &str) -> Vec<Line> {
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| Line {
+                number: i as u32 + 1,
+                text: l.into(),
+            })
+            .collect()
+    }
+
+    fn tests_in(path: &str, text: &str) -> Vec<Declared> {
+        let lang = Lang::from_path(path).unwrap();
+        declared(&all_lines(text), Some(text), lang, true)
+    }
+
+    #[test]
+    fn a_body_is_the_block_under_its_declaration() {
+        let text = "def test_a(runner):\n    # why\n    result = runner.invoke(cli)\n\n    assert result.exit_code == 0\n\n\ndef test_b():\n    pass\n";
+        let found = tests_in("tests/test_x.py", text);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].key, "def test_a(runner):");
+        assert_eq!(
+            found[0].body,
+            [
+                "result = runner.invoke(cli)",
+                "assert result.exit_code == 0"
+            ]
+        );
+        assert!(!found[0].empty);
+        let java =
+            "class T {\n  @Test\n  public void adds() {\n    assertEquals(2, add(1, 1));\n  }\n}\n";
+        let found = tests_in("src/test/java/T.java", java);
+        assert_eq!(found[0].key, "@Test / public void adds() {");
+        assert_eq!(found[0].body, ["assertEquals(2, add(1, 1));"]);
+    }
+
+    #[test]
+    fn placeholders_are_pending_tests_and_skipped_empty_ones() {
+        let js = "it.skip('only exports runners.', () => {})\nit('later')\nxit('soon', () => {\n})\nit('one line', () => expect(f()).toBe(1))\nit('block', () => {\n  expect(f()).toBe(1)\n})\ntest('smoke', () => {})\nit.skip('flaky', () => {\n  expect(f()).toBe(1)\n})\n";
+        let empty: Vec<bool> = tests_in("a.test.js", js).iter().map(|t| t.empty).collect();
+        assert_eq!(empty, [true, true, true, false, false, false, false]);
+        // Layout alone never empties a test: unindented, the block still holds code.
+        let flat = "it.skip('block', () => {\nexpect(f()).toBe(1)\n})\n";
+        assert!(!tests_in("a.test.js", flat)[0].empty);
+        let rb =
+            "it \"is pending\"\nxit \"later\" do\nend\nit \"works\" do\n  expect(1).to eq 1\nend\n";
+        let empty: Vec<bool> = tests_in("spec/a_spec.rb", rb)
+            .iter()
+            .map(|t| t.empty)
+            .collect();
+        assert_eq!(empty, [true, true, false]);
+        let py = "def test_a():\n    pass\n";
+        assert!(!tests_in("tests/test_a.py", py)[0].empty);
+    }
+
+    #[test]
+    fn a_rewrite_keeps_most_of_the_body_and_boilerplate_is_not_enough() {
+        let lines = |s: &str| s.lines().map(String::from).collect::<Vec<_>>();
+        let old = lines("runner = CliRunner()\nresult = runner.invoke(hello, input=\"Peter\")\nassert result.exit_code == 0\nassert result.output == \"Peter\"");
+        let new = lines("runner = CliRunner()\nresult = runner.invoke(hello, input=\"Peter\")\nassert result.exit_code == 0\nassert \"Peter\" in result.output");
+        assert!(rewritten(&old, &new));
+        let other = lines("runner = CliRunner()\nresult = runner.invoke(bye)\nassert result.exit_code == 0\nassert result.output == \"bye\"");
+        assert!(!rewritten(&old, &other), "only half kept: boilerplate");
+        assert!(!rewritten(&lines("assert x"), &lines("assert x")));
+    }
+
+    #[test]
+    fn a_runner_is_known_by_a_relative_path_that_resolves_to_it() {
+        let runner = "src/router/common.case.test.ts";
+        let importer = "src/router/trie-router/router.test.ts";
+        assert!(imports(
+            importer,
+            ["import { runTest } from '../common.case.test'"],
+            runner
+        ));
+        assert!(imports(
+            "src/router/x.test.ts",
+            ["import { runTest } from \"./common.case.test.ts\""],
+            runner
+        ));
+        // Another directory's file of the same name, and a package of that name.
+        assert!(!imports(
+            importer,
+            ["import { runTest } from './common.case.test'"],
+            runner
+        ));
+        assert!(!imports(importer, ["import common from 'common'"], runner));
+        assert!(!imports(
+            importer,
+            ["import { helper } from '../common'"],
+            runner
+        ));
+        assert!(!imports(importer, ["// see common.case.test.ts"], runner));
+        assert!(imports(
+            "tests/unit/test_a.py",
+            ["from .shared import run_all"],
+            "tests/unit/shared.py"
+        ));
+        assert!(imports(
+            "tests/unit/test_a.py",
+            ["from ..shared import run_all"],
+            "tests/shared.py"
+        ));
+        assert!(imports(
+            "test/a_test.rb",
+            ["require_relative 'shared_examples'"],
+            "test/shared_examples.rb"
+        ));
+    }
+}

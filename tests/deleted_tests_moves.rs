@@ -1,0 +1,372 @@
+//! `deleted_tests` tells a moved or restructured test from a deleted one: tests folded into
+//! a shared runner that the file now loads, a test renamed as it moved to another file
+//! (most of its body kept), and an empty placeholder test removed are not deleted tests;
+//! each lookalike that really loses a test still is. Each case is judged uncommitted
+//! (against HEAD) and committed (`--against HEAD^`). Real repositories, the real binary.
+
+mod gitrepo;
+mod support;
+
+use gitrepo::{guard, json, stderr, Repo};
+use serde_json::Value;
+
+fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, Value) {
+    let out = repo
+        .loopgate()
+        .args(["check", "--guards-only", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 3)),
+        "exit {:?}: {}{}",
+        out.status.code(),
+        gitrepo::stdout(&out),
+        stderr(&out)
+    );
+    (out.status.code(), json(&out))
+}
+
+fn deleted(receipt: &Value) -> Vec<(String, String)> {
+    guard(receipt, "deleted_tests")["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Make the change on a fresh repository, judge it uncommitted, commit it, judge it again.
+fn both_ways(
+    files: &[(&str, &str)],
+    change: &dyn Fn(&Repo),
+    verify: &dyn Fn(Option<i32>, &Value, &str),
+) {
+    let mut all = files.to_vec();
+    all.push((".gitignore", ".loopgate/\n"));
+    let r = Repo::with(&all);
+    change(&r);
+    let (code, receipt) = check(&r, &[]);
+    verify(code, &receipt, "uncommitted, against HEAD");
+    r.commit("the change");
+    let (code, receipt) = check(&r, &["--against", "HEAD^"]);
+    verify(code, &receipt, "committed, --against HEAD^");
+}
+
+fn assert_no_deleted_tests(code: Option<i32>, receipt: &Value, mode: &str) {
+    assert_eq!(deleted(receipt), [], "{mode}");
+    assert_eq!(code, Some(0), "{mode}: {receipt}");
+}
+
+fn assert_one_deleted<'a>(path: &'a str, says: &'a str) -> impl Fn(Option<i32>, &Value, &str) + 'a {
+    move |code, receipt, mode| {
+        let found = deleted(receipt);
+        assert_eq!(found.len(), 1, "{mode}: {found:?}");
+        assert_eq!(found[0].0, path, "{mode}");
+        assert!(found[0].1.contains(says), "{mode}: {}", found[0].1);
+        assert_eq!(code, Some(3), "{mode}");
+    }
+}
+
+const ROUTER: &str = "import { Router } from './router'
+
+describe('match', () => {
+  it('finds /hello', () => {
+    expect(new Router().match('/hello')).toBe(1)
+  })
+
+  it('finds /bye', () => {
+    expect(new Router().match('/bye')).toBe(2)
+  })
+})\n";
+
+/// The per-router files now call a runner shared by both.
+const CALLER: &str = "import { runTest } from '../common.case.test'
+import { Router } from './router'
+
+runTest({ newRouter: () => new Router() })\n";
+
+const RUNNER: &str = "export const runTest = ({ newRouter }) => {
+  describe('match', () => {
+    it('finds /hello', () => {
+      expect(newRouter().match('/hello')).toBe(1)
+    })
+
+    it('finds /bye', () => {
+      expect(newRouter().match('/bye')).toBe(2)
+    })
+  })
+}\n";
+
+const ROUTERS: &[(&str, &str)] = &[
+    ("src/router/trie/router.test.ts", ROUTER),
+    ("src/router/linear/router.test.ts", ROUTER),
+    ("src/router/trie/router.ts", "export class Router {}\n"),
+    ("src/router/linear/router.ts", "export class Router {}\n"),
+];
+
+#[test]
+fn tests_folded_into_a_shared_runner_that_each_file_loads_are_not_deleted() {
+    both_ways(
+        ROUTERS,
+        &|r| {
+            r.write("src/router/common.case.test.ts", RUNNER);
+            r.write("src/router/trie/router.test.ts", CALLER);
+            r.write("src/router/linear/router.test.ts", CALLER);
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_file_that_stops_running_its_tests_beside_a_new_runner_still_deleted_them() {
+    both_ways(
+        ROUTERS,
+        &|r| {
+            r.write("src/router/common.case.test.ts", RUNNER);
+            r.write("src/router/trie/router.test.ts", CALLER);
+            // No call into the runner: its two tests run nowhere.
+            r.write(
+                "src/router/linear/router.test.ts",
+                "import { Router } from './router'\n",
+            );
+        },
+        &assert_one_deleted(
+            "src/router/linear/router.test.ts",
+            "tests in `src/router/linear/router.test.ts` dropped from 2 to 0",
+        ),
+    );
+}
+
+const LOGGING: &str = "import logging
+
+from click.testing import CliRunner
+
+from app import hello
+
+
+def test_runner_logger():
+    logger = logging.getLogger(__name__)
+    runner = CliRunner()
+    result = runner.invoke(hello, input=\"Peter\")
+    assert result.exit_code == 0
+    assert result.output == \"Your name: Peter\\n\"\n";
+
+/// A new module of stream tests, unlike enough to the old one not to be taken for its
+/// rename.
+fn streams(test: &str) -> String {
+    format!(
+        "import io\nimport logging\nimport threading\n\nfrom click.testing import CliRunner, StreamMixer\n\nfrom app import bye, hello\n\n\n\
+def test_mixer_keeps_its_buffers():\n    mixer = StreamMixer()\n    out = mixer.stdout\n    del mixer\n    assert not out.closed\n\n\n\
+def test_wrapper_close_leaves_the_buffer_open():\n    buffer = io.BytesIO()\n    wrapper = io.TextIOWrapper(buffer)\n    wrapper.detach()\n    assert not buffer.closed\n\n\n\
+def test_threads_share_the_runner():\n    runner = CliRunner()\n    threads = [threading.Thread(target=runner.invoke, args=(bye,)) for _ in range(4)]\n    for t in threads:\n        t.start()\n    for t in threads:\n        t.join()\n\n\n{test}"
+    )
+}
+
+#[test]
+fn a_test_renamed_as_it_moved_to_another_file_is_not_deleted() {
+    both_ways(
+        &[("tests/test_logging.py", LOGGING)],
+        &|r| {
+            r.remove("tests/test_logging.py");
+            r.write(
+                "tests/test_streams.py",
+                &streams(
+                    "def test_invoke_with_logger_and_prompt():\n    logger = logging.getLogger(__name__)\n    runner = CliRunner()\n    result = runner.invoke(hello, input=\"Peter\")\n    assert result.exit_code == 0\n    assert \"Your name:\" in result.output\n",
+                ),
+            );
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_new_test_elsewhere_that_shares_only_boilerplate_does_not_cover_a_deleted_one() {
+    both_ways(
+        &[("tests/test_logging.py", LOGGING)],
+        &|r| {
+            r.remove("tests/test_logging.py");
+            r.write(
+                "tests/test_streams.py",
+                &streams(
+                    "def test_bye():\n    runner = CliRunner()\n    result = runner.invoke(bye)\n    assert result.exit_code == 0\n    assert result.output == \"Bye\\n\"\n",
+                ),
+            );
+        },
+        &assert_one_deleted(
+            "tests/test_logging.py",
+            "test file `tests/test_logging.py` was deleted with 1 test",
+        ),
+    );
+}
+
+const CSS: &str = "import { css } from './css'
+
+it.skip('this file only exports test runners.', () => {})
+
+export const renderTest = () => {
+  it('renders', () => {
+    expect(css`color: red`).toBe('.a{color:red}')
+  })
+}\n";
+
+#[test]
+fn an_empty_placeholder_test_removed_is_not_a_deleted_test() {
+    both_ways(
+        &[("src/css/common.test.ts", CSS)],
+        &|r| {
+            r.write(
+                "src/css/common.test.ts",
+                &CSS.replace(
+                    "it.skip('this file only exports test runners.', () => {})\n\n",
+                    "",
+                ),
+            );
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_one_line_test_removed_is_a_deleted_test() {
+    let with = CSS.replace(
+        "it.skip('this file only exports test runners.', () => {})",
+        "it('minifies', () => expect(minify('a { }')).toBe('a{}'))",
+    );
+    both_ways(
+        &[("src/css/common.test.ts", &with)],
+        &|r| {
+            r.write(
+                "src/css/common.test.ts",
+                &with.replace(
+                    "it('minifies', () => expect(minify('a { }')).toBe('a{}'))\n\n",
+                    "",
+                ),
+            );
+        },
+        &assert_one_deleted(
+            "src/css/common.test.ts",
+            "tests in `src/css/common.test.ts` dropped from 2 to 1",
+        ),
+    );
+}
+
+const UTILS: &str = "import click
+
+
+def test_confirm_repeat(runner):
+    cli = click.Command(\"cli\", params=[click.Option([\"--a/--no-a\"], prompt=True)])
+    result = runner.invoke(cli, input=\"\\ny\\n\")
+    assert result.output == \"A [y/n]: \\nError: invalid input\\nA [y/n]: y\\n\"
+
+
+def test_prompt_eof(runner):
+    result = runner.invoke(click.Command(\"cli\"), input=\"\")
+    assert result.exit_code == 0
+";
+
+/// An earlier change copied `test_confirm_repeat` into its own module, body and all.
+fn confirm(body: &str) -> String {
+    format!("import click\n\n\ndef test_confirm_repeat(runner):\n{body}")
+}
+
+const CONFIRM_BODY: &str =
+    "    cli = click.Command(\"cli\", params=[click.Option([\"--a/--no-a\"], prompt=True)])
+    result = runner.invoke(cli, input=\"\\ny\\n\")
+    assert result.output == \"A [y/n]: \\nError: invalid input\\nA [y/n]: y\\n\"
+";
+
+fn without_confirm(r: &Repo) {
+    let start = UTILS.find("def test_confirm_repeat").unwrap();
+    let end = UTILS.find("def test_prompt_eof").unwrap();
+    r.write(
+        "tests/test_utils.py",
+        &format!("{}{}", &UTILS[..start], &UTILS[end..]),
+    );
+}
+
+#[test]
+fn the_original_of_a_test_already_copied_next_door_is_not_a_deleted_test() {
+    let copy = confirm(CONFIRM_BODY);
+    both_ways(
+        &[
+            ("tests/test_utils.py", UTILS),
+            ("tests/test_confirm.py", &copy),
+        ],
+        &without_confirm,
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_neighbour_test_of_the_same_name_that_checks_something_else_is_no_copy() {
+    let other = confirm("    assert click.confirm is not None\n");
+    both_ways(
+        &[
+            ("tests/test_utils.py", UTILS),
+            ("tests/test_confirm.py", &other),
+        ],
+        &without_confirm,
+        &assert_one_deleted(
+            "tests/test_utils.py",
+            "tests in `tests/test_utils.py` dropped from 2 to 1:",
+        ),
+    );
+}
+
+const SPEC: &str = "require_relative 'helper'
+
+describe 'App' do
+  specify 'renders the page' do
+    get '/'
+    assert ok?
+  end
+
+  specify 'streams' do
+    get '/stream'
+    assert ok?
+  end
+end
+";
+
+#[test]
+fn a_spec_turned_into_xspecify_is_a_new_skip_not_a_deleted_test() {
+    both_ways(
+        &[("test/app_test.rb", SPEC)],
+        &|r| {
+            r.write(
+                "test/app_test.rb",
+                &SPEC.replace("specify 'streams'", "xspecify 'streams'"),
+            )
+        },
+        &|code, receipt, mode| {
+            assert_eq!(deleted(receipt), [], "{mode}");
+            let skips = guard(receipt, "new_skips")["findings"]
+                .as_array()
+                .unwrap()
+                .clone();
+            assert_eq!(skips.len(), 1, "{mode}: {skips:?}");
+            assert_eq!(skips[0]["line"], 9, "{mode}");
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_spec_removed_is_still_a_deleted_test() {
+    let cut = "\n  specify 'streams' do\n    get '/stream'\n    assert ok?\n  end\n";
+    assert!(SPEC.contains(cut));
+    both_ways(
+        &[("test/app_test.rb", SPEC)],
+        &|r| r.write("test/app_test.rb", &SPEC.replace(cut, "")),
+        &assert_one_deleted(
+            "test/app_test.rb",
+            "tests in `test/app_test.rb` dropped from 2 to 1",
+        ),
+    );
+}
