@@ -484,3 +484,156 @@ fn a_hook_session_follows_a_renamed_directory_and_still_sees_a_dropped_test() {
         "{reason}"
     );
 }
+
+const DATES_JS: &str = "describe('dates', () => {\n  xit('parses', () => {\n    expect(parse('2024-01-01')).toBeDefined();\n  });\n\n  it('formats', () => {\n    expect(format(0)).toBe('1970-01-01');\n  });\n});\n";
+
+const SERVER_SPEC: &str = "describe 'server' do\n  it 'boots' do\n    pending 'needs a server'\n    expect(boot).to be_truthy\n  end\nend\n";
+
+const READER_JAVA: &str = "package g;\n\nimport org.junit.Ignore;\nimport org.junit.Test;\n\npublic class ReaderTest {\n  @Test\n  @Ignore(\"advances after the exception (see #12)\")\n  public void octalPrefix() {\n  }\n\n  @Test\n  @Ignore\n  public void disabled_testHighPrecision() {\n  }\n\n  @Test\n  public void hex() {\n  }\n}\n";
+
+const POSIX_PY: &str = "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='no fork() on windows')\ndef test_fork():\n    assert True\n";
+
+fn skips_repo() -> Repo {
+    Repo::with(&[
+        ("test/dates.test.js", DATES_JS),
+        ("spec/server_spec.rb", SERVER_SPEC),
+        ("src/test/java/g/ReaderTest.java", READER_JAVA),
+        ("tests/test_posix.py", POSIX_PY),
+        (".gitignore", ".loopgate/\n"),
+    ])
+}
+
+/// Every skip is kept on its test, written another way: `xit` as `it.skip`, RSpec's
+/// `pending` as `skip`, `@Ignore` as JUnit 5's `@Disabled` with its reason wrapped over
+/// lines by a formatter, a test renamed where it stood with a reason added to its
+/// `@Ignore`, and a `skipif` wrapped by black.
+fn respell_skips(r: &Repo) {
+    r.write(
+        "test/dates.test.js",
+        &DATES_JS.replace("xit('parses'", "it.skip('parses'"),
+    );
+    r.write(
+        "spec/server_spec.rb",
+        &SERVER_SPEC.replace("pending 'needs", "skip 'needs"),
+    );
+    r.write(
+        "src/test/java/g/ReaderTest.java",
+        &READER_JAVA
+            .replace(
+                "  @Ignore(\"advances after the exception (see #12)\")\n",
+                "  @Disabled(\n      \"advances after the exception\"\n          + \" (see #12)\")\n",
+            )
+            .replace(
+                "  @Ignore\n  public void disabled_testHighPrecision()",
+                "  @Ignore(\"no double holds it\")\n  public void testHighPrecision()",
+            ),
+    );
+    r.write(
+        "tests/test_posix.py",
+        "import sys\nimport pytest\n\n\n@pytest.mark.skipif(\n    sys.platform == \"win32\", reason=\"no fork() on windows\"\n)\ndef test_fork():\n    assert True\n",
+    );
+}
+
+#[test]
+fn skips_rewritten_in_another_spelling_or_shape_over_the_same_tests_are_not_new() {
+    both_ways(skips_repo, respell_skips, &assert_clean);
+}
+
+#[test]
+fn skips_that_reach_further_or_land_on_another_test_next_to_rewrites_are_still_caught() {
+    both_ways(
+        skips_repo,
+        |r| {
+            respell_skips(r);
+            // A skipped test made a skipped group; a skip taken off `octalPrefix` (still
+            // there) and put on `hex` (there before): not a rename; a new test with a
+            // wrapped skipif.
+            r.write(
+                "test/dates.test.js",
+                &DATES_JS
+                    .replace("describe('dates'", "describe.skip('dates'")
+                    .replace("xit('parses'", "it('parses'"),
+            );
+            r.write(
+                "src/test/java/g/ReaderTest.java",
+                &READER_JAVA
+                    .replace("  @Ignore(\"advances after the exception (see #12)\")\n", "")
+                    .replace(
+                        "  @Test\n  public void hex()",
+                        "  @Test\n  @Disabled(\n      \"advances after the exception\"\n          + \" (see #12)\")\n  public void hex()",
+                    ),
+            );
+            r.write(
+                "tests/test_posix.py",
+                &format!("{POSIX_PY}\n\n@pytest.mark.skipif(\n    sys.platform == \"win32\", reason=\"no exec\"\n)\ndef test_exec():\n    assert True\n"),
+            );
+        },
+        &|code, receipt, mode| {
+            let mut got: Vec<String> = findings(receipt, "new_skips")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            got.sort();
+            assert_eq!(
+                got,
+                [
+                    "src/test/java/g/ReaderTest.java:17",
+                    "test/dates.test.js:1",
+                    "tests/test_posix.py:10",
+                ],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_mocha_this_skip_and_a_junit_assumption_added_to_tests_are_new_skips() {
+    let start = || {
+        Repo::with(&[
+            ("test/fetch.js", "describe('fetch', function () {\n  it('gets', function () {\n    return get('/');\n  });\n});\n"),
+            ("src/test/java/g/TimeoutTest.java", "package g;\n\nimport org.junit.Test;\n\npublic class TimeoutTest {\n  @Test\n  public void stops() {\n    run();\n  }\n}\n"),
+            ("src/main/java/g/Assume.java", "package g;\n\npublic class Assume {\n  public static void check(boolean b) {\n  }\n}\n"),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            r.write("test/fetch.js", "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) this.skip()\n    return get('/');\n  });\n});\n");
+            r.write("src/test/java/g/TimeoutTest.java", "package g;\n\nimport static org.junit.Assume.assumeTrue;\n\nimport org.junit.Test;\n\npublic class TimeoutTest {\n  @Test\n  public void stops() {\n    assumeTrue(javaVersion() < 16);\n    run();\n  }\n}\n");
+            // The library's own `assumeTrue` (not a test path) is code, not a skip.
+            r.write("src/main/java/g/Assume.java", "package g;\n\npublic class Assume {\n  public static void assumeTrue(boolean b) {\n    Assume.assumeTrue(b, \"\");\n  }\n}\n");
+        },
+        &|code, receipt, mode| {
+            let skips = findings(receipt, "new_skips");
+            let got: Vec<String> = skips
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["src/test/java/g/TimeoutTest.java:10", "test/fetch.js:3"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert!(
+                skips[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("`assumeTrue(`"),
+                "{skips:?}"
+            );
+            assert!(
+                skips[1]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("`this.skip(`"),
+                "{skips:?}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

@@ -10,7 +10,9 @@
 //!    file of the change. A skip on a line of its
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
 //!    another test, it skips something else.
-//! 2. **Rewritten**: what is left is paired per file and label (skips only over the same
+//! 2. **Rewritten**: what is left is paired per file and label (the spellings of one skip,
+//!    `xit` and `it.skip`, `pending` and `skip`, `@Ignore` and `@Disabled`, count as one
+//!    label: see [`family`]; skips only over the same
 //!    next line; suppressions only where the new line took the old one's place, between
 //!    the same unchanged lines, so a suppression dropped in one place and another written
 //!    over other code elsewhere in the file are a removal and a new one): first the pairs that share words beyond the marker's own, most shared
@@ -22,6 +24,7 @@
 
 use super::languages::Lang;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
+use super::skips::family;
 use super::test_paths::TestPaths;
 use super::{DeltaKind, FileDelta, Finding, TestCounts};
 use std::collections::{BTreeMap, HashMap};
@@ -71,14 +74,17 @@ type Key = (String, Option<String>);
 
 /// A verdict for each of `added` (same order). `same_place(old, new)`: whether `new` sits
 /// where `old` was (see [`Places`]). `widened(old, new)` says whether `new`,
-/// a rewrite of `old` (same file, same label), reaches further than it did. `loose`: pair
-/// rewrites that share no words too (in line order), for markers whose text is not
+/// a rewrite of `old` (same file, same label), reaches further than it did.
+/// `renamed(old, new)`: whether two skips over different declarations are over one test
+/// renamed where it stood (see [`renamed_in_place`]); such a pair is a rewrite too. `loose`:
+/// pair rewrites that share no words too (in line order), for markers whose text is not
 /// what they say (a suppression's reach is its rules, which `widened` reads).
 pub fn account(
     added: &[Mark],
     removed: &[Mark],
     widened: &dyn Fn(&Mark, &Mark) -> bool,
     same_place: &dyn Fn(&Mark, &Mark) -> bool,
+    renamed: &dyn Fn(&Mark, &Mark) -> bool,
     loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
@@ -122,17 +128,27 @@ pub fn account(
             }
         }
     }
-    // 2. Rewrites: per file and label (and anchor). A pair sharing words beyond the
+    // 2. Rewrites: per file and label (and anchor); the spellings of one skip are one
+    // label here (`xit` rewritten as `it.skip`, see [`family`]). A pair sharing words beyond the
     // marker's own is taken first (the most shared first), so `#[allow(a)]` pairs with
     // the `#[allow(a, b)]` it became, not with a new `#[allow(b)]` above it. What is left
     // pairs in line order, unless `loose` is off: a TODO with other words is another TODO.
     let anchor = |m: &Mark| m.anchor.map(normalise);
-    // (file, label, anchor) -> (left-over removed, left-over added)
+    let rewrite = |i: usize, j: usize| {
+        if widened(&removed[i], &added[j]) {
+            Verdict::Widened {
+                was: removed[i].text.to_string(),
+            }
+        } else {
+            Verdict::Rewritten
+        }
+    };
+    // (file, label's family, anchor) -> (left-over removed, left-over added)
     type Group = (Vec<usize>, Vec<usize>);
     let mut groups: BTreeMap<(usize, &str, Option<String>), Group> = BTreeMap::new();
     for (i, r) in removed.iter().enumerate().filter(|(i, _)| !used[*i]) {
         groups
-            .entry((r.file, r.label.as_str(), anchor(r)))
+            .entry((r.file, family(&r.label), anchor(r)))
             .or_default()
             .0
             .push(i);
@@ -141,7 +157,7 @@ pub fn account(
         if verdicts[j] != Verdict::New {
             continue;
         }
-        if let Some(group) = groups.get_mut(&(a.file, a.label.as_str(), anchor(a))) {
+        if let Some(group) = groups.get_mut(&(a.file, family(&a.label), anchor(a))) {
             group.1.push(j);
         }
     }
@@ -187,16 +203,57 @@ pub fn account(
             }
         }
         for (i, j) in pairs {
-            verdicts[j] = if widened(&removed[i], &added[j]) {
-                Verdict::Widened {
-                    was: removed[i].text.to_string(),
-                }
-            } else {
-                Verdict::Rewritten
-            };
+            used[i] = true;
+            verdicts[j] = rewrite(i, j);
+        }
+    }
+    // 3. A skip over a test renamed where it stood: the skip line and the declaration were
+    // both rewritten in place, and neither declaration is found on the other side.
+    for (j, a) in added.iter().enumerate() {
+        if verdicts[j] != Verdict::New || a.anchor.is_none() {
+            continue;
+        }
+        let hit = (0..removed.len()).find(|&i| {
+            let r = &removed[i];
+            !used[i]
+                && r.file == a.file
+                && r.anchor.is_some()
+                && family(&r.label) == family(&a.label)
+                && renamed(r, a)
+        });
+        if let Some(i) = hit {
+            used[i] = true;
+            verdicts[j] = rewrite(i, j);
         }
     }
     verdicts
+}
+
+/// Whether two skips in one place over different declarations are one skip over a test
+/// renamed there (`disabled_testX` back to `testX`): the old declaration is gone from the
+/// new text and the new one was not in the old text. Were either still there, the skip
+/// would have left one test for another (which stays a new skip). Both texts must be
+/// known.
+pub fn renamed_in_place(
+    old: &Mark,
+    new: &Mark,
+    old_text: Option<&str>,
+    new_text: Option<&str>,
+) -> bool {
+    let (Some(was), Some(now), Some(old_text), Some(new_text)) =
+        (old.anchor, new.anchor, old_text, new_text)
+    else {
+        return false;
+    };
+    let holds = |text: &str, line: &str| {
+        let line = normalise(line);
+        text.lines().any(|l| normalise(l) == line)
+    };
+    normalise(was) != normalise(now) && !holds(new_text, was) && !holds(old_text, now)
+}
+
+fn never(_: &Mark, _: &Mark) -> bool {
+    false
 }
 
 /// Where a file's changed lines sit among its unchanged ones. Unchanged lines are the same
@@ -368,12 +425,22 @@ pub fn marker_findings(
     let in_place =
         |old: &Mark, new: &Mark| old.file == new.file && places[old.file].same(old.line, new.line);
     let anywhere = |_: &Mark, _: &Mark| true;
+    let renamed = |old: &Mark, new: &Mark| {
+        let d = visible[new.file];
+        old.file == new.file
+            && places[old.file].same(old.line, new.line)
+            && renamed_in_place(old, new, d.old_text.as_deref(), d.new_text.as_deref())
+    };
     let mut out = scan::MarkerFindings::default();
     for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
         let widened = |old: &Mark, new: &Mark| {
             lang_of(new.file).is_some_and(|lang| {
-                super::widen::widened(kind, lang, &new.label, old.text, new.text)
+                if kind == Kind::Skips {
+                    super::widen::skip_widened(&old.label, old.text, &new.label, new.text)
+                } else {
+                    super::widen::widened(kind, lang, &new.label, old.text, new.text)
+                }
             })
         };
         let verdicts = account(
@@ -384,6 +451,11 @@ pub fn marker_findings(
                 &in_place
             } else {
                 &anywhere
+            },
+            if kind == Kind::Skips {
+                &renamed
+            } else {
+                &never
             },
             kind != Kind::Todos,
         );
@@ -458,7 +530,7 @@ mod tests {
         // The one over test_slow moved (to another file, re-indented); the one over
         // test_fast is new, and is no rewrite of anything either.
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
         let removed = [over(
@@ -470,7 +542,7 @@ mod tests {
             "def test_fast():",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, true),
             vec![Verdict::New]
         );
     }
@@ -510,11 +582,11 @@ mod tests {
         let added = [mark(0, 9, "noqa", "x = 2  # noqa: b")];
         let removed = [mark(0, 3, "noqa", "x = 1  # noqa: a")];
         assert_eq!(
-            account(&added, &removed, &never, &here, true),
+            account(&added, &removed, &never, &here, &never, true),
             vec![Verdict::New]
         );
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, true),
             vec![Verdict::Rewritten]
         );
     }
@@ -537,7 +609,7 @@ mod tests {
             };
             let (a, r) = (marks(&added), marks(&removed));
             let widened = |_: &Mark, _: &Mark| wide;
-            let verdicts = account(&a, &r, &widened, &anywhere, true);
+            let verdicts = account(&a, &r, &widened, &anywhere, &never, true);
             let reported = verdicts
                 .iter()
                 .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
@@ -554,10 +626,105 @@ mod tests {
     }
 
     #[test]
+    fn a_skip_respelt_over_the_same_test_is_a_rewrite_and_another_reach_is_new() {
+        // `xit` -> `it.skip` (mocha to jest), `pending` -> `skip` (RSpec 3), `@Ignore` ->
+        // `@Disabled` (JUnit 5): the same skip in the same file.
+        let added = [
+            mark(0, 4, "it.skip", "  it.skip('parses dates', () => {"),
+            mark(1, 9, "skip", "    skip 'needs a server'"),
+            over(
+                mark(2, 7, "@Disabled", "  @Disabled(\"flaky\")"),
+                "void parses() {",
+            ),
+        ];
+        let removed = [
+            mark(0, 4, "xit", "  xit('parses dates', () => {"),
+            mark(1, 9, "pending", "    pending 'needs a server'"),
+            over(
+                mark(2, 7, "@Ignore", "  @Ignore(\"flaky\")"),
+                "void parses() {",
+            ),
+        ];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, true),
+            vec![Verdict::Rewritten; 3]
+        );
+        // A skipped test turned into a skipped group, a skip into a focus, or a skip put
+        // over another test: each is new.
+        let added = [
+            mark(0, 4, "describe.skip", "  describe.skip('dates', () => {"),
+            mark(1, 9, "it.only", "  it.only('parses', () => {"),
+            over(
+                mark(2, 7, "@Disabled", "  @Disabled(\"flaky\")"),
+                "void formats() {",
+            ),
+        ];
+        let removed = [
+            mark(0, 4, "xit", "  xit('dates', () => {"),
+            mark(1, 9, "xit", "  xit('parses', () => {"),
+            over(
+                mark(2, 7, "@Ignore", "  @Ignore(\"flaky\")"),
+                "void parses() {",
+            ),
+        ];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, true),
+            vec![Verdict::New; 3]
+        );
+    }
+
+    #[test]
+    fn a_skip_over_a_test_renamed_in_place_is_a_rewrite() {
+        let old_text = "class T {\n  @Test\n  @Ignore\n  public void disabled_testOctal() {\n  }\n  @Test\n  public void testHex() {\n  }\n}\n";
+        let renamed_text = "class T {\n  @Test\n  @Ignore(\"to be decided\")\n  public void testOctal() {\n  }\n  @Test\n  public void testHex() {\n  }\n}\n";
+        let old = over(
+            mark(0, 3, "@Ignore", "  @Ignore"),
+            "public void disabled_testOctal() {",
+        );
+        let new = over(
+            mark(0, 3, "@Ignore", "  @Ignore(\"to be decided\")"),
+            "public void testOctal() {",
+        );
+        assert!(renamed_in_place(
+            &old,
+            &new,
+            Some(old_text),
+            Some(renamed_text)
+        ));
+        let place = |o: &Mark, n: &Mark| renamed_in_place(o, n, Some(old_text), Some(renamed_text));
+        assert_eq!(
+            account(
+                std::slice::from_ref(&new),
+                std::slice::from_ref(&old),
+                &never,
+                &anywhere,
+                &place,
+                true
+            ),
+            vec![Verdict::Rewritten]
+        );
+        // Not a rename: the skip left testOctal (still there, now running) for testHex,
+        // which was there before.
+        let moved_text = "class T {\n  @Test\n  public void disabled_testOctal() {\n  }\n  @Test\n  @Ignore(\"to be decided\")\n  public void testHex() {\n  }\n}\n";
+        let onto_hex = over(
+            mark(0, 6, "@Ignore", "  @Ignore(\"to be decided\")"),
+            "public void testHex() {",
+        );
+        assert!(!renamed_in_place(
+            &old,
+            &onto_hex,
+            Some(old_text),
+            Some(moved_text)
+        ));
+        // Without both texts nothing is known to be a rename.
+        assert!(!renamed_in_place(&old, &new, None, Some(renamed_text)));
+    }
+
+    #[test]
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &[], &never, &anywhere, true),
+            account(&added, &[], &never, &anywhere, &never, true),
             vec![Verdict::New]
         );
     }
@@ -573,7 +740,7 @@ mod tests {
             mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, true),
             vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
         );
     }
@@ -586,7 +753,7 @@ mod tests {
         ];
         let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, true),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
@@ -601,7 +768,7 @@ mod tests {
             mark(1, 1, "it.skip", "it.skip('a')"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, true),
             vec![Verdict::Moved { from: 1 }]
         );
     }
@@ -621,7 +788,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, true),
+            account(&added, &removed, &wider, &anywhere, &never, true),
             vec![
                 Verdict::Rewritten,
                 Verdict::Widened {
@@ -647,7 +814,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, true),
+            account(&added, &removed, &wider, &anywhere, &never, true),
             vec![
                 Verdict::New,
                 Verdict::Widened {
@@ -675,7 +842,7 @@ mod tests {
             "const old = y as any",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
     }
@@ -695,7 +862,7 @@ mod tests {
             "// TODO: adjust once a narrower type is thrown",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, false),
+            account(&added, &removed, &never, &anywhere, &never, false),
             vec![Verdict::New]
         );
         let added = [mark(
@@ -705,7 +872,7 @@ mod tests {
             "// TODO(ann): forbid null for primitives?",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, false),
+            account(&added, &removed, &never, &anywhere, &never, false),
             vec![Verdict::Rewritten]
         );
     }
@@ -720,7 +887,7 @@ mod tests {
         ];
         let removed = [mark(0, 20, "TODO", "\t// TODO")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, false),
+            account(&added, &removed, &never, &anywhere, &never, false),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
