@@ -637,3 +637,173 @@ fn a_mocha_this_skip_and_a_junit_assumption_added_to_tests_are_new_skips() {
         },
     );
 }
+
+const MEMCACHE_SPEC: &str = "describe 'memcache' do\n  it 'merges sessions when threaded' do\n    unless $DEBUG\n      1.must_equal 1\n      next\n    end\n    merge_threads\n  end\n\n  it 'expires' do\n    expire\n  end\nend\n";
+
+const RUNNERS_TEST: &str = "import { run } from './runners'\n\nexport const cases = [run]\n";
+
+fn early_exit_repo() -> Repo {
+    Repo::with(&[
+        ("spec/memcache_spec.rb", MEMCACHE_SPEC),
+        ("src/css/common.test.ts", RUNNERS_TEST),
+        (".gitignore", ".loopgate/\n"),
+    ])
+}
+
+#[test]
+fn an_early_exit_said_as_a_skip_and_a_new_empty_placeholder_test_are_not_new_skips() {
+    both_ways(
+        early_exit_repo,
+        |r| {
+            // The test already stopped early unless $DEBUG; now it says so. A file that only
+            // exports runners gets the empty skipped test its runner asks for.
+            r.write(
+                "spec/memcache_spec.rb",
+                &MEMCACHE_SPEC.replace(
+                    "    unless $DEBUG\n      1.must_equal 1\n      next\n    end\n",
+                    "    skip unless $DEBUG\n",
+                ),
+            );
+            r.write(
+                "src/css/common.test.ts",
+                &format!(
+                    "{RUNNERS_TEST}\nit.skip('this file only exports test runners', () => {{}})\n"
+                ),
+            );
+        },
+        &assert_clean,
+    );
+}
+
+#[test]
+fn a_skip_under_another_condition_or_an_emptied_test_is_still_a_new_skip() {
+    let start = || {
+        Repo::with(&[
+            ("spec/memcache_spec.rb", MEMCACHE_SPEC),
+            (
+                "src/css/common.test.ts",
+                "import { run } from './runners'\n\nit('exports the runners', () => {\n  expect(run).toBeDefined()\n})\n",
+            ),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            // The early exit is gone but the skip is under another condition; and the
+            // file's real test is emptied and skipped under its own title: both new.
+            r.write(
+                "spec/memcache_spec.rb",
+                &MEMCACHE_SPEC.replace(
+                    "    unless $DEBUG\n      1.must_equal 1\n      next\n    end\n",
+                    "    skip unless $CI\n",
+                ),
+            );
+            r.write(
+                "src/css/common.test.ts",
+                "import { run } from './runners'\n\nit.skip('exports the runners', () => {})\n",
+            );
+            // Next to them, a new runners-only file with its placeholder: not a skip.
+            r.write(
+                "src/css/theme.test.ts",
+                &format!(
+                    "{RUNNERS_TEST}\nit.skip('this file only exports test runners', () => {{}})\n"
+                ),
+            );
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "new_skips")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["spec/memcache_spec.rb:3", "src/css/common.test.ts:3"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const HELPERS_RS: &str = "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n\n#[cfg(test)]\npub(crate) mod test_helpers {\n    #![allow(unused_imports)]\n\n    use std::fmt::Debug;\n}\n\nmod other {\n    pub fn f() {}\n}\n";
+
+#[test]
+fn a_rust_inner_allow_hoisted_onto_its_module_is_not_new_but_one_on_another_item_is() {
+    let start = || Repo::with(&[("src/lib.rs", HELPERS_RS), (".gitignore", ".loopgate/\n")]);
+    let hoist = |r: &Repo| {
+        r.write(
+            "src/lib.rs",
+            &HELPERS_RS.replace(
+                "#[cfg(test)]\npub(crate) mod test_helpers {\n    #![allow(unused_imports)]\n\n",
+                "#[cfg(test)]\n#[allow(unused_imports)]\npub(crate) mod test_helpers {\n",
+            ),
+        );
+    };
+    both_ways(start, hoist, &assert_clean);
+    both_ways(
+        start,
+        |r| {
+            // The inner attribute goes, and the same allow lands on another module.
+            r.write(
+                "src/lib.rs",
+                &HELPERS_RS
+                    .replace("    #![allow(unused_imports)]\n\n", "")
+                    .replace("mod other {", "#[allow(unused_imports)]\nmod other {"),
+            );
+        },
+        &|code, receipt, mode| {
+            let lint = findings(receipt, "disabled_lint");
+            assert_eq!(lint.len(), 1, "{mode}: {}", describe(receipt));
+            assert_eq!(lint[0]["line"], 10, "{mode}: {}", describe(receipt));
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_suppression_moved_into_a_generated_copy_is_taken_from_its_own_tree() {
+    // `dist/` is a copy of `src/`; each moves one suppression into a new file with the
+    // code under it changed, and `dist/` also gains a second one: that is the new one.
+    let start = || {
+        Repo::with(&[
+            (
+                "src/dom/index.js",
+                "export function mount(el) {\n  // eslint-disable-next-line no-explicit-any\n  return attach(el as any)\n}\n",
+            ),
+            (
+                "dist/dom/index.js",
+                "export function mount(el) {\n  // eslint-disable-next-line no-explicit-any\n  return attach(el as any)\n}\n",
+            ),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            let gone = "export function mount(el) {\n  return attach(el)\n}\n";
+            r.write("src/dom/index.js", gone);
+            r.write("dist/dom/index.js", gone);
+            let render = "export function render(el) {\n  // eslint-disable-next-line no-explicit-any\n  return attachAll(el as any)\n}\n";
+            r.write("src/dom/render.js", render);
+            r.write(
+                "dist/dom/render.js",
+                &format!("{render}\nexport function hydrate(el) {{\n  // eslint-disable-next-line no-explicit-any\n  return (el as any).hydrate()\n}}\n"),
+            );
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "disabled_lint")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["dist/dom/render.js:7"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

@@ -23,6 +23,7 @@
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
 use super::languages::Lang;
+use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::skips::family;
 use super::test_paths::TestPaths;
@@ -42,6 +43,8 @@ pub enum Verdict {
     Widened {
         was: String,
     },
+    /// A new skip that disables nothing that ran: see [`super::not_lowered`].
+    NotLowered,
 }
 
 /// The line as a move keeps it: trimmed, inner runs of whitespace as one space.
@@ -68,6 +71,32 @@ fn shared_words(old: &Mark, new: &Mark) -> usize {
     o.intersection(&n).filter(|w| !label.contains(*w)).count()
 }
 
+/// How many words the code under two markers shares (see [`Mark::next`]).
+fn shared_next_words(old: &Mark, new: &Mark) -> usize {
+    let words = |s: Option<&str>| -> std::collections::BTreeSet<String> {
+        s.unwrap_or("")
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    words(old.next).intersection(&words(new.next)).count()
+}
+
+/// How many leading directories two paths share.
+pub fn shared_dirs(a: &str, b: &str) -> usize {
+    let dirs = |p: &str| -> Vec<String> {
+        let mut v: Vec<String> = p.split('/').map(str::to_string).collect();
+        v.pop();
+        v
+    };
+    dirs(a)
+        .iter()
+        .zip(dirs(b).iter())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// What a moved marker keeps: its line and, for a skip on a line of its own, the line
 /// after it (both normalised).
 type Key = (String, Option<String>);
@@ -75,6 +104,7 @@ type Key = (String, Option<String>);
 /// A verdict for each of `added` (same order). `same_place(old, new)`: whether `new` sits
 /// where `old` was (see [`Places`]). `widened(old, new)` says whether `new`,
 /// a rewrite of `old` (same file, same label), reaches further than it did.
+/// `near(a, b)`: how close files `a` and `b` are (directories their paths share).
 /// `renamed(old, new)`: whether two skips over different declarations are over one test
 /// renamed where it stood (see [`renamed_in_place`]); such a pair is a rewrite too. `loose`:
 /// pair rewrites that share no words too (in line order), for markers whose text is not
@@ -85,6 +115,7 @@ pub fn account(
     widened: &dyn Fn(&Mark, &Mark) -> bool,
     same_place: &dyn Fn(&Mark, &Mark) -> bool,
     renamed: &dyn Fn(&Mark, &Mark) -> bool,
+    near: &dyn Fn(usize, usize) -> usize,
     loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
@@ -108,6 +139,11 @@ pub fn account(
     // then across files.
     let next = |m: &Mark| m.next.map(compact);
     for (same_file, same_next) in [(true, true), (false, true), (true, false), (false, false)] {
+        // Every pairing this pass allows, best first: when the code under the markers
+        // changed as they moved, the removal from the nearest file (by directory), then
+        // the one whose code shares the most words, is the one that moved here; ties in
+        // line order. So `src/` keeps its own removals when `dist/` adds the same line.
+        let mut pairs: Vec<(usize, usize, usize, usize)> = Vec::new();
         for (j, a) in added.iter().enumerate() {
             if verdicts[j] != Verdict::New || (same_next && a.next.is_none()) {
                 continue;
@@ -115,17 +151,35 @@ pub fn account(
             let Some(candidates) = by_key.get(&keys[j]) else {
                 continue;
             };
-            let hit = candidates.iter().copied().find(|&i| {
-                !used[i]
-                    && (!same_file || removed[i].file == a.file)
-                    && (!same_next || next(&removed[i]) == next(a))
-            });
-            if let Some(i) = hit {
-                used[i] = true;
-                verdicts[j] = Verdict::Moved {
-                    from: removed[i].file,
-                };
+            for &i in candidates {
+                let r = &removed[i];
+                if !used[i]
+                    && (!same_file || r.file == a.file)
+                    && (!same_next || next(r) == next(a))
+                {
+                    let shared = if same_next {
+                        0
+                    } else {
+                        shared_next_words(r, a)
+                    };
+                    pairs.push((near(r.file, a.file), shared, j, i));
+                }
             }
+        }
+        pairs.sort_by(|x, y| {
+            y.0.cmp(&x.0)
+                .then(y.1.cmp(&x.1))
+                .then(x.2.cmp(&y.2))
+                .then(x.3.cmp(&y.3))
+        });
+        for (_, _, j, i) in pairs {
+            if used[i] || verdicts[j] != Verdict::New {
+                continue;
+            }
+            used[i] = true;
+            verdicts[j] = Verdict::Moved {
+                from: removed[i].file,
+            };
         }
     }
     // 2. Rewrites: per file and label (and anchor); the spellings of one skip are one
@@ -250,6 +304,30 @@ pub fn renamed_in_place(
         text.lines().any(|l| normalise(l) == line)
     };
     normalise(was) != normalise(now) && !holds(new_text, was) && !holds(old_text, now)
+}
+
+/// Whether a Rust inner attribute on the first line of an item's body (`mod m {` then
+/// `#![allow(x)]`) became the outer attribute on that item (`#[allow(x)]` then `mod m {`),
+/// or the other way: the same item either way, so the same place.
+pub fn hoisted(old: &Mark, new: &Mark, old_text: Option<&str>, new_text: Option<&str>) -> bool {
+    let inner = |m: &Mark| m.text.trim_start().starts_with("#![");
+    let outer = |m: &Mark| m.text.trim_start().starts_with("#[");
+    // The last non-blank line before line `n` (1-based) of `text`.
+    let before = |text: Option<&str>, n: u32| -> Option<String> {
+        let lines: Vec<&str> = text?.split('\n').collect();
+        lines
+            .get(..(n as usize).saturating_sub(1))?
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| normalise(l))
+    };
+    let opens = |m: &Mark, text: Option<&str>, n: u32| {
+        let holder = before(text, n);
+        holder.is_some() && m.next.map(normalise) == holder
+    };
+    (inner(old) && outer(new) && opens(new, old_text, old.line))
+        || (outer(old) && inner(new) && opens(old, new_text, new.line))
 }
 
 fn never(_: &Mark, _: &Mark) -> bool {
@@ -422,8 +500,12 @@ pub fn marker_findings(
     // A suppression's text is its rules: one written elsewhere in the file over other code
     // is another suppression, so only one in the old one's place is its rewrite. A skip is
     // tied to its test by its anchor, and a TODO by its words, wherever they went.
-    let in_place =
-        |old: &Mark, new: &Mark| old.file == new.file && places[old.file].same(old.line, new.line);
+    let in_place = |old: &Mark, new: &Mark| {
+        let d = visible[old.file];
+        old.file == new.file
+            && (places[old.file].same(old.line, new.line)
+                || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
+    };
     let anywhere = |_: &Mark, _: &Mark| true;
     let renamed = |old: &Mark, new: &Mark| {
         let d = visible[new.file];
@@ -431,6 +513,7 @@ pub fn marker_findings(
             && places[old.file].same(old.line, new.line)
             && renamed_in_place(old, new, d.old_text.as_deref(), d.new_text.as_deref())
     };
+    let near = |a: usize, b: usize| shared_dirs(&old_path(visible[a]), &visible[b].path);
     let mut out = scan::MarkerFindings::default();
     for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
@@ -443,7 +526,7 @@ pub fn marker_findings(
                 }
             })
         };
-        let verdicts = account(
+        let mut verdicts = account(
             added.of(kind),
             removed.of(kind),
             &widened,
@@ -457,8 +540,26 @@ pub fn marker_findings(
             } else {
                 &never
             },
+            &near,
             kind != Kind::Todos,
         );
+        if kind == Kind::Skips {
+            let removed_all: Vec<&super::Line> = visible
+                .iter()
+                .flat_map(|d| d.removed_lines.iter())
+                .collect();
+            for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
+                let d = visible[m.file];
+                let exit = d.new_text.as_deref().is_some_and(|t| {
+                    not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
+                });
+                let empty =
+                    not_lowered::placeholder(&m.label, m.text, d.old_text.as_deref(), &removed_all);
+                if *v == Verdict::New && (exit || empty) {
+                    *v = Verdict::NotLowered;
+                }
+            }
+        }
         let totals = |file: usize| {
             let d = visible[file];
             let from = old_path(d);
@@ -530,7 +631,7 @@ mod tests {
         // The one over test_slow moved (to another file, re-indented); the one over
         // test_fast is new, and is no rewrite of anything either.
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
         let removed = [over(
@@ -542,13 +643,17 @@ mod tests {
             "def test_fast():",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New]
         );
     }
 
     fn never(_: &Mark, _: &Mark) -> bool {
         false
+    }
+
+    fn same_dir(_: usize, _: usize) -> usize {
+        0
     }
 
     fn anywhere(_: &Mark, _: &Mark) -> bool {
@@ -582,11 +687,11 @@ mod tests {
         let added = [mark(0, 9, "noqa", "x = 2  # noqa: b")];
         let removed = [mark(0, 3, "noqa", "x = 1  # noqa: a")];
         assert_eq!(
-            account(&added, &removed, &never, &here, &never, true),
+            account(&added, &removed, &never, &here, &never, &same_dir, true),
             vec![Verdict::New]
         );
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Rewritten]
         );
     }
@@ -609,7 +714,7 @@ mod tests {
             };
             let (a, r) = (marks(&added), marks(&removed));
             let widened = |_: &Mark, _: &Mark| wide;
-            let verdicts = account(&a, &r, &widened, &anywhere, &never, true);
+            let verdicts = account(&a, &r, &widened, &anywhere, &never, &same_dir, true);
             let reported = verdicts
                 .iter()
                 .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
@@ -646,7 +751,7 @@ mod tests {
             ),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Rewritten; 3]
         );
         // A skipped test turned into a skipped group, a skip into a focus, or a skip put
@@ -668,7 +773,7 @@ mod tests {
             ),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New; 3]
         );
     }
@@ -699,6 +804,7 @@ mod tests {
                 &never,
                 &anywhere,
                 &place,
+                &same_dir,
                 true
             ),
             vec![Verdict::Rewritten]
@@ -724,7 +830,7 @@ mod tests {
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &[], &never, &anywhere, &never, true),
+            account(&added, &[], &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New]
         );
     }
@@ -740,7 +846,7 @@ mod tests {
             mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
         );
     }
@@ -753,7 +859,7 @@ mod tests {
         ];
         let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
@@ -768,7 +874,7 @@ mod tests {
             mark(1, 1, "it.skip", "it.skip('a')"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Moved { from: 1 }]
         );
     }
@@ -788,7 +894,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, &never, true),
+            account(&added, &removed, &wider, &anywhere, &never, &same_dir, true),
             vec![
                 Verdict::Rewritten,
                 Verdict::Widened {
@@ -814,7 +920,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, &never, true),
+            account(&added, &removed, &wider, &anywhere, &never, &same_dir, true),
             vec![
                 Verdict::New,
                 Verdict::Widened {
@@ -842,7 +948,7 @@ mod tests {
             "const old = y as any",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
     }
@@ -862,7 +968,7 @@ mod tests {
             "// TODO: adjust once a narrower type is thrown",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, false),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
             vec![Verdict::New]
         );
         let added = [mark(
@@ -872,7 +978,7 @@ mod tests {
             "// TODO(ann): forbid null for primitives?",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, false),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
             vec![Verdict::Rewritten]
         );
     }
@@ -887,7 +993,7 @@ mod tests {
         ];
         let removed = [mark(0, 20, "TODO", "\t// TODO")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, false),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
