@@ -119,7 +119,7 @@ mod tests {
     }
 
     #[test]
-    fn a_skip_under_the_condition_of_a_removed_early_exit_lowers_nothing() {
+    fn only_a_skip_under_the_condition_of_a_removed_early_exit_lowers_nothing() {
         // rack: a bacon `next` under `unless $DEBUG` became minitest's `skip unless $DEBUG`.
         let new = "  it 'merges' do\n    skip unless $DEBUG\n    warn 'x'\n";
         let removed = lines(&[
@@ -134,10 +134,9 @@ mod tests {
             "it('x', function () {\n  if (method === 'query' && old(v)) {\n    this.skip()\n  }\n";
         let removed = lines(&[(4, "  if (method === 'query' && old(v)) return")]);
         assert!(replaces_early_exit("this.skip(", 3, new, &removed));
-    }
 
-    #[test]
-    fn a_skip_under_another_condition_or_with_no_exit_removed_is_still_a_skip() {
+        // Another condition, no exit removed, no condition at all, or not a body skip:
+        // still a skip.
         let new = "  it 'merges' do\n    skip unless $CI\n";
         let removed = lines(&[
             (10, "    unless $DEBUG"),
