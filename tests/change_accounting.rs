@@ -489,7 +489,7 @@ const DATES_JS: &str = "describe('dates', () => {\n  xit('parses', () => {\n    
 
 const SERVER_SPEC: &str = "describe 'server' do\n  it 'boots' do\n    pending 'needs a server'\n    expect(boot).to be_truthy\n  end\nend\n";
 
-const READER_JAVA: &str = "package g;\n\nimport org.junit.Ignore;\nimport org.junit.Test;\n\npublic class ReaderTest {\n  @Test\n  @Ignore(\"advances after the exception (see #12)\")\n  public void octalPrefix() {\n  }\n\n  @Test\n  @Ignore\n  public void disabled_testHighPrecision() {\n  }\n\n  @Test\n  public void hex() {\n  }\n}\n";
+const READER_JAVA: &str = "package g;\n\nimport org.junit.Ignore;\nimport org.junit.Test;\n\npublic class ReaderTest {\n  @Test\n  @Ignore(\"advances after the exception (see #12)\")\n  public void octalPrefix() {\n  }\n\n  @Test\n  @Ignore\n  public void disabled_testHighPrecision() {\n  }\n\n  @Test\n  public void hex() {\n  }\n\n  @Ignore @Test public void inline() {}\n}\n";
 
 const POSIX_PY: &str = "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='no fork() on windows')\ndef test_fork():\n    assert True\n";
 
@@ -506,7 +506,7 @@ fn skips_repo() -> Repo {
 /// Every skip is kept on its test, written another way: `xit` as `it.skip`, RSpec's
 /// `pending` as `skip`, `@Ignore` as JUnit 5's `@Disabled` with its reason wrapped over
 /// lines by a formatter, a test renamed where it stood with a reason added to its
-/// `@Ignore`, and a `skipif` wrapped by black.
+/// `@Ignore`, a one-line ignored test expanded over lines, and a `skipif` wrapped by black.
 fn respell_skips(r: &Repo) {
     r.write(
         "test/dates.test.js",
@@ -526,6 +526,10 @@ fn respell_skips(r: &Repo) {
             .replace(
                 "  @Ignore\n  public void disabled_testHighPrecision()",
                 "  @Ignore(\"no double holds it\")\n  public void testHighPrecision()",
+            )
+            .replace(
+                "  @Ignore @Test public void inline() {}\n",
+                "  @Ignore\n  @Test\n  public void inline() {\n  }\n",
             ),
     );
     r.write(

@@ -71,6 +71,12 @@ fn shared_words(old: &Mark, new: &Mark) -> usize {
     o.intersection(&n).filter(|w| !label.contains(*w)).count()
 }
 
+/// A declaration as far as its body: `void f() {}` written on one line and `void f() {`
+/// opening a body over several declare the same test.
+fn declared(anchor: &str) -> &str {
+    anchor.split('{').next().unwrap_or(anchor).trim_end()
+}
+
 /// How many words the code under two markers shares (see [`Mark::next`]).
 fn shared_next_words(old: &Mark, new: &Mark) -> usize {
     let words = |s: Option<&str>| -> std::collections::BTreeSet<String> {
@@ -123,7 +129,7 @@ pub fn account(
         return verdicts;
     }
     let mut used = vec![false; removed.len()];
-    let key = |m: &Mark| (compact(m.text), m.anchor.map(compact));
+    let key = |m: &Mark| (compact(m.text), m.anchor.map(|a| compact(declared(a))));
     let mut by_key: HashMap<(&str, Key), Vec<usize>> = HashMap::new();
     for (i, r) in removed.iter().enumerate() {
         by_key
@@ -187,7 +193,7 @@ pub fn account(
     // marker's own is taken first (the most shared first), so `#[allow(a)]` pairs with
     // the `#[allow(a, b)]` it became, not with a new `#[allow(b)]` above it. What is left
     // pairs in line order, unless `loose` is off: a TODO with other words is another TODO.
-    let anchor = |m: &Mark| m.anchor.map(normalise);
+    let anchor = |m: &Mark| m.anchor.map(|a| normalise(declared(a)));
     let rewrite = |i: usize, j: usize| {
         if widened(&removed[i], &added[j]) {
             Verdict::Widened {
@@ -824,6 +830,39 @@ mod tests {
         ));
         // Without both texts nothing is known to be a rename.
         assert!(!renamed_in_place(&old, &new, None, Some(renamed_text)));
+    }
+
+    #[test]
+    fn a_skip_over_a_one_line_test_expanded_by_a_formatter_is_the_same_skip() {
+        // `@Ignore @Test public void ignored() {}` became `@Ignore` / `@Test` /
+        // `public void ignored() {` / `}`: the skip line and its declaration's line both
+        // changed, the test did not.
+        let removed = [over(
+            mark(
+                0,
+                12,
+                "@Ignore",
+                "\t\t@Ignore @Test public void ignored() {}",
+            ),
+            "public void ignored() {}",
+        )];
+        let added = [over(
+            mark(0, 30, "@Ignore", "        @Ignore"),
+            "public void ignored() {",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            vec![Verdict::Rewritten]
+        );
+        // Another test's declaration is another test.
+        let added = [over(
+            mark(0, 30, "@Ignore", "        @Ignore"),
+            "public void valid() {",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            vec![Verdict::New]
+        );
     }
 
     #[test]
