@@ -644,23 +644,26 @@ fn a_mocha_this_skip_and_a_junit_assumption_added_to_tests_are_new_skips() {
 
 const MEMCACHE_SPEC: &str = "describe 'memcache' do\n  it 'merges sessions when threaded' do\n    unless $DEBUG\n      1.must_equal 1\n      next\n    end\n    merge_threads\n  end\n\n  it 'expires' do\n    expire\n  end\nend\n";
 
-const RUNNERS_TEST: &str = "import { run } from './runners'\n\nexport const cases = [run]\n";
-
 fn early_exit_repo() -> Repo {
     Repo::with(&[
         ("spec/memcache_spec.rb", MEMCACHE_SPEC),
-        ("src/css/common.test.ts", RUNNERS_TEST),
+        (
+            "test/fetch.js",
+            "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) return\n    return get('/');\n  });\n});\n",
+        ),
+        (
+            "spec/pool_spec.rb",
+            "describe 'pool' do\n  it 'drains' do\n    next unless $SLOW\n    drain\n  end\nend\n",
+        ),
         (".gitignore", ".loopgate/\n"),
     ])
 }
 
 #[test]
-fn an_early_exit_said_as_a_skip_and_a_new_empty_placeholder_test_are_not_new_skips() {
+fn a_test_that_already_stopped_early_and_now_skips_under_the_same_condition_is_not_new() {
     both_ways(
         early_exit_repo,
         |r| {
-            // The test already stopped early unless $DEBUG; now it says so. A file that only
-            // exports runners gets the empty skipped test its runner asks for.
             r.write(
                 "spec/memcache_spec.rb",
                 &MEMCACHE_SPEC.replace(
@@ -669,10 +672,8 @@ fn an_early_exit_said_as_a_skip_and_a_new_empty_placeholder_test_are_not_new_ski
                 ),
             );
             r.write(
-                "src/css/common.test.ts",
-                &format!(
-                    "{RUNNERS_TEST}\nit.skip('this file only exports test runners', () => {{}})\n"
-                ),
+                "test/fetch.js",
+                "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) {\n      this.skip()\n    }\n    return get('/');\n  });\n});\n",
             );
         },
         &assert_clean,
@@ -680,22 +681,13 @@ fn an_early_exit_said_as_a_skip_and_a_new_empty_placeholder_test_are_not_new_ski
 }
 
 #[test]
-fn a_skip_under_another_condition_or_an_emptied_test_is_still_a_new_skip() {
-    let start = || {
-        Repo::with(&[
-            ("spec/memcache_spec.rb", MEMCACHE_SPEC),
-            (
-                "src/css/common.test.ts",
-                "import { run } from './runners'\n\nit('exports the runners', () => {\n  expect(run).toBeDefined()\n})\n",
-            ),
-            (".gitignore", ".loopgate/\n"),
-        ])
-    };
+fn a_skip_under_another_condition_or_an_empty_skipped_test_is_still_a_new_skip() {
     both_ways(
-        start,
+        early_exit_repo,
         |r| {
-            // The early exit is gone but the skip is under another condition; and the
-            // file's real test is emptied and skipped under its own title: both new.
+            // The early exit is gone but the skip is under another condition: new. The
+            // fetch and pool tests say their early exits out loud: not new. An empty
+            // skipped test is a test nobody wrote: new.
             r.write(
                 "spec/memcache_spec.rb",
                 &MEMCACHE_SPEC.replace(
@@ -704,15 +696,12 @@ fn a_skip_under_another_condition_or_an_emptied_test_is_still_a_new_skip() {
                 ),
             );
             r.write(
-                "src/css/common.test.ts",
-                "import { run } from './runners'\n\nit.skip('exports the runners', () => {})\n",
+                "test/fetch.js",
+                "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) this.skip()\n    return get('/');\n  });\n\n  it.skip('retries', () => {})\n});\n",
             );
-            // Next to them, a new runners-only file with its placeholder: not a skip.
             r.write(
-                "src/css/theme.test.ts",
-                &format!(
-                    "{RUNNERS_TEST}\nit.skip('this file only exports test runners', () => {{}})\n"
-                ),
+                "spec/pool_spec.rb",
+                "describe 'pool' do\n  it 'drains' do\n    skip unless $SLOW\n    drain\n  end\nend\n",
             );
         },
         &|code, receipt, mode| {
@@ -722,7 +711,7 @@ fn a_skip_under_another_condition_or_an_emptied_test_is_still_a_new_skip() {
                 .collect();
             assert_eq!(
                 got,
-                ["spec/memcache_spec.rb:3", "src/css/common.test.ts:3"],
+                ["spec/memcache_spec.rb:3", "test/fetch.js:7"],
                 "{mode}: {}",
                 describe(receipt)
             );

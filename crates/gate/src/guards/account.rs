@@ -550,18 +550,12 @@ pub fn marker_findings(
             kind != Kind::Todos,
         );
         if kind == Kind::Skips {
-            let removed_all: Vec<&super::Line> = visible
-                .iter()
-                .flat_map(|d| d.removed_lines.iter())
-                .collect();
             for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
                 let d = visible[m.file];
                 let exit = d.new_text.as_deref().is_some_and(|t| {
                     not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
                 });
-                let empty =
-                    not_lowered::placeholder(&m.label, m.text, d.old_text.as_deref(), &removed_all);
-                if *v == Verdict::New && (exit || empty) {
+                if *v == Verdict::New && exit {
                     *v = Verdict::NotLowered;
                 }
             }
