@@ -484,3 +484,319 @@ fn a_hook_session_follows_a_renamed_directory_and_still_sees_a_dropped_test() {
         "{reason}"
     );
 }
+
+const DATES_JS: &str = "describe('dates', () => {\n  xit('parses', () => {\n    expect(parse('2024-01-01')).toBeDefined();\n  });\n\n  it('formats', () => {\n    expect(format(0)).toBe('1970-01-01');\n  });\n});\n";
+
+const SERVER_SPEC: &str = "describe 'server' do\n  it 'boots' do\n    pending 'needs a server'\n    expect(boot).to be_truthy\n  end\nend\n";
+
+const READER_JAVA: &str = "package g;\n\nimport org.junit.Ignore;\nimport org.junit.Test;\n\npublic class ReaderTest {\n  @Test\n  @Ignore(\"advances after the exception (see #12)\")\n  public void octalPrefix() {\n  }\n\n  @Test\n  @Ignore\n  public void disabled_testHighPrecision() {\n  }\n\n  @Test\n  public void hex() {\n  }\n\n  @Ignore @Test public void inline() {}\n}\n";
+
+const POSIX_PY: &str = "import sys\nimport pytest\n\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='no fork() on windows')\ndef test_fork():\n    assert True\n";
+
+fn skips_repo() -> Repo {
+    Repo::with(&[
+        ("test/dates.test.js", DATES_JS),
+        ("spec/server_spec.rb", SERVER_SPEC),
+        ("src/test/java/g/ReaderTest.java", READER_JAVA),
+        ("tests/test_posix.py", POSIX_PY),
+        (".gitignore", ".loopgate/\n"),
+    ])
+}
+
+/// Every skip is kept on its test, written another way: `xit` as `it.skip`, RSpec's
+/// `pending` as `skip`, `@Ignore` as JUnit 5's `@Disabled` with its reason wrapped over
+/// lines by a formatter, a test renamed where it stood with a reason added to its
+/// `@Ignore`, a one-line ignored test expanded over lines, and a `skipif` wrapped by black.
+fn respell_skips(r: &Repo) {
+    r.write(
+        "test/dates.test.js",
+        &DATES_JS.replace("xit('parses'", "it.skip('parses'"),
+    );
+    r.write(
+        "spec/server_spec.rb",
+        &SERVER_SPEC.replace("pending 'needs", "skip 'needs"),
+    );
+    r.write(
+        "src/test/java/g/ReaderTest.java",
+        &READER_JAVA
+            .replace(
+                "  @Ignore(\"advances after the exception (see #12)\")\n",
+                "  @Disabled(\n      \"advances after the exception\"\n          + \" (see #12)\")\n",
+            )
+            .replace(
+                "  @Ignore\n  public void disabled_testHighPrecision()",
+                "  @Ignore(\"no double holds it\")\n  public void testHighPrecision()",
+            )
+            .replace(
+                "  @Ignore @Test public void inline() {}\n",
+                "  @Ignore\n  @Test\n  public void inline() {\n  }\n",
+            ),
+    );
+    r.write(
+        "tests/test_posix.py",
+        "import sys\nimport pytest\n\n\n@pytest.mark.skipif(\n    sys.platform == \"win32\", reason=\"no fork() on windows\"\n)\ndef test_fork():\n    assert True\n",
+    );
+}
+
+#[test]
+fn skips_rewritten_in_another_spelling_or_shape_over_the_same_tests_are_not_new() {
+    both_ways(skips_repo, respell_skips, &assert_clean);
+}
+
+#[test]
+fn skips_that_reach_further_or_land_on_another_test_next_to_rewrites_are_still_caught() {
+    both_ways(
+        skips_repo,
+        |r| {
+            respell_skips(r);
+            // A skipped test made a skipped group; a skip taken off `octalPrefix` (still
+            // there) and put on `hex` (there before): not a rename; a new test with a
+            // wrapped skipif.
+            r.write(
+                "test/dates.test.js",
+                &DATES_JS
+                    .replace("describe('dates'", "describe.skip('dates'")
+                    .replace("xit('parses'", "it('parses'"),
+            );
+            r.write(
+                "src/test/java/g/ReaderTest.java",
+                &READER_JAVA
+                    .replace("  @Ignore(\"advances after the exception (see #12)\")\n", "")
+                    .replace(
+                        "  @Test\n  public void hex()",
+                        "  @Test\n  @Disabled(\n      \"advances after the exception\"\n          + \" (see #12)\")\n  public void hex()",
+                    ),
+            );
+            r.write(
+                "tests/test_posix.py",
+                &format!("{POSIX_PY}\n\n@pytest.mark.skipif(\n    sys.platform == \"win32\", reason=\"no exec\"\n)\ndef test_exec():\n    assert True\n"),
+            );
+        },
+        &|code, receipt, mode| {
+            let mut got: Vec<String> = findings(receipt, "new_skips")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            got.sort();
+            assert_eq!(
+                got,
+                [
+                    "src/test/java/g/ReaderTest.java:17",
+                    "test/dates.test.js:1",
+                    "tests/test_posix.py:10",
+                ],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_mocha_this_skip_and_a_junit_assumption_added_to_tests_are_new_skips() {
+    let start = || {
+        Repo::with(&[
+            ("test/fetch.js", "describe('fetch', function () {\n  it('gets', function () {\n    return get('/');\n  });\n});\n"),
+            ("src/test/java/g/TimeoutTest.java", "package g;\n\nimport org.junit.Test;\n\npublic class TimeoutTest {\n  @Test\n  public void stops() {\n    run();\n  }\n}\n"),
+            ("src/main/java/g/Assume.java", "package g;\n\npublic class Assume {\n  public static void check(boolean b) {\n  }\n}\n"),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            r.write("test/fetch.js", "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) this.skip()\n    return get('/');\n  });\n});\n");
+            r.write("src/test/java/g/TimeoutTest.java", "package g;\n\nimport static org.junit.Assume.assumeTrue;\n\nimport org.junit.Test;\n\npublic class TimeoutTest {\n  @Test\n  public void stops() {\n    assumeTrue(javaVersion() < 16);\n    run();\n  }\n}\n");
+            // The library's own `assumeTrue` (not a test path) is code, not a skip.
+            r.write("src/main/java/g/Assume.java", "package g;\n\npublic class Assume {\n  public static void assumeTrue(boolean b) {\n    Assume.assumeTrue(b, \"\");\n  }\n}\n");
+        },
+        &|code, receipt, mode| {
+            let skips = findings(receipt, "new_skips");
+            let got: Vec<String> = skips
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["src/test/java/g/TimeoutTest.java:10", "test/fetch.js:3"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert!(
+                skips[0]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("`assumeTrue(`"),
+                "{skips:?}"
+            );
+            assert!(
+                skips[1]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("`this.skip(`"),
+                "{skips:?}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const MEMCACHE_SPEC: &str = "describe 'memcache' do\n  it 'merges sessions when threaded' do\n    unless $DEBUG\n      1.must_equal 1\n      next\n    end\n    merge_threads\n  end\n\n  it 'expires' do\n    expire\n  end\nend\n";
+
+fn early_exit_repo() -> Repo {
+    Repo::with(&[
+        ("spec/memcache_spec.rb", MEMCACHE_SPEC),
+        (
+            "test/fetch.js",
+            "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) return\n    return get('/');\n  });\n});\n",
+        ),
+        (
+            "spec/pool_spec.rb",
+            "describe 'pool' do\n  it 'drains' do\n    next unless $SLOW\n    drain\n  end\nend\n",
+        ),
+        (".gitignore", ".loopgate/\n"),
+    ])
+}
+
+#[test]
+fn a_test_that_already_stopped_early_and_now_skips_under_the_same_condition_is_not_new() {
+    both_ways(
+        early_exit_repo,
+        |r| {
+            r.write(
+                "spec/memcache_spec.rb",
+                &MEMCACHE_SPEC.replace(
+                    "    unless $DEBUG\n      1.must_equal 1\n      next\n    end\n",
+                    "    skip unless $DEBUG\n",
+                ),
+            );
+            r.write(
+                "test/fetch.js",
+                "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) {\n      this.skip()\n    }\n    return get('/');\n  });\n});\n",
+            );
+        },
+        &assert_clean,
+    );
+}
+
+#[test]
+fn a_skip_under_another_condition_or_an_empty_skipped_test_is_still_a_new_skip() {
+    both_ways(
+        early_exit_repo,
+        |r| {
+            // The early exit is gone but the skip is under another condition: new. The
+            // fetch and pool tests say their early exits out loud: not new. An empty
+            // skipped test is a test nobody wrote: new.
+            r.write(
+                "spec/memcache_spec.rb",
+                &MEMCACHE_SPEC.replace(
+                    "    unless $DEBUG\n      1.must_equal 1\n      next\n    end\n",
+                    "    skip unless $CI\n",
+                ),
+            );
+            r.write(
+                "test/fetch.js",
+                "describe('fetch', function () {\n  it('gets', function () {\n    if (!global.fetch) this.skip()\n    return get('/');\n  });\n\n  it.skip('retries', () => {})\n});\n",
+            );
+            r.write(
+                "spec/pool_spec.rb",
+                "describe 'pool' do\n  it 'drains' do\n    skip unless $SLOW\n    drain\n  end\nend\n",
+            );
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "new_skips")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["spec/memcache_spec.rb:3", "test/fetch.js:7"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const HELPERS_RS: &str = "pub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n\n#[cfg(test)]\npub(crate) mod test_helpers {\n    #![allow(unused_imports)]\n\n    use std::fmt::Debug;\n}\n\nmod other {\n    pub fn f() {}\n}\n";
+
+#[test]
+fn a_rust_inner_allow_hoisted_onto_its_module_is_not_new_but_one_on_another_item_is() {
+    let start = || Repo::with(&[("src/lib.rs", HELPERS_RS), (".gitignore", ".loopgate/\n")]);
+    let hoist = |r: &Repo| {
+        r.write(
+            "src/lib.rs",
+            &HELPERS_RS.replace(
+                "#[cfg(test)]\npub(crate) mod test_helpers {\n    #![allow(unused_imports)]\n\n",
+                "#[cfg(test)]\n#[allow(unused_imports)]\npub(crate) mod test_helpers {\n",
+            ),
+        );
+    };
+    both_ways(start, hoist, &assert_clean);
+    both_ways(
+        start,
+        |r| {
+            // The inner attribute goes, and the same allow lands on another module.
+            r.write(
+                "src/lib.rs",
+                &HELPERS_RS
+                    .replace("    #![allow(unused_imports)]\n\n", "")
+                    .replace("mod other {", "#[allow(unused_imports)]\nmod other {"),
+            );
+        },
+        &|code, receipt, mode| {
+            let lint = findings(receipt, "disabled_lint");
+            assert_eq!(lint.len(), 1, "{mode}: {}", describe(receipt));
+            assert_eq!(lint[0]["line"], 10, "{mode}: {}", describe(receipt));
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_suppression_moved_into_a_generated_copy_is_taken_from_its_own_tree() {
+    // `dist/` is a copy of `src/`; each moves one suppression into a new file with the
+    // code under it changed, and `dist/` also gains a second one: that is the new one.
+    let start = || {
+        Repo::with(&[
+            (
+                "src/dom/index.js",
+                "export function mount(el) {\n  // eslint-disable-next-line no-explicit-any\n  return attach(el as any)\n}\n",
+            ),
+            (
+                "dist/dom/index.js",
+                "export function mount(el) {\n  // eslint-disable-next-line no-explicit-any\n  return attach(el as any)\n}\n",
+            ),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            let gone = "export function mount(el) {\n  return attach(el)\n}\n";
+            r.write("src/dom/index.js", gone);
+            r.write("dist/dom/index.js", gone);
+            let render = "export function render(el) {\n  // eslint-disable-next-line no-explicit-any\n  return attachAll(el as any)\n}\n";
+            r.write("src/dom/render.js", render);
+            r.write(
+                "dist/dom/render.js",
+                &format!("{render}\nexport function hydrate(el) {{\n  // eslint-disable-next-line no-explicit-any\n  return (el as any).hydrate()\n}}\n"),
+            );
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "disabled_lint")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["dist/dom/render.js:7"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

@@ -10,7 +10,9 @@
 //!    file of the change. A skip on a line of its
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
 //!    another test, it skips something else.
-//! 2. **Rewritten**: what is left is paired per file and label (skips only over the same
+//! 2. **Rewritten**: what is left is paired per file and label (the spellings of one skip,
+//!    `xit` and `it.skip`, `pending` and `skip`, `@Ignore` and `@Disabled`, count as one
+//!    label: see [`family`]; skips only over the same
 //!    next line; suppressions only where the new line took the old one's place, between
 //!    the same unchanged lines, so a suppression dropped in one place and another written
 //!    over other code elsewhere in the file are a removal and a new one): first the pairs that share words beyond the marker's own, most shared
@@ -21,7 +23,9 @@
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
 use super::languages::Lang;
+use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
+use super::skips::family;
 use super::test_paths::TestPaths;
 use super::{DeltaKind, FileDelta, Finding, TestCounts};
 use std::collections::{BTreeMap, HashMap};
@@ -39,6 +43,8 @@ pub enum Verdict {
     Widened {
         was: String,
     },
+    /// A new skip that disables nothing that ran: see [`super::not_lowered`].
+    NotLowered,
 }
 
 /// The line as a move keeps it: trimmed, inner runs of whitespace as one space.
@@ -65,20 +71,57 @@ fn shared_words(old: &Mark, new: &Mark) -> usize {
     o.intersection(&n).filter(|w| !label.contains(*w)).count()
 }
 
+/// A declaration as far as its body: `void f() {}` written on one line and `void f() {`
+/// opening a body over several declare the same test.
+fn declared(anchor: &str) -> &str {
+    anchor.split('{').next().unwrap_or(anchor).trim_end()
+}
+
+/// How many words the code under two markers shares (see [`Mark::next`]).
+fn shared_next_words(old: &Mark, new: &Mark) -> usize {
+    let words = |s: Option<&str>| -> std::collections::BTreeSet<String> {
+        s.unwrap_or("")
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    words(old.next).intersection(&words(new.next)).count()
+}
+
+/// How many leading directories two paths share.
+pub fn shared_dirs(a: &str, b: &str) -> usize {
+    let dirs = |p: &str| -> Vec<String> {
+        let mut v: Vec<String> = p.split('/').map(str::to_string).collect();
+        v.pop();
+        v
+    };
+    dirs(a)
+        .iter()
+        .zip(dirs(b).iter())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// What a moved marker keeps: its line and, for a skip on a line of its own, the line
 /// after it (both normalised).
 type Key = (String, Option<String>);
 
 /// A verdict for each of `added` (same order). `same_place(old, new)`: whether `new` sits
 /// where `old` was (see [`Places`]). `widened(old, new)` says whether `new`,
-/// a rewrite of `old` (same file, same label), reaches further than it did. `loose`: pair
-/// rewrites that share no words too (in line order), for markers whose text is not
+/// a rewrite of `old` (same file, same label), reaches further than it did.
+/// `near(a, b)`: how close files `a` and `b` are (directories their paths share).
+/// `renamed(old, new)`: whether two skips over different declarations are over one test
+/// renamed where it stood (see [`renamed_in_place`]); such a pair is a rewrite too. `loose`:
+/// pair rewrites that share no words too (in line order), for markers whose text is not
 /// what they say (a suppression's reach is its rules, which `widened` reads).
 pub fn account(
     added: &[Mark],
     removed: &[Mark],
     widened: &dyn Fn(&Mark, &Mark) -> bool,
     same_place: &dyn Fn(&Mark, &Mark) -> bool,
+    renamed: &dyn Fn(&Mark, &Mark) -> bool,
+    near: &dyn Fn(usize, usize) -> usize,
     loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
@@ -86,7 +129,7 @@ pub fn account(
         return verdicts;
     }
     let mut used = vec![false; removed.len()];
-    let key = |m: &Mark| (compact(m.text), m.anchor.map(compact));
+    let key = |m: &Mark| (compact(m.text), m.anchor.map(|a| compact(declared(a))));
     let mut by_key: HashMap<(&str, Key), Vec<usize>> = HashMap::new();
     for (i, r) in removed.iter().enumerate() {
         by_key
@@ -102,6 +145,11 @@ pub fn account(
     // then across files.
     let next = |m: &Mark| m.next.map(compact);
     for (same_file, same_next) in [(true, true), (false, true), (true, false), (false, false)] {
+        // Every pairing this pass allows, best first: when the code under the markers
+        // changed as they moved, the removal from the nearest file (by directory), then
+        // the one whose code shares the most words, is the one that moved here; ties in
+        // line order. So `src/` keeps its own removals when `dist/` adds the same line.
+        let mut pairs: Vec<(usize, usize, usize, usize)> = Vec::new();
         for (j, a) in added.iter().enumerate() {
             if verdicts[j] != Verdict::New || (same_next && a.next.is_none()) {
                 continue;
@@ -109,30 +157,58 @@ pub fn account(
             let Some(candidates) = by_key.get(&keys[j]) else {
                 continue;
             };
-            let hit = candidates.iter().copied().find(|&i| {
-                !used[i]
-                    && (!same_file || removed[i].file == a.file)
-                    && (!same_next || next(&removed[i]) == next(a))
-            });
-            if let Some(i) = hit {
-                used[i] = true;
-                verdicts[j] = Verdict::Moved {
-                    from: removed[i].file,
-                };
+            for &i in candidates {
+                let r = &removed[i];
+                if !used[i]
+                    && (!same_file || r.file == a.file)
+                    && (!same_next || next(r) == next(a))
+                {
+                    let shared = if same_next {
+                        0
+                    } else {
+                        shared_next_words(r, a)
+                    };
+                    pairs.push((near(r.file, a.file), shared, j, i));
+                }
             }
         }
+        pairs.sort_by(|x, y| {
+            y.0.cmp(&x.0)
+                .then(y.1.cmp(&x.1))
+                .then(x.2.cmp(&y.2))
+                .then(x.3.cmp(&y.3))
+        });
+        for (_, _, j, i) in pairs {
+            if used[i] || verdicts[j] != Verdict::New {
+                continue;
+            }
+            used[i] = true;
+            verdicts[j] = Verdict::Moved {
+                from: removed[i].file,
+            };
+        }
     }
-    // 2. Rewrites: per file and label (and anchor). A pair sharing words beyond the
+    // 2. Rewrites: per file and label (and anchor); the spellings of one skip are one
+    // label here (`xit` rewritten as `it.skip`, see [`family`]). A pair sharing words beyond the
     // marker's own is taken first (the most shared first), so `#[allow(a)]` pairs with
     // the `#[allow(a, b)]` it became, not with a new `#[allow(b)]` above it. What is left
     // pairs in line order, unless `loose` is off: a TODO with other words is another TODO.
-    let anchor = |m: &Mark| m.anchor.map(normalise);
-    // (file, label, anchor) -> (left-over removed, left-over added)
+    let anchor = |m: &Mark| m.anchor.map(|a| normalise(declared(a)));
+    let rewrite = |i: usize, j: usize| {
+        if widened(&removed[i], &added[j]) {
+            Verdict::Widened {
+                was: removed[i].text.to_string(),
+            }
+        } else {
+            Verdict::Rewritten
+        }
+    };
+    // (file, label's family, anchor) -> (left-over removed, left-over added)
     type Group = (Vec<usize>, Vec<usize>);
     let mut groups: BTreeMap<(usize, &str, Option<String>), Group> = BTreeMap::new();
     for (i, r) in removed.iter().enumerate().filter(|(i, _)| !used[*i]) {
         groups
-            .entry((r.file, r.label.as_str(), anchor(r)))
+            .entry((r.file, family(&r.label), anchor(r)))
             .or_default()
             .0
             .push(i);
@@ -141,7 +217,7 @@ pub fn account(
         if verdicts[j] != Verdict::New {
             continue;
         }
-        if let Some(group) = groups.get_mut(&(a.file, a.label.as_str(), anchor(a))) {
+        if let Some(group) = groups.get_mut(&(a.file, family(&a.label), anchor(a))) {
             group.1.push(j);
         }
     }
@@ -187,16 +263,81 @@ pub fn account(
             }
         }
         for (i, j) in pairs {
-            verdicts[j] = if widened(&removed[i], &added[j]) {
-                Verdict::Widened {
-                    was: removed[i].text.to_string(),
-                }
-            } else {
-                Verdict::Rewritten
-            };
+            used[i] = true;
+            verdicts[j] = rewrite(i, j);
+        }
+    }
+    // 3. A skip over a test renamed where it stood: the skip line and the declaration were
+    // both rewritten in place, and neither declaration is found on the other side.
+    for (j, a) in added.iter().enumerate() {
+        if verdicts[j] != Verdict::New || a.anchor.is_none() {
+            continue;
+        }
+        let hit = (0..removed.len()).find(|&i| {
+            let r = &removed[i];
+            !used[i]
+                && r.file == a.file
+                && r.anchor.is_some()
+                && family(&r.label) == family(&a.label)
+                && renamed(r, a)
+        });
+        if let Some(i) = hit {
+            used[i] = true;
+            verdicts[j] = rewrite(i, j);
         }
     }
     verdicts
+}
+
+/// Whether two skips in one place over different declarations are one skip over a test
+/// renamed there (`disabled_testX` back to `testX`): the old declaration is gone from the
+/// new text and the new one was not in the old text. Were either still there, the skip
+/// would have left one test for another (which stays a new skip). Both texts must be
+/// known.
+pub fn renamed_in_place(
+    old: &Mark,
+    new: &Mark,
+    old_text: Option<&str>,
+    new_text: Option<&str>,
+) -> bool {
+    let (Some(was), Some(now), Some(old_text), Some(new_text)) =
+        (old.anchor, new.anchor, old_text, new_text)
+    else {
+        return false;
+    };
+    let holds = |text: &str, line: &str| {
+        let line = normalise(line);
+        text.lines().any(|l| normalise(l) == line)
+    };
+    normalise(was) != normalise(now) && !holds(new_text, was) && !holds(old_text, now)
+}
+
+/// Whether a Rust inner attribute on the first line of an item's body (`mod m {` then
+/// `#![allow(x)]`) became the outer attribute on that item (`#[allow(x)]` then `mod m {`),
+/// or the other way: the same item either way, so the same place.
+pub fn hoisted(old: &Mark, new: &Mark, old_text: Option<&str>, new_text: Option<&str>) -> bool {
+    let inner = |m: &Mark| m.text.trim_start().starts_with("#![");
+    let outer = |m: &Mark| m.text.trim_start().starts_with("#[");
+    // The last non-blank line before line `n` (1-based) of `text`.
+    let before = |text: Option<&str>, n: u32| -> Option<String> {
+        let lines: Vec<&str> = text?.split('\n').collect();
+        lines
+            .get(..(n as usize).saturating_sub(1))?
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .map(|l| normalise(l))
+    };
+    let opens = |m: &Mark, text: Option<&str>, n: u32| {
+        let holder = before(text, n);
+        holder.is_some() && m.next.map(normalise) == holder
+    };
+    (inner(old) && outer(new) && opens(new, old_text, old.line))
+        || (outer(old) && inner(new) && opens(old, new_text, new.line))
+}
+
+fn never(_: &Mark, _: &Mark) -> bool {
+    false
 }
 
 /// Where a file's changed lines sit among its unchanged ones. Unchanged lines are the same
@@ -365,18 +506,33 @@ pub fn marker_findings(
     // A suppression's text is its rules: one written elsewhere in the file over other code
     // is another suppression, so only one in the old one's place is its rewrite. A skip is
     // tied to its test by its anchor, and a TODO by its words, wherever they went.
-    let in_place =
-        |old: &Mark, new: &Mark| old.file == new.file && places[old.file].same(old.line, new.line);
+    let in_place = |old: &Mark, new: &Mark| {
+        let d = visible[old.file];
+        old.file == new.file
+            && (places[old.file].same(old.line, new.line)
+                || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
+    };
     let anywhere = |_: &Mark, _: &Mark| true;
+    let renamed = |old: &Mark, new: &Mark| {
+        let d = visible[new.file];
+        old.file == new.file
+            && places[old.file].same(old.line, new.line)
+            && renamed_in_place(old, new, d.old_text.as_deref(), d.new_text.as_deref())
+    };
+    let near = |a: usize, b: usize| shared_dirs(&old_path(visible[a]), &visible[b].path);
     let mut out = scan::MarkerFindings::default();
     for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
         let widened = |old: &Mark, new: &Mark| {
             lang_of(new.file).is_some_and(|lang| {
-                super::widen::widened(kind, lang, &new.label, old.text, new.text)
+                if kind == Kind::Skips {
+                    super::widen::skip_widened(&old.label, old.text, &new.label, new.text)
+                } else {
+                    super::widen::widened(kind, lang, &new.label, old.text, new.text)
+                }
             })
         };
-        let verdicts = account(
+        let mut verdicts = account(
             added.of(kind),
             removed.of(kind),
             &widened,
@@ -385,8 +541,25 @@ pub fn marker_findings(
             } else {
                 &anywhere
             },
+            if kind == Kind::Skips {
+                &renamed
+            } else {
+                &never
+            },
+            &near,
             kind != Kind::Todos,
         );
+        if kind == Kind::Skips {
+            for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
+                let d = visible[m.file];
+                let exit = d.new_text.as_deref().is_some_and(|t| {
+                    not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
+                });
+                if *v == Verdict::New && exit {
+                    *v = Verdict::NotLowered;
+                }
+            }
+        }
         let totals = |file: usize| {
             let d = visible[file];
             let from = old_path(d);
@@ -458,7 +631,7 @@ mod tests {
         // The one over test_slow moved (to another file, re-indented); the one over
         // test_fast is new, and is no rewrite of anything either.
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
         let removed = [over(
@@ -470,13 +643,17 @@ mod tests {
             "def test_fast():",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New]
         );
     }
 
     fn never(_: &Mark, _: &Mark) -> bool {
         false
+    }
+
+    fn same_dir(_: usize, _: usize) -> usize {
+        0
     }
 
     fn anywhere(_: &Mark, _: &Mark) -> bool {
@@ -510,11 +687,11 @@ mod tests {
         let added = [mark(0, 9, "noqa", "x = 2  # noqa: b")];
         let removed = [mark(0, 3, "noqa", "x = 1  # noqa: a")];
         assert_eq!(
-            account(&added, &removed, &never, &here, true),
+            account(&added, &removed, &never, &here, &never, &same_dir, true),
             vec![Verdict::New]
         );
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Rewritten]
         );
     }
@@ -537,7 +714,7 @@ mod tests {
             };
             let (a, r) = (marks(&added), marks(&removed));
             let widened = |_: &Mark, _: &Mark| wide;
-            let verdicts = account(&a, &r, &widened, &anywhere, true);
+            let verdicts = account(&a, &r, &widened, &anywhere, &never, &same_dir, true);
             let reported = verdicts
                 .iter()
                 .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
@@ -554,10 +731,139 @@ mod tests {
     }
 
     #[test]
+    fn a_skip_respelt_over_the_same_test_is_a_rewrite_and_another_reach_is_new() {
+        // `xit` -> `it.skip` (mocha to jest), `pending` -> `skip` (RSpec 3), `@Ignore` ->
+        // `@Disabled` (JUnit 5): the same skip in the same file.
+        let added = [
+            mark(0, 4, "it.skip", "  it.skip('parses dates', () => {"),
+            mark(1, 9, "skip", "    skip 'needs a server'"),
+            over(
+                mark(2, 7, "@Disabled", "  @Disabled(\"flaky\")"),
+                "void parses() {",
+            ),
+        ];
+        let removed = [
+            mark(0, 4, "xit", "  xit('parses dates', () => {"),
+            mark(1, 9, "pending", "    pending 'needs a server'"),
+            over(
+                mark(2, 7, "@Ignore", "  @Ignore(\"flaky\")"),
+                "void parses() {",
+            ),
+        ];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            vec![Verdict::Rewritten; 3]
+        );
+        // A skipped test turned into a skipped group, a skip into a focus, or a skip put
+        // over another test: each is new.
+        let added = [
+            mark(0, 4, "describe.skip", "  describe.skip('dates', () => {"),
+            mark(1, 9, "it.only", "  it.only('parses', () => {"),
+            over(
+                mark(2, 7, "@Disabled", "  @Disabled(\"flaky\")"),
+                "void formats() {",
+            ),
+        ];
+        let removed = [
+            mark(0, 4, "xit", "  xit('dates', () => {"),
+            mark(1, 9, "xit", "  xit('parses', () => {"),
+            over(
+                mark(2, 7, "@Ignore", "  @Ignore(\"flaky\")"),
+                "void parses() {",
+            ),
+        ];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            vec![Verdict::New; 3]
+        );
+    }
+
+    #[test]
+    fn a_skip_over_a_test_renamed_in_place_is_a_rewrite() {
+        let old_text = "class T {\n  @Test\n  @Ignore\n  public void disabled_testOctal() {\n  }\n  @Test\n  public void testHex() {\n  }\n}\n";
+        let renamed_text = "class T {\n  @Test\n  @Ignore(\"to be decided\")\n  public void testOctal() {\n  }\n  @Test\n  public void testHex() {\n  }\n}\n";
+        let old = over(
+            mark(0, 3, "@Ignore", "  @Ignore"),
+            "public void disabled_testOctal() {",
+        );
+        let new = over(
+            mark(0, 3, "@Ignore", "  @Ignore(\"to be decided\")"),
+            "public void testOctal() {",
+        );
+        assert!(renamed_in_place(
+            &old,
+            &new,
+            Some(old_text),
+            Some(renamed_text)
+        ));
+        let place = |o: &Mark, n: &Mark| renamed_in_place(o, n, Some(old_text), Some(renamed_text));
+        assert_eq!(
+            account(
+                std::slice::from_ref(&new),
+                std::slice::from_ref(&old),
+                &never,
+                &anywhere,
+                &place,
+                &same_dir,
+                true
+            ),
+            vec![Verdict::Rewritten]
+        );
+        // Not a rename: the skip left testOctal (still there, now running) for testHex,
+        // which was there before.
+        let moved_text = "class T {\n  @Test\n  public void disabled_testOctal() {\n  }\n  @Test\n  @Ignore(\"to be decided\")\n  public void testHex() {\n  }\n}\n";
+        let onto_hex = over(
+            mark(0, 6, "@Ignore", "  @Ignore(\"to be decided\")"),
+            "public void testHex() {",
+        );
+        assert!(!renamed_in_place(
+            &old,
+            &onto_hex,
+            Some(old_text),
+            Some(moved_text)
+        ));
+        // Without both texts nothing is known to be a rename.
+        assert!(!renamed_in_place(&old, &new, None, Some(renamed_text)));
+    }
+
+    #[test]
+    fn a_skip_over_a_one_line_test_expanded_by_a_formatter_is_the_same_skip() {
+        // `@Ignore @Test public void ignored() {}` became `@Ignore` / `@Test` /
+        // `public void ignored() {` / `}`: the skip line and its declaration's line both
+        // changed, the test did not.
+        let removed = [over(
+            mark(
+                0,
+                12,
+                "@Ignore",
+                "\t\t@Ignore @Test public void ignored() {}",
+            ),
+            "public void ignored() {}",
+        )];
+        let added = [over(
+            mark(0, 30, "@Ignore", "        @Ignore"),
+            "public void ignored() {",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            vec![Verdict::Rewritten]
+        );
+        // Another test's declaration is another test.
+        let added = [over(
+            mark(0, 30, "@Ignore", "        @Ignore"),
+            "public void valid() {",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            vec![Verdict::New]
+        );
+    }
+
+    #[test]
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &[], &never, &anywhere, true),
+            account(&added, &[], &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New]
         );
     }
@@ -573,7 +879,7 @@ mod tests {
             mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
         );
     }
@@ -586,7 +892,7 @@ mod tests {
         ];
         let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
@@ -601,7 +907,7 @@ mod tests {
             mark(1, 1, "it.skip", "it.skip('a')"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Moved { from: 1 }]
         );
     }
@@ -621,7 +927,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, true),
+            account(&added, &removed, &wider, &anywhere, &never, &same_dir, true),
             vec![
                 Verdict::Rewritten,
                 Verdict::Widened {
@@ -647,7 +953,7 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, true),
+            account(&added, &removed, &wider, &anywhere, &never, &same_dir, true),
             vec![
                 Verdict::New,
                 Verdict::Widened {
@@ -675,7 +981,7 @@ mod tests {
             "const old = y as any",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, true),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
     }
@@ -695,7 +1001,7 @@ mod tests {
             "// TODO: adjust once a narrower type is thrown",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, false),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
             vec![Verdict::New]
         );
         let added = [mark(
@@ -705,7 +1011,7 @@ mod tests {
             "// TODO(ann): forbid null for primitives?",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, false),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
             vec![Verdict::Rewritten]
         );
     }
@@ -720,7 +1026,7 @@ mod tests {
         ];
         let removed = [mark(0, 20, "TODO", "\t// TODO")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, false),
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }

@@ -11,6 +11,7 @@ mod languages;
 mod lexer;
 mod line;
 mod lint;
+mod not_lowered;
 mod protected;
 mod rust_tests;
 mod scan;

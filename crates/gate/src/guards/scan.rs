@@ -301,61 +301,81 @@ pub fn scan<'a>(
 
 /// What a skip on an annotation or attribute line applies to: the rest of its own line
 /// after the annotations (`@Ignore("x") @Test public void f()`), else the first following
-/// line that is more than annotations. A reformat that puts `@Test` on a line of its own
+/// line that is more than annotations. A reformat that puts `@Test` on a line of its own,
+/// or wraps an annotation's arguments over several lines (`@Ignore(` then the reason),
 /// keeps the same declaration, so the skip stays the same skip.
 fn declaration<'a>(own: &'a str, all: &[&'a str], number: usize) -> Option<&'a str> {
-    let rest = strip_annotations(own);
-    if !rest.is_empty() {
-        return Some(rest);
+    // Arguments left open at the end of a line: (bracket, its closer, depth).
+    let mut open: Option<(char, char, usize)> = None;
+    let lines = std::iter::once(own).chain(all.iter().skip(number).copied());
+    for line in lines.take(ANNOTATION_LINES) {
+        let mut rest = line.trim();
+        if let Some((o, c, depth)) = open {
+            match closing_from(rest, o, c, depth) {
+                Ok(end) => {
+                    open = None;
+                    rest = rest[end..].trim();
+                }
+                Err(depth) => {
+                    open = Some((o, c, depth));
+                    continue;
+                }
+            }
+        }
+        match strip_annotations(rest) {
+            Stripped::Rest(r) if !r.is_empty() => return Some(r),
+            Stripped::Rest(_) => {}
+            Stripped::Open(o, c, depth) => open = Some((o, c, depth)),
+        }
     }
-    all.iter()
-        .skip(number)
-        .map(|l| strip_annotations(l))
-        .find(|r| !r.is_empty())
+    // Arguments that never close: the line stands for itself, as it is.
+    open.map(|_| own.trim())
 }
 
-/// `line` without its leading annotations (`@A`, `@a.b(x, y)`, `#[a]`, `#![a]`, `[A]`),
-/// trimmed; a comment after them is nothing. An annotation whose arguments do not close on
-/// the line stands for the line, as it is (`@pytest.mark.parametrize(`).
-fn strip_annotations(line: &str) -> &str {
-    let whole = line.trim();
-    let mut rest = whole;
+/// How far an annotation's arguments are followed over the lines after it.
+const ANNOTATION_LINES: usize = 40;
+
+enum Stripped<'a> {
+    /// What follows the annotations on the line, trimmed; a comment is nothing.
+    Rest(&'a str),
+    /// The line ends inside an annotation's brackets: (bracket, its closer, depth).
+    Open(char, char, usize),
+}
+
+/// `line` without its leading annotations (`@A`, `@a.b(x, y)`, `#[a]`, `#![a]`, `[A]`).
+fn strip_annotations(line: &str) -> Stripped<'_> {
+    let mut rest = line.trim();
     loop {
         if rest.starts_with("//") || rest.starts_with("/*") || rest.starts_with("# ") {
-            return "";
+            return Stripped::Rest("");
         }
-        let after = if let Some(r) = rest.strip_prefix('@') {
+        let (at, o, c) = if let Some(r) = rest.strip_prefix('@') {
             let name = r
                 .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
                 .unwrap_or(r.len());
             if name == 0 {
-                return rest;
+                return Stripped::Rest(rest);
             }
-            let r = &r[name..];
-            if r.starts_with('(') {
-                match closing(r, '(', ')') {
-                    Some(end) => &r[end..],
-                    None => return whole,
-                }
-            } else {
-                r
+            if !r[name..].starts_with('(') {
+                rest = r[name..].trim();
+                continue;
             }
+            (1 + name, '(', ')')
         } else if rest.starts_with("#[") || rest.starts_with("#![") || rest.starts_with('[') {
-            let at = rest.find('[').unwrap_or(0);
-            match closing(&rest[at..], '[', ']') {
-                Some(end) => &rest[at + end..],
-                None => return whole,
-            }
+            (rest.find('[').unwrap_or(0), '[', ']')
         } else {
-            return rest;
+            return Stripped::Rest(rest);
         };
-        rest = after.trim();
+        match closing_from(&rest[at..], o, c, 0) {
+            Ok(end) => rest = rest[at + end..].trim(),
+            Err(depth) => return Stripped::Open(o, c, depth),
+        }
     }
 }
 
-/// The byte just past the bracket closing the one `s` starts with, quotes respected.
-fn closing(s: &str, open: char, close: char) -> Option<usize> {
-    let mut depth = 0usize;
+/// The byte just past the bracket that brings `depth` open brackets (plus those `s` opens)
+/// back to none, quotes respected; else the depth left at the end of `s`.
+fn closing_from(s: &str, open: char, close: char, mut depth: usize) -> Result<usize, usize> {
     let mut quote: Option<char> = None;
     let mut escaped = false;
     for (i, c) in s.char_indices() {
@@ -375,13 +395,13 @@ fn closing(s: &str, open: char, close: char) -> Option<usize> {
             c if c == close => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    return Some(i + c.len_utf8());
+                    return Ok(i + c.len_utf8());
                 }
             }
             _ => {}
         }
     }
-    None
+    Err(depth)
 }
 
 /// How many markers of `kind` a whole text holds.
@@ -426,22 +446,57 @@ mod tests {
         assert_eq!(declaration(rust[0], &rust, 1), Some("fn slow() {"));
         let cs = ["[Ignore(\"x\")]", "[Test]", "public void F()"];
         assert_eq!(declaration(cs[0], &cs, 1), Some("public void F()"));
-        // A decorator whose arguments go on stands for itself; a comment is no declaration.
+        // Arguments that go on over lines are followed to their end; a comment is no
+        // declaration.
         let py = [
             "@skip  # flaky",
             "@pytest.mark.parametrize(",
             "    'a', [1])",
             "def t(a):",
         ];
-        assert_eq!(
-            declaration(py[0], &py, 1),
-            Some("@pytest.mark.parametrize(")
-        );
+        assert_eq!(declaration(py[0], &py, 1), Some("def t(a):"));
         let java = ["@Ignore // later", "public final class T {"];
         assert_eq!(
             declaration(java[0], &java, 1),
             Some("public final class T {")
         );
+    }
+
+    #[test]
+    fn a_skip_wrapped_over_lines_applies_to_the_same_declaration() {
+        // google-java-format wrapped the reason of an existing `@Ignore`: the skip is still
+        // over the same test, not over its own first line.
+        let old = [
+            "  @Test",
+            "  @Ignore(\"advances after the exception (see #12)\")",
+            "  public void octalPrefix() {",
+        ];
+        let new = [
+            "  @Test",
+            "  @Ignore(",
+            "      \"advances after the exception\"",
+            "          + \" (see #12)\")",
+            "  public void octalPrefix() {",
+        ];
+        assert_eq!(
+            declaration(old[1], &old, 2),
+            Some("public void octalPrefix() {")
+        );
+        assert_eq!(
+            declaration(new[1], &new, 2),
+            Some("public void octalPrefix() {")
+        );
+        // black's wrapped skipif, a `)` inside the reason string, then the test.
+        let py = [
+            "@pytest.mark.skipif(",
+            "    sys.platform == 'win32', reason='no fork() on windows :)'",
+            ")",
+            "def test_fork():",
+        ];
+        assert_eq!(declaration(py[0], &py, 1), Some("def test_fork():"));
+        // Arguments that never close: the line stands for itself.
+        let open = ["@Ignore(\"x\"", "public void f() {"];
+        assert_eq!(declaration(open[0], &open, 1), Some("@Ignore(\"x\""));
     }
 
     #[test]

@@ -33,6 +33,75 @@ pub fn is_focus(label: &str) -> bool {
     FOCUS.iter().any(|f| label.ends_with(f)) || label.contains(".only")
 }
 
+/// The marker a skip label spells, for pairing a rewrite: `xit` and `it.skip`, RSpec's
+/// `pending` and `skip`, JUnit's `@Ignore` and `@Disabled`, `@unittest.skip` and
+/// `@pytest.mark.skip` disable the same thing the same way, so one rewritten into another
+/// over the same test is the same skip. Families keep what they reach apart: one test or
+/// a whole group, a declaration (always) or a statement in the body (often under an `if`),
+/// conditional or not, expected failure, focus, placeholder. Labels of no family (and
+/// every other guard's labels) stand for themselves.
+pub fn family(label: &str) -> &str {
+    const TEST: &[&str] = &["it", "test", "specify", "bench"];
+    const GROUP: &[&str] = &["describe", "context", "suite"];
+    match label {
+        "xit"
+        | "xtest"
+        | "xspecify"
+        | "xexample"
+        | "xscenario"
+        | "{ skip: ... }"
+        | "pytest.mark.skip"
+        | "@mark.skip"
+        | "unittest.skip"
+        | "@skip"
+        | ":skip"
+        | "skip:"
+        | ":pending"
+        | "pending:"
+        | "@Ignore"
+        | "@Disabled"
+        | "@Test(enabled = false)" => "test.skip",
+        "xdescribe" | "xcontext" | "xfeature" => "group.skip",
+        "fit" | "{ only: ... }" => "test.only",
+        "fdescribe" | "fcontext" => "group.only",
+        "{ todo: ... }" => "test.todo",
+        "pytest.mark.skipif" | "@mark.skipif" | "unittest.skipIf" | "@skipIf" => "test.skipif",
+        "unittest.skipUnless" | "@skipUnless" => "test.skipunless",
+        "pytest.mark.xfail" | "@mark.xfail" | "unittest.expectedFailure" | "@expectedFailure" => {
+            "test.xfail"
+        }
+        "pytest.skip(" | "self.skipTest(" | "raise SkipTest" | "skip" | "pending"
+        | "{ skip } context" | "this.skip(" | "t.skip" => "body.skip",
+        _ if JVM_ASSUME
+            .iter()
+            .any(|a| label.strip_suffix('(') == Some(a)) =>
+        {
+            "body.skip"
+        }
+        _ if [".Skip(", ".Skipf(", ".SkipNow("]
+            .iter()
+            .any(|s| label.ends_with(s)) =>
+        {
+            "body.skip"
+        }
+        _ => match label.split_once('.') {
+            Some((head, variant)) if TEST.contains(&head) || GROUP.contains(&head) => {
+                let group = GROUP.contains(&head);
+                match (group, variant) {
+                    (false, "skip") => "test.skip",
+                    (true, "skip") => "group.skip",
+                    (false, "only") => "test.only",
+                    (true, "only") => "group.only",
+                    (false, "todo") => "test.todo",
+                    (false, "failing" | "fails") => "test.failing",
+                    _ => label,
+                }
+            }
+            _ => label,
+        },
+    }
+}
+
 /// The skip markers on one line, as short labels (`it.skip`, `@pytest.mark.skip`).
 pub fn find(cx: &LineCtx) -> Vec<String> {
     let mut out = Vec::new();
@@ -61,7 +130,11 @@ fn js(cx: &LineCtx, out: &mut Vec<String>) {
             continue;
         }
         let head = ch.head();
-        if JS_RECEIVERS.contains(&head) || (cx.is_test && head == "t" && ch.called(&cx.toks)) {
+        if cx.is_test && ch.is(&["this", "skip"]) && ch.called(&cx.toks) {
+            // Mocha: `this.skip()` in a test (or a hook) stops it and reports it pending.
+            out.push("this.skip(".into());
+        } else if JS_RECEIVERS.contains(&head) || (cx.is_test && head == "t" && ch.called(&cx.toks))
+        {
             if let Some(v) = ch.names[1..].iter().find(|n| JS_VARIANTS.contains(n)) {
                 if head != "t" || ["skip", "todo"].contains(v) {
                     out.push(format!("{head}.{v}"));
@@ -222,9 +295,30 @@ fn rust(cx: &LineCtx, out: &mut Vec<String>) {
     }
 }
 
+/// JUnit assumptions (`Assume` in JUnit 4, `Assumptions` in JUnit 5): a failed one aborts
+/// the test and the runner reports it skipped, like `pytest.skip()` or `t.Skip()` in a
+/// body. `assumingThat` runs a block conditionally and skips nothing.
+const JVM_ASSUME: &[&str] = &[
+    "assumeTrue",
+    "assumeFalse",
+    "assumeThat",
+    "assumeNotNull",
+    "assumeNoException",
+];
+
 fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
     let mut in_test_annotation = false;
     for ch in &cx.chains {
+        let last = ch.last();
+        if cx.is_test
+            && JVM_ASSUME.contains(&last)
+            && ch.called(&cx.toks)
+            && ch.before(&cx.toks) != Some(Tok::Punct('.'))
+            && (ch.names.len() == 1 || ["Assume", "Assumptions"].contains(&ch.names[0]))
+            && !declares(cx, ch)
+        {
+            out.push(format!("{last}("));
+        }
         if ch.before(&cx.toks) == Some(Tok::Punct('@')) {
             let last = ch.last();
             if last == "Ignore" || last.starts_with("Disabled") {
@@ -240,6 +334,17 @@ fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
             out.push("@Test(enabled = false)".into());
         }
     }
+}
+
+/// The name is declared here (`static void assumeTrue(boolean b) {`), not called: a
+/// type or a modifier comes just before it.
+fn declares(cx: &LineCtx, ch: &Chain) -> bool {
+    ch.start > 0
+        && match cx.tok(ch.start - 1) {
+            Some(Tok::Ident(w)) => !["return", "new", "throw", "else", "assert"].contains(&w),
+            Some(Tok::Punct('>' | ']')) => true,
+            _ => false,
+        }
 }
 
 fn ruby(cx: &LineCtx, out: &mut Vec<String>) {
@@ -657,6 +762,114 @@ mod tests {
         assert!(!hits(Lang::Rust, "// #[ignore]"));
         assert!(!hits(Lang::Rust, "#[serde(ignore_unknown)]"));
         assert!(!hits(Lang::Rust, "let s = \"#[ignore]\";"));
+    }
+
+    #[test]
+    fn junit_assumptions_in_tests_are_skips_and_their_lookalikes_are_not() {
+        for line in [
+            "    assumeTrue(!isWindows());",
+            "    Assume.assumeTrue(\"needs JDK < 16\", javaVersion() < 16);",
+            "    assumeThat(System.getenv(\"DB\"), notNullValue());",
+            "    Assumptions.assumeFalse(ci)",
+            "    assumeNoException(e);",
+        ] {
+            let name = line
+                .trim()
+                .split('(')
+                .next()
+                .unwrap()
+                .rsplit('.')
+                .next()
+                .unwrap();
+            assert_eq!(
+                found(Lang::Java, true, line),
+                vec![format!("{name}(")],
+                "{line}"
+            );
+            assert_eq!(
+                found(Lang::Kotlin, true, line),
+                vec![format!("{name}(")],
+                "{line}"
+            );
+            // Outside a test path it is the library's code, not a skipped test.
+            assert!(found(Lang::Java, false, line).is_empty(), "{line}");
+        }
+        for line in [
+            "import static org.junit.Assume.assumeTrue;",
+            "  public static void assumeTrue(boolean b) {",
+            "  static <T> void assumeThat(T actual, Matcher<T> m) {",
+            "    assumingThat(ci, () -> assertEquals(2, x));",
+            "    helper.assumeTrue(x);",
+            "    // assumeTrue(x);",
+            "    String s = \"assumeTrue(x)\";",
+        ] {
+            assert!(found(Lang::Java, true, line).is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn mocha_this_skip_in_a_test_is_a_skip() {
+        assert_eq!(
+            found(Lang::Js, true, "    if (!hasFetch) this.skip()"),
+            vec!["this.skip("]
+        );
+        assert_eq!(found(Lang::Js, true, "  this.skip();"), vec!["this.skip("]);
+        for line in [
+            "  this.skip = true",
+            "  const s = this.skip",
+            "  other.this.skip()",
+            "  this.skipWhitespace()",
+        ] {
+            assert!(found(Lang::Js, true, line).is_empty(), "{line}");
+        }
+        // Outside a test file `this.skip()` is some object's own method.
+        assert!(found(Lang::Js, false, "  this.skip()").is_empty());
+    }
+
+    #[test]
+    fn the_spellings_of_one_skip_are_one_family_and_other_reaches_are_not() {
+        for same in [
+            ["xit", "it.skip"],
+            ["xit", "test.skip"],
+            ["xtest", "specify.skip"],
+            ["xdescribe", "describe.skip"],
+            ["xcontext", "context.skip"],
+            ["fit", "it.only"],
+            ["fdescribe", "describe.only"],
+            ["pending", "skip"],
+            [":pending", "skip:"],
+            ["@Ignore", "@Disabled"],
+            ["@skip", "pytest.mark.skip"],
+            ["@skipIf", "pytest.mark.skipif"],
+            ["unittest.expectedFailure", "pytest.mark.xfail"],
+            ["assumeTrue(", "assumeThat("],
+            ["t.Skip(", "t.Skipf("],
+            ["this.skip(", "pytest.skip("],
+        ] {
+            assert_eq!(family(same[0]), family(same[1]), "{same:?}");
+        }
+        for other in [
+            // a test or a whole group
+            ["it.skip", "describe.skip"],
+            ["xit", "xdescribe"],
+            // skipped or focused, skipped or expected to fail, skipped or a placeholder
+            ["it.skip", "it.only"],
+            ["pytest.mark.skip", "pytest.mark.xfail"],
+            ["it.skip", "it.todo"],
+            ["it.skip", "it.failing"],
+            // always, or only under a condition
+            ["pytest.mark.skip", "pytest.mark.skipif"],
+            ["@Ignore", "@DisabledOnOs"],
+            ["#[ignore]", "#[cfg_attr(.., ignore)]"],
+            // a declaration, or a statement in the body (often under an `if`)
+            ["xit", "this.skip("],
+            ["pytest.mark.skip", "pytest.skip("],
+            ["@Ignore", "assumeTrue("],
+        ] {
+            assert_ne!(family(other[0]), family(other[1]), "{other:?}");
+        }
+        // Labels of other guards stand for themselves.
+        assert_eq!(family("eslint-disable"), "eslint-disable");
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub fn widened(kind: Kind, lang: Lang, label: &str, old: &str, new: &str) -> boo
                     (None, _) => false,
                 }
         }
-        Kind::Skips => skip_widened(label, old, new),
+        Kind::Skips => skip_widened(label, old, label, new),
         Kind::Todos | Kind::Debug => false,
     }
 }
@@ -314,16 +314,22 @@ fn top_level(s: &str) -> Vec<&str> {
 const SKIP_WHEN_TRUE: &[&str] = &["skipif", "skipIf", "xfail", "XCTSkipIf"];
 const SKIP_UNLESS: &[&str] = &["skipUnless", "runIf", "XCTSkipUnless"];
 
-fn skip_widened(label: &str, old: &str, new: &str) -> bool {
-    let name = label
-        .trim_start_matches('@')
-        .trim_end_matches('(')
-        .rsplit('.')
-        .next()
-        .unwrap_or("");
-    let when = if SKIP_WHEN_TRUE.contains(&name) {
+/// Whether skip `new` (label `new_label`), a rewrite of `old` (label `old_label`, a
+/// spelling of the same skip: `@skipIf` and `pytest.mark.skipif`), skips where it did not.
+pub fn skip_widened(old_label: &str, old: &str, new_label: &str, new: &str) -> bool {
+    let bare = |label: &str| -> String {
+        label
+            .trim_start_matches('@')
+            .trim_end_matches('(')
+            .rsplit('.')
+            .next()
+            .unwrap_or("")
+            .to_string()
+    };
+    let (old_name, name) = (bare(old_label), bare(new_label));
+    let when = if SKIP_WHEN_TRUE.contains(&name.as_str()) {
         true
-    } else if SKIP_UNLESS.contains(&name) {
+    } else if SKIP_UNLESS.contains(&name.as_str()) {
         false
     } else {
         return false;
@@ -334,8 +340,44 @@ fn skip_widened(label: &str, old: &str, new: &str) -> bool {
         Some(a) if when => ["True", "true", "1", "!0", "not False"].contains(&a),
         Some(a) => ["False", "false", "0", "!1", "not True"].contains(&a),
     };
-    let (was, now) = (condition(old, name), condition(new, name));
+    // A call that goes on past its line (`skipif(` wrapped by a formatter) has its
+    // condition on the next lines: not known to be constant, so no widening seen.
+    if unclosed(new, &name) {
+        return false;
+    }
+    let (was, now) = (condition(old, &old_name), condition(new, &name));
     !always(&was) && always(&now)
+}
+
+/// Whether `name(` on the line opens a call that does not close on it.
+fn unclosed(line: &str, name: &str) -> bool {
+    let Some(at) = word_at(line, name) else {
+        return false;
+    };
+    let rest = line[at + name.len()..].trim_start();
+    rest.starts_with('(') && !closes(rest)
+}
+
+/// Whether the bracket `s` starts with closes within `s`, strings respected.
+fn closes(s: &str) -> bool {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for c in s.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The first positional argument of `name(...)` on the line, trimmed; `None` when there
@@ -518,6 +560,30 @@ mod tests {
             "istanbul ignore",
             "/* istanbul ignore next */",
             "/* istanbul ignore file */"
+        ));
+    }
+
+    #[test]
+    fn a_skip_wrapped_over_lines_or_respelt_is_read_by_its_own_label() {
+        // A formatter put the condition on the next line: it is not known to be constant.
+        assert!(!skip_widened(
+            "pytest.mark.skipif",
+            "@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')",
+            "pytest.mark.skipif",
+            "@pytest.mark.skipif(",
+        ));
+        // Each side is read by its own spelling of the skip.
+        assert!(!skip_widened(
+            "@skipIf",
+            "@skipIf(sys.platform == 'win32', 'posix only')",
+            "pytest.mark.skipif",
+            "@pytest.mark.skipif(sys.platform == 'win32', reason='posix only')",
+        ));
+        assert!(skip_widened(
+            "@skipIf",
+            "@skipIf(sys.platform == 'win32', 'posix only')",
+            "pytest.mark.skipif",
+            "@pytest.mark.skipif(True, reason='posix only')",
         ));
     }
 
