@@ -4,6 +4,7 @@
 #   1. PreToolUse over every command of the dcg corpus, in Claude-shaped payloads;
 #   2. SubagentStop (guards only) on a 2,000-file repository vs `git status` there.
 # Prints figures; asserts nothing. Usage: bench/hook.sh [rounds-per-command (default 5)]
+# LOOPGATE_BASE_BIN=<another build> times it in the same rounds, for an A/B under one load.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -70,16 +71,23 @@ payloads = [json.dumps({
     "tool_input": {"command": c, "description": "bench"}, "tool_use_id": "toolu_bench",
 }).encode() for c in commands]
 
-hook, true = [], []
+# LOOPGATE_BASE_BIN: another build measured in the same rounds (an A/B under the same load).
+base = os.environ.get("LOOPGATE_BASE_BIN")
+hook, true, base_hook = [], [], []
 for _ in range(rounds):
     for p in payloads:
         true.append(spawn_ms(["/bin/true"], p, repo))
         hook.append(spawn_ms([binary, "hook", "claude"], p, repo))
+        if base:
+            base_hook.append(spawn_ms([base, "hook", "claude"], p, repo))
 print(f"PreToolUse, {len(commands)} dcg corpus commands x {rounds} rounds (interleaved with /bin/true):")
 show("/bin/true", true)
 show("loopgate hook claude (PreToolUse)", hook)
 print(f"  ratio p50 {pct(hook, 50) / pct(true, 50):.2f}x, p99 {pct(hook, 99) / pct(true, 99):.2f}x; "
       f"loopgate minus /bin/true: p50 {pct(hook, 50) - pct(true, 50):.3f} ms, p99 {pct(hook, 99) - pct(true, 99):.3f} ms")
+if base:
+    show("base build (LOOPGATE_BASE_BIN)", base_hook)
+    print(f"  base ratio p50 {pct(base_hook, 50) / pct(true, 50):.2f}x, p99 {pct(base_hook, 99) / pct(true, 99):.2f}x")
 
 # 2. SubagentStop (guards only) on a 2,000-file repository.
 files = [(f"src/m{i // 100}/f{i}.js", f"export const v{i} = {i};\n") for i in range(1990)]
