@@ -43,8 +43,42 @@ pub struct Baseline {
     pub config: Option<RecordedConfig>,
     /// Metadata snapshot of the watch roots for escape detection (sandbox crate format).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub snapshot: Option<serde_json::Value>,
+    pub snapshot: Option<StoredSnapshot>,
 }
+
+/// The watch-root snapshot of a baseline, kept as the JSON text it is stored as: reading a
+/// baseline skips over it, and only `write_escape` parses it, straight into the snapshot
+/// type (building a generic JSON tree of it first cost more than the rest of a stop).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct StoredSnapshot(Box<serde_json::value::RawValue>);
+
+impl StoredSnapshot {
+    pub fn of(snapshot: &sandbox::snapshot::Snapshot) -> Option<StoredSnapshot> {
+        serde_json::value::to_raw_value(snapshot)
+            .ok()
+            .map(StoredSnapshot)
+    }
+
+    /// The snapshot; `None` when the stored text is not one (a damaged baseline).
+    pub fn read(&self) -> Option<sandbox::snapshot::Snapshot> {
+        serde_json::from_str(self.0.get()).ok()
+    }
+
+    fn value(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(self.0.get()).ok()
+    }
+}
+
+/// The same JSON, however it is laid out (a snapshot file written pretty equals the one
+/// kept compact in a baseline).
+impl PartialEq for StoredSnapshot {
+    fn eq(&self, other: &StoredSnapshot) -> bool {
+        self.0.get() == other.0.get() || self.value() == other.value()
+    }
+}
+
+impl Eq for StoredSnapshot {}
 
 /// `loopgate.toml` as it was when the session started (`text: None`: there was none, the
 /// embedded default applies).
@@ -374,5 +408,37 @@ mod hash_tests {
         }
         assert_eq!(hash_file(dir.path()), None, "a directory has no hash");
         assert_eq!(hash_file(&dir.path().join("missing")), None);
+    }
+}
+
+#[cfg(test)]
+mod stored_snapshot {
+    use super::*;
+    use sandbox::snapshot::{self, ScanOptions};
+
+    #[test]
+    fn a_stored_snapshot_reads_back_whatever_its_layout() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("f"), "x").unwrap();
+        let taken = snapshot::take(&[tmp.path().to_path_buf()], &ScanOptions::default());
+        let compact = StoredSnapshot::of(&taken).unwrap();
+        assert_eq!(compact.read(), Some(taken.clone()));
+        // A baseline written before, with the snapshot laid out over many lines.
+        let pretty = serde_json::to_string_pretty(&taken).unwrap();
+        let text = format!(
+            r#"{{"version":1,"session":"s","created_at":"t","head":null,"branch":null,"config_hash":null,"dirty":{{}},"gate_files":{{}},"snapshot":{pretty}}}"#
+        );
+        let old: Baseline = serde_json::from_str(&text).unwrap();
+        let stored = old.snapshot.clone().unwrap();
+        assert_eq!(stored.read(), Some(taken));
+        assert_eq!(stored, compact, "the same snapshot, laid out differently");
+        // Written again, it is read again the same.
+        let again: Baseline =
+            serde_json::from_slice(&serde_json::to_vec_pretty(&old).unwrap()).unwrap();
+        assert_eq!(again, old);
+        // Not a snapshot: read as none (the guard then says there is nothing to compare).
+        let odd: Baseline =
+            serde_json::from_str(&text.replace(&pretty, r#"{"roots": 3}"#)).unwrap();
+        assert_eq!(odd.snapshot.unwrap().read(), None);
     }
 }

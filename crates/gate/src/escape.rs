@@ -42,9 +42,12 @@ pub fn watch_plan(
 }
 
 /// The snapshot to keep in a new baseline.
-pub fn snapshot_for_baseline(repo: &Repo, config: &Config) -> Option<serde_json::Value> {
+pub fn snapshot_for_baseline(
+    repo: &Repo,
+    config: &Config,
+) -> Option<crate::baseline::StoredSnapshot> {
     let (roots, opts) = watch_plan(&repo.root, config, repo.main_checkout());
-    serde_json::to_value(snapshot::take(&roots, &opts)).ok()
+    crate::baseline::StoredSnapshot::of(&snapshot::take(&roots, &opts))
 }
 
 /// The open quarantine, if any, as a sentence for the receipt. A corrupt record counts as
@@ -234,7 +237,7 @@ fn acknowledge(
         return Ok(0);
     };
     let path = state::state_dir(root).join(name);
-    let fresh: serde_json::Value = match state::read_json(&path) {
+    let fresh: crate::baseline::StoredSnapshot = match state::read_json(&path) {
         Ok(v) => v,
         Err(e) => {
             eprintln!(
@@ -304,10 +307,9 @@ pub fn write_escape(
             note: Some(note.to_string()),
         });
     }
-    // Read in place: cloning the stored tree first cost as much as reading it.
     let old: Option<Snapshot> = baseline
         .and_then(|b| b.snapshot.as_ref())
-        .and_then(|v| serde::Deserialize::deserialize(v).ok());
+        .and_then(|s| s.read());
     let Some(old) = old else {
         roots.push(RootConfinement {
             root: "watch roots".into(),
