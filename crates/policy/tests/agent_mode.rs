@@ -1,6 +1,8 @@
 //! Agent-mode rule packs: for each, commands that are caught (with the rule id and the
 //! offending command named in the reason) and lookalikes that must stay allowed.
 
+mod support;
+
 use policy::agent::{decide, AgentContext};
 use policy::{Decision, Profile, Verdict};
 use std::path::PathBuf;
@@ -23,30 +25,14 @@ fn standard(cmd: &str) -> Decision {
 #[track_caller]
 fn caught(rule: &str, verdict: Verdict, cmd: &str, names: &str) {
     let d = standard(cmd);
-    assert_eq!(
-        (d.decision, d.rule.as_str()),
-        (verdict, rule),
-        "{cmd}: {d:?}"
-    );
-    assert!(
-        d.reason.contains(names),
-        "{cmd}: reason {:?} should name {names:?}",
-        d.reason
-    );
-    assert!(
-        d.suggestion.as_deref().is_some_and(|s| !s.is_empty()),
-        "{cmd}: no suggestion"
-    );
+    support::assert_refused(&d, cmd, verdict, rule, names);
 }
 
 #[track_caller]
 fn allowed(cmd: &str) {
     let d = standard(cmd);
-    assert_eq!(
-        (d.decision, d.rule.as_str()),
-        (Verdict::Allow, "allow.default"),
-        "{cmd}: {d:?}"
-    );
+    support::assert_allowed(&d, cmd);
+    assert_eq!(d.rule, "allow.default", "{cmd}: {d:?}");
 }
 
 #[test]

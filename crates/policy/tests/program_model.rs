@@ -2,6 +2,8 @@
 //! rule id, the verdict, and the offending part named in the reason; and the look-alikes
 //! that must stay allowed.
 
+mod support;
+
 use policy::agent::{decide, AgentContext};
 use policy::{Decision, Profile, Verdict};
 use std::path::{Path, PathBuf};
@@ -27,26 +29,13 @@ fn standard(cmd: &str) -> Decision {
 #[track_caller]
 fn caught(rule: &str, verdict: Verdict, cmd: &str, names: &str) {
     let d = standard(cmd);
-    assert_eq!(
-        (d.decision, d.rule.as_str()),
-        (verdict, rule),
-        "{cmd}: {d:?}"
-    );
-    assert!(
-        d.reason.contains(names),
-        "{cmd}: reason {:?} should name {names:?}",
-        d.reason
-    );
-    assert!(
-        d.suggestion.as_deref().is_some_and(|s| !s.is_empty()),
-        "{cmd}: no suggestion"
-    );
+    support::assert_refused(&d, cmd, verdict, rule, names);
 }
 
 #[track_caller]
 fn allowed(cmd: &str) {
     let d = standard(cmd);
-    assert_eq!(d.decision, Verdict::Allow, "{cmd}: {d:?}");
+    support::assert_allowed(&d, cmd);
 }
 
 #[test]

@@ -3,6 +3,8 @@
 //! stays allowed. The whole list is in tests/data/harmful.toml (`redteam_*` families);
 //! bench/redteam_gate.sh sends it through the real hook.
 
+mod support;
+
 use policy::agent::{decide, AgentContext};
 use policy::{Profile, Verdict};
 use std::path::{Path, PathBuf};
@@ -25,26 +27,13 @@ fn ctx() -> AgentContext {
 #[track_caller]
 fn refused(cmd: &str, verdict: Verdict, rule: &str, names: &str) {
     let d = decide(cmd, &ctx());
-    assert_eq!(
-        (d.decision, d.rule.as_str()),
-        (verdict, rule),
-        "{cmd}: {d:?}"
-    );
-    assert!(
-        d.reason.contains(names),
-        "{cmd}: reason {:?} should name {names:?}",
-        d.reason
-    );
-    assert!(
-        d.suggestion.as_deref().is_some_and(|s| !s.is_empty()),
-        "{cmd}"
-    );
+    support::assert_refused(&d, cmd, verdict, rule, names);
 }
 
 #[track_caller]
 fn allowed(cmd: &str) {
     let d = decide(cmd, &ctx());
-    assert_eq!(d.decision, Verdict::Allow, "{cmd}: {d:?}");
+    support::assert_allowed(&d, cmd);
 }
 
 #[test]

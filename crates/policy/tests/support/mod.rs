@@ -1,0 +1,27 @@
+//! What the agent-mode rule tests share: the verdict a refusal must carry (its rule, a
+//! reason naming the offending part, a safer alternative), and an allowed command.
+
+use policy::{Decision, Verdict};
+
+#[track_caller]
+pub fn assert_refused(d: &Decision, cmd: &str, verdict: Verdict, rule: &str, names: &str) {
+    assert_eq!(
+        (d.decision, d.rule.as_str()),
+        (verdict, rule),
+        "{cmd}: {d:?}"
+    );
+    assert!(
+        d.reason.contains(names),
+        "{cmd}: reason {:?} should name {names:?}",
+        d.reason
+    );
+    assert!(
+        d.suggestion.as_deref().is_some_and(|s| !s.is_empty()),
+        "{cmd}: no suggestion"
+    );
+}
+
+#[track_caller]
+pub fn assert_allowed(d: &Decision, cmd: &str) {
+    assert_eq!(d.decision, Verdict::Allow, "{cmd}: {d:?}");
+}
