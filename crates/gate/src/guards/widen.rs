@@ -254,6 +254,11 @@ fn balanced(s: &str) -> Option<&str> {
     if !s.starts_with('(') {
         return None;
     }
+    Some(closing_at(s).map_or(&s[1..], |i| &s[1..i]))
+}
+
+/// Where the bracket `s` starts with closes, nesting and strings respected.
+fn closing_at(s: &str) -> Option<usize> {
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
     for (i, c) in s.char_indices() {
@@ -265,13 +270,13 @@ fn balanced(s: &str) -> Option<&str> {
             (None, ')' | ']' | '}') => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    return Some(&s[1..i]);
+                    return Some(i);
                 }
             }
             _ => {}
         }
     }
-    Some(&s[1..])
+    None
 }
 
 /// Items of an argument list, split at commas outside strings and nested brackets; the
@@ -360,24 +365,7 @@ fn unclosed(line: &str, name: &str) -> bool {
 
 /// Whether the bracket `s` starts with closes within `s`, strings respected.
 fn closes(s: &str) -> bool {
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    for c in s.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
+    closing_at(s).is_some()
 }
 
 /// The first positional argument of `name(...)` on the line, trimmed; `None` when there

@@ -567,22 +567,6 @@ impl Analyzer<'_> {
                 }
             }
             "rebase" => {
-                if Parsed::new(
-                    args,
-                    &[
-                        "-x",
-                        "--exec",
-                        "--onto",
-                        "-s",
-                        "--strategy",
-                        "-X",
-                        "--strategy-option",
-                    ],
-                )
-                .has("--no-verify", None)
-                {
-                    self.git_tamper(display, "skips the pre-rebase hook (--no-verify)");
-                }
                 let p = Parsed::new(
                     args,
                     &[
@@ -595,6 +579,9 @@ impl Analyzer<'_> {
                         "--strategy-option",
                     ],
                 );
+                if p.has("--no-verify", None) {
+                    self.git_tamper(display, "skips the pre-rebase hook (--no-verify)");
+                }
                 for cmd in p.values(&["-x", "--exec"]) {
                     self.code_words(std::slice::from_ref(&cmd), display, &local, depth, false);
                 }
