@@ -1,8 +1,9 @@
 //! How many git processes a guards-only check starts. Each costs milliseconds on a busy
 //! machine, more than the work it does, so the old contents a run needs (the config at the
-//! comparison point, the old side of every changed file) all come through one
-//! `git cat-file --batch`. A `git` first on PATH logs every subcommand, then runs the real
-//! one; the verdicts show the answers still arrived whole.
+//! comparison point, the old side of every changed file) are read from the object store
+//! in-process, with no `git cat-file` at all in a plain repository. A `git` first on PATH
+//! logs every subcommand, then runs the real one; the verdicts show the answers still
+//! arrived whole.
 
 mod gitrepo;
 
@@ -96,14 +97,12 @@ fn findings(receipt: &serde_json::Value, guard: &str) -> Vec<(String, u64)> {
 }
 
 #[test]
-fn a_dirty_tree_is_judged_with_one_status_and_one_blob_reader() {
+fn a_dirty_tree_is_judged_with_one_status_and_no_other_git_process() {
     let repo = project();
     let tmp = tempfile::tempdir().unwrap();
-    let (receipt, mut calls) = run(&repo, &["check", "--guards-only", "--json"], tmp.path());
-    // The two start together; their log lines come in either order.
-    calls.sort();
-    assert_eq!(calls, vec!["cat-file", "status"], "git processes started");
-    // The committed config was read through the reader (it raises new_todos to fail)...
+    let (receipt, calls) = run(&repo, &["check", "--guards-only", "--json"], tmp.path());
+    assert_eq!(calls, vec!["status"], "git processes started");
+    // The committed config was read from the object store (it raises new_todos to fail)...
     assert!(
         receipt["config"]["source"]
             .as_str()
@@ -122,7 +121,7 @@ fn a_dirty_tree_is_judged_with_one_status_and_one_blob_reader() {
 }
 
 #[test]
-fn judging_against_a_ref_still_reads_every_blob_through_one_process() {
+fn judging_against_a_ref_reads_every_blob_without_a_git_process() {
     let repo = project();
     repo.commit("work");
     repo.write("src/more.js", "exports.z = 3;\n");
@@ -133,7 +132,7 @@ fn judging_against_a_ref_still_reads_every_blob_through_one_process() {
         tmp.path(),
     );
     let readers = calls.iter().filter(|c| *c == "cat-file").count();
-    assert_eq!(readers, 1, "one blob reader: {calls:?}");
+    assert_eq!(readers, 0, "no blob reader process: {calls:?}");
     assert_eq!(
         findings(&receipt, "new_skips"),
         vec![("test/a.test.js".into(), 3)]

@@ -79,8 +79,7 @@ pub fn run_with_progress(
     state::cleanup::remove_stale_temps(&state::state_dir(&root));
     // A release killed after its commit is finished before any baseline is read.
     crate::escape::settle(&root)?;
-    // The comparison point is chosen before anything runs: a bad ref fails fast. The blob
-    // reader starts before the status walk so the two git processes overlap.
+    // The comparison point is chosen before anything runs: a bad ref fails fast.
     let blobs = repo
         .as_ref()
         .filter(|_| req.run_guards)

@@ -1,16 +1,20 @@
 //! The git edge: every question the gate asks git goes through here, via the git CLI
-//! (one process per question; measured faster than opening the repo in-process for the
-//! handful of questions a check asks, see bench/check.sh).
+//! (one process per question), except the old contents of files, which are read from the
+//! object store in-process when that is plain ([`objects`]): a process start costs more
+//! than the read on a busy machine, see bench/check.sh.
 
 use anyhow::{anyhow, bail, Context};
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
 
 mod batch;
 mod hardened;
+mod objects;
 
 /// The tree of an empty repository: what a commit-less repo is compared against.
 pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -24,9 +28,12 @@ pub struct Repo {
     git_dir: PathBuf,
     /// Filter drivers to neutralise, looked up once (see [`hardened::command`]).
     filters: OnceLock<Result<Vec<String>, String>>,
-    /// The one `git cat-file --batch` every old content is read through (see [`batch`]);
-    /// clones share it.
+    /// The one `git cat-file --batch` every old content the object store does not answer
+    /// is read through (see [`batch`]); clones share it.
     batch: Arc<Mutex<Option<batch::Batch>>>,
+    /// The object store read in-process (see [`objects`]); clones share it. gix's store
+    /// handle is single-threaded, and so is every use of a `Repo`.
+    store: Rc<RefCell<objects::Store>>,
 }
 
 /// Run a hardened git command, return stdout bytes; a non-zero exit is an error carrying
@@ -78,12 +85,16 @@ impl Repo {
             };
             (gitdir, common)
         };
+        let store = Rc::new(RefCell::new(objects::Store::new(
+            &common_dir.join("objects"),
+        )));
         Some(Repo {
             root,
             common_dir,
             git_dir,
             filters: OnceLock::new(),
             batch: Arc::default(),
+            store,
         })
     }
 
@@ -396,11 +407,35 @@ impl Repo {
     }
 
     /// The contents of `path` at `commit` for many paths at once. Missing paths map to
-    /// `None`. Every call of a run goes to the same git process.
+    /// `None`. Read from the object store where it answers; every other path of a run goes
+    /// to the same `git cat-file` process.
     pub fn blobs_at(&self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-        if paths.is_empty() {
-            return Ok(Vec::new());
+        let mut answers: Vec<Option<Vec<u8>>> = Vec::with_capacity(paths.len());
+        let mut unsure: Vec<usize> = Vec::new();
+        {
+            let mut store = self.store.borrow_mut();
+            for (i, path) in paths.iter().enumerate() {
+                answers.push(match store.lookup(commit, path) {
+                    objects::Lookup::Blob(bytes) => Some(bytes),
+                    objects::Lookup::Absent => None,
+                    objects::Lookup::Unsure => {
+                        unsure.push(i);
+                        None
+                    }
+                });
+            }
         }
+        if unsure.is_empty() {
+            return Ok(answers);
+        }
+        let asked: Vec<String> = unsure.iter().map(|i| paths[*i].clone()).collect();
+        for (i, blob) in unsure.into_iter().zip(self.cat_file(commit, &asked)?) {
+            answers[i] = blob;
+        }
+        Ok(answers)
+    }
+
+    fn cat_file(&self, commit: &str, paths: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
         let mut slot = self.batch.lock().unwrap_or_else(|e| e.into_inner());
         let running = match slot.take() {
             Some(running) => running,
@@ -415,19 +450,15 @@ impl Repo {
         answers
     }
 
-    /// Start the blob reader now, so its start-up overlaps other work (the done gate starts
-    /// it before the status walk); [`Repo::blobs_at`] and the returned handle use it.
+    /// A handle for reading old contents ([`Repo::blobs_at`]). No process is started for
+    /// it: the object store answers most reads, and `git cat-file` starts at the first it
+    /// does not.
     pub fn blob_reader(&self) -> BlobReader {
-        let mut slot = self.batch.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.is_none() {
-            // A failure to start is reported by the first read, which tries again.
-            *slot = batch::Batch::start(self.git()).ok();
-        }
         BlobReader { repo: self.clone() }
     }
 }
 
-/// A handle on the repository's running `git cat-file --batch`.
+/// A handle on the repository's old contents.
 pub struct BlobReader {
     repo: Repo,
 }
@@ -659,6 +690,51 @@ mod tests {
         assert_eq!(wt.root, tmp.path().join("wt").canonicalize().unwrap());
         assert_eq!(wt.main_checkout(), Some(main.canonicalize().unwrap()));
         assert!(Repo::discover(tmp.path()).is_none());
+    }
+
+    #[test]
+    fn old_contents_come_from_the_store_and_git_only_answers_the_rest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = |dir: &Path, args: &[&str]| {
+            let out = Command::new("git")
+                .current_dir(dir)
+                .args(args)
+                .env("GIT_AUTHOR_NAME", "t")
+                .env("GIT_AUTHOR_EMAIL", "t@t")
+                .env("GIT_COMMITTER_NAME", "t")
+                .env("GIT_COMMITTER_EMAIL", "t@t")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}");
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        let main = tmp.path().join("main");
+        std::fs::create_dir_all(main.join("src")).unwrap();
+        std::fs::write(main.join("src/a.rs"), "fn a() {}\n").unwrap();
+        git(&main, &["init", "-q"]);
+        git(&main, &["add", "-A"]);
+        git(&main, &["commit", "-q", "-m", "x"]);
+        let head = git(&main, &["rev-parse", "HEAD"]);
+        let paths = [
+            "src/a.rs".to_string(),
+            "gone.rs".to_string(),
+            "src".to_string(),
+        ];
+        let want = vec![Some(b"fn a() {}\n".to_vec()), None, None];
+        // A plain repository: every answer from the store, no git process started.
+        let repo = Repo::discover(&main).unwrap();
+        assert_eq!(repo.blobs_at(&head, &paths).unwrap(), want);
+        assert!(repo.batch.lock().unwrap().is_none(), "cat-file was started");
+        // A clone sharing the first one's objects (an alternate store): the store follows
+        // the alternate.
+        let shared = tmp.path().join("shared");
+        git(tmp.path(), &["clone", "-q", "--shared", "main", "shared"]);
+        let repo = Repo::discover(&shared).unwrap();
+        assert_eq!(repo.blobs_at(&head, &paths).unwrap(), want);
+        assert!(repo.batch.lock().unwrap().is_none(), "cat-file was started");
+        // What the store does not answer (a name, not an id) goes to git, same answers.
+        assert_eq!(repo.blobs_at("HEAD", &paths).unwrap(), want);
+        assert!(repo.batch.lock().unwrap().is_some(), "git was not asked");
     }
 
     #[test]
