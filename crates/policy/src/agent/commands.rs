@@ -938,12 +938,7 @@ impl Analyzer<'_> {
             // `ssh` joins its words with spaces and hands them to the remote shell.
             self.code_words(words, display, st, depth, false);
         } else {
-            let sub = Invocation {
-                argv: words.to_vec(),
-                stdin: Stdin::none(),
-                xargs: false,
-                display: display.to_string(),
-            };
+            let sub = Invocation::nested(words.to_vec(), display.to_string());
             let mut local = st.clone();
             self.invoke(&sub, 0, &mut local, depth);
         }
@@ -1149,12 +1144,7 @@ impl Analyzer<'_> {
                                 _ => a.clone(),
                             })
                             .collect();
-                        let sub = Invocation {
-                            argv,
-                            stdin: Stdin::none(),
-                            xargs: false,
-                            display: inv.display.clone(),
-                        };
+                        let sub = Invocation::nested(argv, inv.display.clone());
                         out |= self.invoke(&sub, 0, st, depth);
                     }
                 }
@@ -1175,12 +1165,7 @@ impl Analyzer<'_> {
                         ),
                         None => argv.extend(text.split_whitespace().map(Arg::literal)),
                     }
-                    let sub = Invocation {
-                        argv,
-                        stdin: Stdin::none(),
-                        xargs: false,
-                        display: inv.display.clone(),
-                    };
+                    let sub = Invocation::nested(argv, inv.display.clone());
                     out = self.invoke(&sub, 0, st, depth);
                 }
             }
@@ -1698,12 +1683,7 @@ impl Analyzer<'_> {
                                 _ => a.clone(),
                             })
                             .collect();
-                        let sub = Invocation {
-                            argv,
-                            stdin: Stdin::none(),
-                            xargs: false,
-                            display: inv.display.clone(),
-                        };
+                        let sub = Invocation::nested(argv, inv.display.clone());
                         let mut sub_state = st.clone();
                         self.invoke(&sub, 0, &mut sub_state, depth);
                     }

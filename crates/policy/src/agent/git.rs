@@ -588,12 +588,8 @@ impl Analyzer<'_> {
             }
             "bisect" => {
                 if args.first().is_some_and(|a| a.is("run")) && args.len() > 1 {
-                    let sub = super::walk::Invocation {
-                        argv: args[1..].to_vec(),
-                        stdin: super::walk::Stdin::none(),
-                        xargs: false,
-                        display: display.to_string(),
-                    };
+                    let sub =
+                        super::walk::Invocation::nested(args[1..].to_vec(), display.to_string());
                     let mut sub_state = local.clone();
                     self.invoke(&sub, 0, &mut sub_state, depth);
                 }

@@ -95,6 +95,19 @@ pub(crate) struct Invocation {
     pub display: String,
 }
 
+impl Invocation {
+    /// A command another command runs with these words (a runner, `xargs -I`, `find
+    /// -exec`, `git bisect run`): no standard input of its own, arguments complete.
+    pub fn nested(argv: Vec<Arg>, display: String) -> Invocation {
+        Invocation {
+            argv,
+            stdin: Stdin::none(),
+            xargs: false,
+            display,
+        }
+    }
+}
+
 impl<'a> Analyzer<'a> {
     pub fn new(ctx: &'a AgentContext) -> Analyzer<'a> {
         Analyzer {
