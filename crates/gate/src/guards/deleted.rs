@@ -497,16 +497,6 @@ mod tests {
     use super::*;
     use crate::guards::count_tests;
 
-    fn lines_of(text: &str) -> Vec<Line> {
-        text.lines()
-            .enumerate()
-            .map(|(i, l)| Line {
-                number: i as u32 + 1,
-                text: l.into(),
-            })
-            .collect()
-    }
-
     fn delta(path: &str, kind: DeltaKind, old: Option<&str>, new: Option<&str>) -> FileDelta {
         let (added, removed) = match (old, new) {
             (Some(o), Some(n)) => {
@@ -518,8 +508,8 @@ mod tests {
                 };
                 (f(a), f(r))
             }
-            (None, Some(n)) => (lines_of(n), Vec::new()),
-            (Some(o), None) => (Vec::new(), lines_of(o)),
+            (None, Some(n)) => (Line::all_of(n), Vec::new()),
+            (Some(o), None) => (Vec::new(), Line::all_of(o)),
             (None, None) => (Vec::new(), Vec::new()),
         };
         FileDelta {

@@ -43,6 +43,20 @@ pub struct Line {
     pub text: String,
 }
 
+impl Line {
+    /// Every line of `text`, numbered from 1: a whole file added or removed, in tests.
+    #[cfg(test)]
+    pub(crate) fn all_of(text: &str) -> Vec<Line> {
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| Line {
+                number: i as u32 + 1,
+                text: l.into(),
+            })
+            .collect()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum DeltaKind {

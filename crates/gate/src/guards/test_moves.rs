@@ -243,19 +243,9 @@ fn resolve(dir: &str, spec: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn all_lines(text: &str) -> Vec<Line> {
-        text.lines()
-            .enumerate()
-            .map(|(i, l)| Line {
-                number: i as u32 + 1,
-                text: l.into(),
-            })
-            .collect()
-    }
-
     fn tests_in(path: &str, text: &str) -> Vec<Declared> {
         let lang = Lang::from_path(path).unwrap();
-        declared(&all_lines(text), Some(text), lang, true)
+        declared(&Line::all_of(text), Some(text), lang, true)
     }
 
     #[test]
