@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The cost the kernel boundary adds to one agent shell command (issue 9): the same command
-# run by a shell as the agent would run it unconfined, and as the tool gate rewrites it
-# (`loopgate jail-shell`: Landlock on the pinned write roots, plus the mount namespace that
-# makes the referee's files read-only), and Landlock only (`--no-mounts`). When bubblewrap
-# is installed, the same read-only binds done by `bwrap` are measured for comparison.
-# With LOOPGATE_BEFORE=/path/to/an/older/loopgate, that binary's jail-shell is measured in
+# run by a shell as the agent would run it unconfined, and as the tool gate rewrites it:
+# the jail as a bash builtin in a subshell of that shell (Landlock on the pinned write
+# roots, plus the mount namespace that makes the referee's files read-only), Landlock only
+# (no user namespaces), and the `loopgate jail-shell` fallback of a shell that cannot load
+# the builtin. Every row runs its text from a file with `bash FILE`. When bubblewrap is
+# installed, the same read-only binds done by `bwrap` are measured for comparison.
+# With LOOPGATE_BEFORE=/path/to/an/older/loopgate, that binary's rewrite is measured in
 # the same run (before/after of a change, same machine load).
 # Prints figures; asserts nothing. Usage: bench/jail_shell.sh [RUNS (default 300)]
 set -euo pipefail
@@ -23,37 +25,42 @@ git init -q -b main && git -c user.email=b@e -c user.name=b commit -q --allow-em
 "$bin" install claude >/dev/null
 printf '{"session_id":"bench","cwd":"%s","hook_event_name":"SessionStart"}' "$repo" \
   | CLAUDE_PROJECT_DIR="$repo" "$bin" hook claude >/dev/null
-rewrite() { # the tool gate's rewrite of "$1"
-  printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"}}' "$repo" "$1" \
-    | CLAUDE_PROJECT_DIR="$repo" "$bin" hook claude \
+rewrite_with() { # the tool gate's rewrite of "$2" by the loopgate binary "$1"
+  printf '{"session_id":"bench","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"%s"}}' "$repo" "$2" \
+    | CLAUDE_PROJECT_DIR="$repo" "$1" hook claude \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["hookSpecificOutput"]["updatedInput"]["command"])'
 }
-jailed="$(rewrite true)"
-printf '%s' "$jailed" > "$work/jailed.sh"
-sed 's/ jail-shell / jail-shell --no-mounts /' "$work/jailed.sh" > "$work/landlock-only.sh"
-# The floor of this design: the same two-shell chain (the agent's shell, then a bash with
-# the hand-back trap) with no loopgate and no jail in between.
-sed "1s#^'$bin' jail-shell .* -c 'true'\$#bash -c 'trap \"builtin pwd -P >| /dev/null\" EXIT; true'#" \
-  "$work/jailed.sh" > "$work/no-loopgate.sh"
-grep -q "^bash -c 'trap" "$work/no-loopgate.sh" || { echo "the floor's rewrite failed" >&2; exit 1; }
-echo "rewritten: $(head -1 "$work/jailed.sh")"
-# A plain program call (one program, literal words) is exec'd by the jail itself, with no
-# second shell: measured on /bin/true, an external program, against the same unconfined.
+rewrite() { rewrite_with "$bin" "$@"; }
+# The rewrite loads the jail as a bash builtin into a subshell of the agent's shell; a shell
+# that cannot load it runs `jail-shell` instead (measured by naming a library that is not
+# there). Landlock only: the hook planned without user namespaces.
+rewrite true > "$work/jailed.sh"
+grep -q "enable -f" "$work/jailed.sh" || { echo "the rewrite has no builtin" >&2; exit 1; }
+lib="$(grep -o "enable -f '[^']*'" "$work/jailed.sh" | cut -d"'" -f2)"
+sed "s|$lib|/nonexistent/loopgate-jail.so|" "$work/jailed.sh" > "$work/jail-shell.sh"
+LOOPGATE_NO_USERNS=1 rewrite true > "$work/landlock-only.sh"
+grep -q "unshare=" "$work/landlock-only.sh" && { echo "the landlock-only rewrite has a namespace" >&2; exit 1; }
+echo "rewritten: $(cat "$work/jailed.sh")"
+# A plain program call (one program, literal words): run as its words, which bash execs in
+# place (jail-shell execs the program itself): measured on /bin/true, an external program.
 rewrite /bin/true > "$work/jailed-plain.sh"
-grep -q -- " -- '/bin/true'\$" "$work/jailed-plain.sh" || { echo "the plain rewrite failed" >&2; exit 1; }
+sed "s|$lib|/nonexistent/loopgate-jail.so|" "$work/jailed-plain.sh" > "$work/jail-shell-plain.sh"
 echo "rewritten: $(cat "$work/jailed-plain.sh")"
 
-cmds=("plain bash -c true=bash -c true"
+printf 'true' > "$work/plain.sh"
+printf '/bin/true' > "$work/plain-program.sh"
+cmds=("unconfined true=bash $work/plain.sh"
       "reference: /bin/true=/bin/true"
       "reference: loopgate --version=$bin --version"
-      "jail-shell (landlock + mounts)=bash $work/jailed.sh"
-      "jail-shell (landlock only)=bash $work/landlock-only.sh"
-      "floor: both shells, no loopgate=bash $work/no-loopgate.sh"
-      "plain bash -c /bin/true=bash -c /bin/true"
-      "jail-shell plain program /bin/true=bash $work/jailed-plain.sh")
+      "jailed, builtin (landlock + mounts)=bash $work/jailed.sh"
+      "jailed, builtin (landlock only)=bash $work/landlock-only.sh"
+      "jailed, jail-shell fallback=bash $work/jail-shell.sh"
+      "unconfined /bin/true=bash $work/plain-program.sh"
+      "jailed /bin/true, builtin=bash $work/jailed-plain.sh"
+      "jailed /bin/true, jail-shell fallback=bash $work/jail-shell-plain.sh")
 if [ -n "${LOOPGATE_BEFORE:-}" ]; then
-  sed "s|^'$bin' |'$LOOPGATE_BEFORE' |" "$work/jailed.sh" > "$work/before.sh"
-  cmds+=("jail-shell (before binary)=bash $work/before.sh")
+  rewrite_with "$LOOPGATE_BEFORE" true > "$work/before.sh"
+  cmds+=("jailed by the before binary=bash $work/before.sh")
 fi
 if command -v bwrap >/dev/null; then
   binds=""
@@ -61,7 +68,5 @@ if command -v bwrap >/dev/null; then
   cmds+=("bwrap ro-binds + bash (no landlock)=bwrap --dev-bind / / $binds bash -c true")
 fi
 python3 "$root/bench/timing.py" "$runs" "${cmds[@]}"
-echo "added cost of the jail = p50(jail-shell) - p50(plain bash) for the shell path (true is a"
-echo "bash builtin), p50(jail-shell plain program) - p50(plain bash -c /bin/true) for a plain call;"
-echo "the floor is one more exec"
-echo "of loopgate (compare the /bin/true and loopgate --version references of this run)."
+echo "added cost of the jail = p50(jailed) - p50(unconfined true) for the shell path (true is a"
+echo "bash builtin), p50(jailed /bin/true) - p50(unconfined /bin/true) for a plain call."

@@ -119,7 +119,10 @@ fn a_plain_program_call_is_run_by_the_jail_itself_and_stays_confined() {
         .as_str()
         .unwrap();
     assert!(
-        rewritten.ends_with(" -- './w.sh' 'a b' 'c'") && !rewritten.contains(" -c "),
+        rewritten.contains(
+            " jail-shell --agent claude --session 'redteam-session' -- './w.sh' 'a b' 'c'\n"
+        ) && rewritten.ends_with("; './w.sh' 'a b' 'c' )")
+            && !rewritten.contains(" -c "),
         "{rewritten}"
     );
     assert_eq!(ran.code, Some(3), "{}", ran.explain());
@@ -311,27 +314,108 @@ fn without_user_namespaces_the_jail_is_landlock_only_and_says_so() {
     );
 }
 
+/// The path of the builtin's library named in a rewritten command.
+fn library_of(rewritten: &str) -> std::path::PathBuf {
+    let start = rewritten
+        .find("enable -f '")
+        .expect("the builtin is loaded")
+        + "enable -f '".len();
+    let len = rewritten[start..].find('\'').unwrap();
+    std::path::PathBuf::from(&rewritten[start..start + len])
+}
+
 #[test]
 fn a_command_that_cannot_be_confined_at_run_time_never_runs() {
     let sb = Sandbox::new(None);
     let ran = sb.attempt("touch should-not-exist");
-    let rewritten = ran.answer["hookSpecificOutput"]["updatedInput"]["command"]
+    let genuine = ran.answer["hookSpecificOutput"]["updatedInput"]["command"]
         .as_str()
         .unwrap()
+        .to_string();
+    // The first, genuine attempt did run.
+    assert!(
+        sb.repo.join("should-not-exist").exists(),
+        "{}",
+        ran.explain()
+    );
+    std::fs::remove_file(sb.repo.join("should-not-exist")).unwrap();
+    // A step of the planned jail fails (a writable path is gone by the time it runs): the
+    // builtin names the step and the shell never reaches the command.
+    let repo = std::fs::canonicalize(&sb.repo).unwrap();
+    let step = format!("'rw=65522:{}'", repo.display());
+    assert!(genuine.contains(&step), "{genuine}");
+    let broken = genuine.replace(&step, &format!("'rw=65522:{}/gone'", repo.display()));
+    let out = sb.cmd("bash").args(["-c", &broken]).output().unwrap();
+    assert_eq!(out.status.code(), Some(126));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("was not run")
+            && stderr.contains("cannot open a writable path")
+            && stderr.contains("/gone`"),
+        "{stderr}"
+    );
+    assert!(!sb.repo.join("should-not-exist").exists());
+    // A shell that cannot load the builtin gets `jail-shell`, which plans the jail from the
+    // session's pin: a session with no pin runs nothing.
+    let forged = genuine
+        .replace(
+            &library_of(&genuine).display().to_string(),
+            "/nonexistent/lib.so",
+        )
         .replace("'redteam-session'", "'no-such-session'");
-    let out = sb.cmd("bash").args(["-c", &rewritten]).output().unwrap();
+    let out = sb.cmd("bash").args(["-c", &forged]).output().unwrap();
     assert_eq!(out.status.code(), Some(126));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("was not run") && stderr.contains("no pinned session `no-such-session`"),
         "{stderr}"
     );
-    // The first, genuine attempt did run; the forged one created nothing more.
-    assert!(sb.repo.join("should-not-exist").exists());
-    std::fs::remove_file(sb.repo.join("should-not-exist")).unwrap();
-    let again = sb.cmd("bash").args(["-c", &rewritten]).output().unwrap();
-    assert_eq!(again.status.code(), Some(126));
     assert!(!sb.repo.join("should-not-exist").exists());
+}
+
+/// The jail is a builtin loaded into a subshell of the agent's own shell: the command runs
+/// in that subshell (no second bash), with the shell's functions. Where the library cannot
+/// be loaded, the same rewritten command runs under `jail-shell` and is confined alike.
+#[test]
+fn the_jail_is_a_builtin_of_the_agents_shell_and_jail_shell_its_fallback() {
+    let sb = Sandbox::new(None);
+    // Scripts, so that only the kernel can stop the writes (the static policy cannot see).
+    std::fs::write(sb.repo.join("w.sh"), "echo x >> ~/.bashrc\n").unwrap();
+    std::fs::write(sb.repo.join("swap.sh"), "cp /bin/true \"$1\"\n").unwrap();
+    let ran = sb.attempt("type -t loopgate_jail; bash w.sh 2>/dev/null; echo denied=$?");
+    let rewritten = ran.answer["hookSpecificOutput"]["updatedInput"]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(rewritten.starts_with("__lg_c="), "{rewritten}");
+    assert_eq!(ran.stdout, "builtin\ndenied=1\n", "{}", ran.explain());
+    let library = library_of(&rewritten);
+    let state = sb.home.join(".local/state/loopgate/lib");
+    assert!(library.starts_with(&state), "{}", library.display());
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&state).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "the library's directory is private");
+    // A jailed command cannot replace the library the next command loads.
+    let swap = sb.attempt(&format!(
+        "bash swap.sh '{}' 2>/dev/null; echo swapped=$?",
+        library.display()
+    ));
+    assert!(swap.stdout.contains("swapped=1"), "{}", swap.explain());
+    // Without the library (a shell that cannot load it), `jail-shell` confines instead.
+    std::fs::remove_file(&library).unwrap();
+    let out = sb
+        .cmd("bash")
+        .current_dir(&sb.repo)
+        .args(["-c", &rewritten])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "denied=1\n",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(read(&sb.home.join(".bashrc")), "# the user's shell\n");
 }
 
 #[test]

@@ -12,8 +12,8 @@
 
 use crate::cli::JailShellArgs;
 use crate::cmd::hook::rewrite::quote;
+use crate::cmd::jail_plan;
 use crate::exit::Exit;
-use sandbox::jail_files::{prune_hand_backs, session_tmp};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,38 +34,11 @@ pub fn run(dir: &Path, args: &JailShellArgs) -> anyhow::Result<Exit> {
 }
 
 fn start(dir: &Path, args: &JailShellArgs) -> String {
-    let pin = match gate::pin::load(&args.agent, &args.session) {
-        Ok(Some(pin)) => pin,
-        Ok(None) => return format!("no pinned session `{}` for {}", args.session, args.agent),
-        Err(e) => return format!("{e:#}"),
+    let plan = match jail_plan::for_session(&args.agent, &args.session, !args.no_mounts) {
+        Ok(plan) => plan,
+        Err(why) => return why,
     };
-    let config = match pin.loaded() {
-        Ok(l) => l.config,
-        Err(e) => return format!("{e:#}"),
-    };
-    let tmp = match session_tmp(&args.agent, &args.session) {
-        Ok(tmp) => tmp,
-        Err(e) => return e,
-    };
-    prune_hand_backs(&tmp);
-    // The same tool caches a confined check may write (dependency downloads), when they
-    // exist: `npm install` and `cargo build` work unchanged, at the price that a jailed
-    // command can poison them (docs/threat-model.md).
-    let mut extra = vec![tmp.clone()];
-    if let Some(home) = gate::roots::home() {
-        extra.extend(
-            gate::escape::TOOL_CACHES
-                .iter()
-                .map(|c| home.join(c))
-                .filter(|p| p.exists()),
-        );
-    }
-    let plan = sandbox::ConfinePlan {
-        write_roots: pin.write_roots.clone(),
-        extra_writable: extra,
-        private_tmp: false,
-    };
-    let prepared = match sandbox::prepare(&plan) {
+    let prepared = match sandbox::prepare(&plan.confine) {
         Ok(p) => p,
         Err(e) => return e.to_string(),
     };
@@ -76,30 +49,13 @@ fn start(dir: &Path, args: &JailShellArgs) -> String {
         );
     }
     let mut cmd = match &args.command {
-        Some(command) => shell(command, cwd_out(args.cwd_file.as_deref(), &tmp)),
+        Some(command) => shell(command, cwd_out(args.cwd_file.as_deref(), &plan.tmp)),
         None => program(dir, &args.words),
     };
-    cmd.current_dir(dir).env("TMPDIR", &tmp);
+    cmd.current_dir(dir).env("TMPDIR", &plan.tmp);
     let mut namespaced = false;
-    if !args.no_mounts {
-        let mut writable = plan.write_roots.clone();
-        writable.extend(plan.extra_writable.iter().cloned());
-        let read_only = gate::referee_files::paths(&pin.root, gate::referee_files::Scope::All);
-        let home = gate::roots::home();
-        let mounts = match sandbox::mounts::prepare(&sandbox::mounts::MountPlan {
-            read_only,
-            writable,
-            hidden: sandbox::mounts::expand_hidden(
-                &config.sandbox.deny_read,
-                &pin.root,
-                home.as_deref(),
-            ),
-            network: match config.sandbox.network {
-                gate::config::Network::On => sandbox::mounts::NetMode::Host,
-                gate::config::Network::Off => sandbox::mounts::NetMode::None,
-                gate::config::Network::Loopback => sandbox::mounts::NetMode::Loopback,
-            },
-        }) {
+    if let Some(mount_plan) = &plan.mounts {
+        let mounts = match sandbox::mounts::prepare(mount_plan) {
             Ok(m) => m,
             Err(e) => return format!("cannot plan the read-only mounts: {e}"),
         };

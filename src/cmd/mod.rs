@@ -10,6 +10,7 @@ mod exec;
 pub(crate) mod hook;
 mod init;
 mod install;
+pub mod jail_plan;
 pub(crate) mod jail_shell;
 mod policy;
 mod quarantine;

@@ -6,7 +6,9 @@
 //! (`prctl(PR_SET_NO_NEW_PRIVS)` and `landlock_restrict_self`), both async-signal-safe.
 //! Every descendant inherits the domain: Landlock cannot be dropped once applied.
 
-use landlock::{AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, ABI};
+use landlock::{
+    AccessFs, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, ABI,
+};
 use serde::{Deserialize, Serialize};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
@@ -195,16 +197,7 @@ fn prepare_with(plan: &ConfinePlan, availability: Availability) -> Result<Prepar
     } else {
         None
     };
-    let mut wanted: Vec<PathBuf> = plan
-        .write_roots
-        .iter()
-        .chain(&plan.extra_writable)
-        .cloned()
-        .collect();
-    if let Some(t) = &tmp {
-        wanted.push(t.path().to_path_buf());
-    }
-    wanted.extend(DEVICE_PATHS.iter().map(PathBuf::from));
+    let wanted = writable_paths(plan, tmp.as_ref().map(|t| t.path()));
     let mut report = ConfineReport {
         enforcement: enforcement_for(&availability),
         abi: None,
@@ -238,7 +231,7 @@ fn prepare_with(plan: &ConfinePlan, availability: Availability) -> Result<Prepar
         .map_err(ruleset_err)?
         .create()
         .map_err(ruleset_err)?;
-    for path in dedup(wanted) {
+    for path in wanted {
         let fd = match PathFd::new(&path) {
             Ok(fd) => fd,
             Err(e) => {
@@ -249,11 +242,7 @@ fn prepare_with(plan: &ConfinePlan, availability: Availability) -> Result<Prepar
                 continue;
             }
         };
-        let access = if is_directory(&path) {
-            handled
-        } else {
-            handled & AccessFs::from_file(TARGET_ABI)
-        };
+        let access = access_for(&path, handled, TARGET_ABI);
         created = created
             .add_rule(PathBeneath::new(fd, access))
             .map_err(ruleset_err)?;
@@ -276,6 +265,56 @@ fn prepare_with(plan: &ConfinePlan, availability: Availability) -> Result<Prepar
                 report,
             })
         }
+    }
+}
+
+/// Every path `plan` makes writable, with the private temp dir and the device files.
+fn writable_paths(plan: &ConfinePlan, tmp: Option<&Path>) -> Vec<PathBuf> {
+    let mut wanted: Vec<PathBuf> = plan
+        .write_roots
+        .iter()
+        .chain(&plan.extra_writable)
+        .cloned()
+        .collect();
+    wanted.extend(tmp.map(Path::to_path_buf));
+    wanted.extend(DEVICE_PATHS.iter().map(PathBuf::from));
+    dedup(wanted)
+}
+
+/// The rights a rule on `path` grants: all of `handled` beneath a directory, the file
+/// rights alone on a file (the kernel refuses directory rights on a file).
+fn access_for(path: &Path, handled: BitFlags<AccessFs>, abi: ABI) -> BitFlags<AccessFs> {
+    if is_directory(path) {
+        handled
+    } else {
+        handled & AccessFs::from_file(abi)
+    }
+}
+
+/// `plan`'s Landlock rules as the numbers the kernel takes, for a jail set up by a process
+/// other than loopgate (the bash builtin, `crate::builtin`): the write rights this kernel
+/// (ABI `abi`) handles, and each existing writable path with the rights granted beneath it.
+/// A path that does not exist is left out, as `prepare` skips it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawRules {
+    pub handled: u64,
+    pub rules: Vec<(PathBuf, u64)>,
+}
+
+pub fn raw_rules(plan: &ConfinePlan, abi: u32) -> RawRules {
+    let abi = ABI::from(abi.min(TARGET_ABI_NUMBER) as i32);
+    let handled = AccessFs::from_write(abi);
+    let rules = writable_paths(plan, None)
+        .into_iter()
+        .filter(|p| std::fs::metadata(p).is_ok())
+        .map(|p| {
+            let access = access_for(&p, handled, abi).bits();
+            (p, access)
+        })
+        .collect();
+    RawRules {
+        handled: handled.bits(),
+        rules,
     }
 }
 

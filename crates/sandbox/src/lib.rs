@@ -1,6 +1,7 @@
 //! Write-root math, Landlock confinement, metadata snapshots for escape detection, and
 //! the quarantine record.
 
+pub mod builtin;
 pub mod confine;
 pub mod jail_files;
 mod keeper;

@@ -220,6 +220,51 @@ impl PreparedMounts {
     }
 }
 
+impl PreparedMounts {
+    /// The same set-up as steps of the bash builtin (`crate::builtin`), in the order `enter`
+    /// takes them. `None` when a path is not UTF-8 (the shell text carries words).
+    pub fn builtin_steps(&self) -> Option<Vec<String>> {
+        let text = |c: &CString| c.to_str().ok().map(str::to_string);
+        let mut out = vec![format!("unshare={}", self.unshare_flags())];
+        if self.userns {
+            out.push(format!(
+                "uidmap={}",
+                std::str::from_utf8(&self.uid_map).ok()?
+            ));
+            out.push(format!(
+                "gidmap={}",
+                std::str::from_utf8(&self.gid_map).ok()?
+            ));
+        }
+        out.push("slave".into());
+        for step in &self.steps {
+            out.push(match step {
+                Step::Anchor { path, .. } => format!("anchor={}", text(path)?),
+                Step::ReadOnly { path, keep, .. } => format!("ro={keep}:{}", text(path)?),
+                Step::HideDir { path, .. } => format!("hide-dir={}", text(path)?),
+                Step::HideFile { path, keep, .. } => format!("hide-file={keep}:{}", text(path)?),
+            });
+        }
+        out.push("cwd".into());
+        if self.network == NetMode::Loopback {
+            out.push("lo".into());
+        }
+        Some(out)
+    }
+
+    fn unshare_flags(&self) -> libc::c_int {
+        let mut flags = if self.userns {
+            libc::CLONE_NEWUSER | libc::CLONE_NEWNS
+        } else {
+            libc::CLONE_NEWNS
+        };
+        if self.network != NetMode::Host {
+            flags |= libc::CLONE_NEWNET;
+        }
+        flags
+    }
+}
+
 /// Make `cmd` start in the private mount namespace. Register it BEFORE Landlock's
 /// `pre_exec`: a Landlock-confined process may not mount.
 pub fn apply(cmd: &mut std::process::Command, prepared: std::sync::Arc<PreparedMounts>) {
@@ -234,14 +279,7 @@ pub fn apply(cmd: &mut std::process::Command, prepared: std::sync::Arc<PreparedM
 }
 
 fn enter(p: &PreparedMounts) -> std::io::Result<()> {
-    let mut flags = if p.userns {
-        libc::CLONE_NEWUSER | libc::CLONE_NEWNS
-    } else {
-        libc::CLONE_NEWNS
-    };
-    if p.network != NetMode::Host {
-        flags |= libc::CLONE_NEWNET;
-    }
+    let flags = p.unshare_flags();
     // SAFETY: raw syscalls with pointers to live, NUL-terminated buffers.
     unsafe {
         if libc::unshare(flags) != 0 {

@@ -49,6 +49,57 @@ pub struct Kernel {
     pub exe: Result<PathBuf, String>,
     /// Where the hand-back of the final directory goes; `None`: the session's temp dir.
     pub cwd_dir: Option<PathBuf>,
+    /// The jail as a bash builtin, when it could be planned for this call's session.
+    pub builtin: Option<BuiltinJail>,
+}
+
+/// The bash builtin that confines the agent's shell in place (`sandbox::builtin`), and its
+/// steps for one session: planned by the hook from the session's pin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltinJail {
+    pub library: PathBuf,
+    pub steps: Vec<String>,
+    pub tmp: PathBuf,
+}
+
+impl BuiltinJail {
+    /// Plan it for the pinned session of `ws` (the edge: the file system and the library
+    /// file). `None` when any part cannot be had: the rewrite then uses `jail-shell` alone,
+    /// which says why at run time.
+    pub fn plan(
+        ws: &Workspace,
+        agent: AgentKind,
+        session: &str,
+        mounts: bool,
+        abi: u32,
+    ) -> Option<BuiltinJail> {
+        let library = install_library()?;
+        let plan = crate::cmd::jail_plan::from_pin(
+            agent.name(),
+            session,
+            &ws.root,
+            &ws.write_roots,
+            &ws.config.sandbox,
+            mounts,
+        )
+        .ok()?;
+        let prepared = match &plan.mounts {
+            Some(m) => Some(sandbox::mounts::prepare(m).ok()?),
+            None => None,
+        };
+        let rules = sandbox::confine::raw_rules(&plan.confine, abi);
+        Some(BuiltinJail {
+            library,
+            steps: sandbox::builtin::steps(prepared.as_ref(), &rules)?,
+            tmp: plan.tmp,
+        })
+    }
+}
+
+/// The builtin's library in loopgate's state dir (`lib/`, outside every write root, so no
+/// jailed command can replace it), written there on first use.
+fn install_library() -> Option<PathBuf> {
+    sandbox::builtin::install(&state::user_state_dir()?.join("lib")).ok()
 }
 
 impl Kernel {
@@ -66,7 +117,23 @@ impl Kernel {
             exe: std::env::current_exe()
                 .map_err(|e| format!("the loopgate binary's own path cannot be read: {e}")),
             cwd_dir: None,
+            builtin: None,
         }
+    }
+
+    /// [`Kernel::probe`], with the builtin planned for the session of `ws` when the plan
+    /// would confine its commands.
+    pub fn probe_for(ws: &Workspace, agent: AgentKind, session: Option<&str>) -> Kernel {
+        let mut k = Kernel::probe();
+        let wanted = ws.config.sandbox.confine != Confine::Off
+            && !k.run_confined
+            && agent_can_rewrite(agent).is_ok();
+        if let (true, Ok(abi), Some(session)) =
+            (wanted, &k.landlock, session.filter(|s| !s.is_empty()))
+        {
+            k.builtin = BuiltinJail::plan(ws, agent, session, k.mounts.is_ok(), *abi);
+        }
+        k
     }
 }
 
@@ -148,7 +215,15 @@ pub fn plan(
         .clone()
         .unwrap_or_else(|| sandbox::jail_files::session_tmp_path(agent.name(), session));
     Plan::Confine {
-        command: wrap(exe, agent, session, command, mounts, &cwd_dir),
+        command: wrap(
+            exe,
+            agent,
+            session,
+            command,
+            mounts,
+            &cwd_dir,
+            kernel.builtin.as_ref(),
+        ),
         level,
     }
 }
@@ -174,13 +249,18 @@ fn extras(sandbox: &gate::config::SandboxConfig) -> String {
 
 /// The command the agent's shell runs instead of `command`.
 ///
-/// A plain program call (`policy::plain_command`) goes to `jail-shell` as its words, and
-/// the jail `exec`s the program itself, as `bash -c` would: no second shell, and no
-/// directory to carry back, since only a shell builtin can change it. Anything else runs
-/// through `jail-shell -c` (which becomes the jailed `bash`); then the outer shell moves to
-/// the directory the original ended in (Claude Code carries the cwd across calls; the jailed
-/// shell leaves it in `cwd_dir/cwd.<pid of the outer shell>`) and ends with the original's
-/// exit code, without forking anything else.
+/// With the bash builtin (`builtin`), a subshell of the agent's own shell loads it,
+/// confines itself with the planned steps and then runs the command: no program is
+/// started for the jail. Where the shell cannot load it (not bash, no loadable builtins),
+/// the subshell becomes `jail-shell` instead, which plans the same jail from the pin.
+///
+/// A plain program call (`policy::plain_command`) is run as its words, which bash `exec`s
+/// in place, and `jail-shell` gets the words too (it `exec`s the program itself): no second
+/// shell, and no directory to carry back, since only a shell builtin can change it.
+/// Anything else is `eval`ed (or run by `jail-shell -c`, which becomes the jailed `bash`);
+/// then the outer shell moves to the directory the original ended in (Claude Code carries
+/// the cwd across calls; the jailed shell leaves it in `cwd_dir/cwd.<pid of the outer
+/// shell>`) and ends with the original's exit code, without forking anything else.
 pub fn wrap(
     exe: &Path,
     agent: AgentKind,
@@ -188,6 +268,7 @@ pub fn wrap(
     command: &str,
     mounts: bool,
     cwd_dir: &Path,
+    builtin: Option<&BuiltinJail>,
 ) -> String {
     let mut call = format!(
         "{} jail-shell --agent {} --session {}",
@@ -198,15 +279,43 @@ pub fn wrap(
     if !mounts {
         call.push_str(" --no-mounts");
     }
+    // The subshell that confines itself, or becomes `fallback` when it cannot.
+    let jailed = |fallback: String, run: String| match builtin {
+        Some(b) => {
+            let steps: Vec<String> = b.steps.iter().map(|w| quote(w)).collect();
+            format!(
+                "( enable -f {} {name} 2>/dev/null || exec {fallback}\nbuiltin {name} {} || exit 126; export TMPDIR={}; {run} )",
+                quote(&b.library.display().to_string()),
+                steps.join(" "),
+                quote(&b.tmp.display().to_string()),
+                name = sandbox::builtin::NAME,
+            )
+        }
+        None => fallback,
+    };
     if let Some(words) = policy::plain_command::argv(command) {
         let words: Vec<String> = words.iter().map(|w| quote(w)).collect();
-        return format!("{call} -- {}", words.join(" "));
+        let words = words.join(" ");
+        return jailed(format!("{call} -- {words}"), words);
     }
     let file = format!("{}/cwd.", cwd_dir.display());
     let file = format!("{}\"$$\"", quote(&file));
+    let shell = match builtin {
+        Some(_) => format!(
+            "__lg_c={}; {}",
+            quote(command),
+            jailed(
+                format!("{call} --cwd-file {file} -c \"$__lg_c\""),
+                format!(
+                    ": 2>/dev/null >| {file}; trap {} EXIT; eval \"$__lg_c\"",
+                    quote(&format!("builtin pwd -P >| {file} 2>/dev/null"))
+                ),
+            )
+        ),
+        None => format!("{call} --cwd-file {file} -c {}", quote(command)),
+    };
     format!(
-        "{call} --cwd-file {file} -c {}\n__lg_s=$?; __lg_d=; {{ IFS= builtin read -r __lg_d < {file}; }} 2>/dev/null && [ -n \"$__lg_d\" ] && builtin cd -- \"$__lg_d\" 2>/dev/null; __lg_r() {{ return \"$1\"; }}; __lg_r \"$__lg_s\"",
-        quote(command)
+        "{shell}\n__lg_s=$?; __lg_d=; {{ IFS= builtin read -r __lg_d < {file}; }} 2>/dev/null && [ -n \"$__lg_d\" ] && builtin cd -- \"$__lg_d\" 2>/dev/null; __lg_r() {{ return \"$1\"; }}; __lg_r \"$__lg_s\""
     )
 }
 
@@ -242,7 +351,7 @@ pub fn apply(
         input.session_id.as_deref(),
         &ws.config.sandbox,
         command,
-        &Kernel::probe(),
+        &Kernel::probe_for(ws, input.agent, input.session_id.as_deref()),
     );
     let extra = plan.audit();
     match plan {
@@ -313,9 +422,13 @@ pub fn kernel_status(sandbox: &gate::config::SandboxConfig) -> Value {
 pub fn session_note(ws: &Workspace, agent: AgentKind) -> String {
     let kernel = Kernel::probe();
     match plan(agent, Some("session"), &ws.config.sandbox, "true", &kernel) {
-        Plan::Confine { level, .. } => format!(
+        Plan::Confine { level, .. } => {
+            // Ready before the first command (best effort: the first command retries).
+            install_library();
+            format!(
             " Every shell command runs confined by the kernel ({level}): writes outside the write roots, and to loopgate.toml, .loopgate/, the agents' settings, .git/hooks and .git/config, fail with `Permission denied` or `Read-only file system`."
-        ),
+        )
+        }
         Plan::Unconfined { why } => {
             format!(" Shell commands are not confined by the kernel ({why}); writes outside the write roots are detected when you stop.")
         }
@@ -341,6 +454,7 @@ mod tests {
             run_confined: false,
             exe: Ok(PathBuf::from("/opt/lg dir/loopgate")),
             cwd_dir: Some(PathBuf::from("/state/cwd")),
+            builtin: None,
         }
     }
 
@@ -359,6 +473,33 @@ mod tests {
         assert!(level.contains("read-only mounts"), "{level}");
         assert!(command.starts_with("'/opt/lg dir/loopgate' jail-shell --agent claude --session 's'\\''1' --cwd-file '/state/cwd/cwd.'\"$$\" -c "), "{command}");
         assert!(command.contains(&quote(cmd)), "{command}");
+    }
+
+    #[test]
+    fn with_the_builtin_the_subshell_confines_itself_or_becomes_jail_shell() {
+        let mut k = kernel();
+        k.builtin = Some(BuiltinJail {
+            library: PathBuf::from("/state/lib/j.so"),
+            steps: vec!["landlock=1".into(), "rw=1:/r o".into(), "restrict".into()],
+            tmp: PathBuf::from("/t"),
+        });
+        let confined =
+            |cmd: &str| match plan(AgentKind::Claude, Some("s"), &cfg(Confine::Auto), cmd, &k) {
+                Plan::Confine { command, .. } => command,
+                other => panic!("{other:?}"),
+            };
+        let shell = confined("cd sub && make");
+        assert!(shell.starts_with("__lg_c='cd sub && make'; ( enable -f '/state/lib/j.so' loopgate_jail 2>/dev/null || exec '/opt/lg dir/loopgate' jail-shell --agent claude --session 's' --cwd-file '/state/cwd/cwd.'\"$$\" -c \"$__lg_c\"\nbuiltin loopgate_jail 'landlock=1' 'rw=1:/r o' 'restrict' || exit 126; export TMPDIR='/t'; "), "{shell}");
+        assert!(
+            shell.contains(" EXIT; eval \"$__lg_c\" )\n__lg_s=$?;"),
+            "{shell}"
+        );
+        let plain = confined("make -j2");
+        assert!(
+            plain.ends_with("'restrict' || exit 126; export TMPDIR='/t'; 'make' '-j2' )"),
+            "{plain}"
+        );
+        assert!(plain.contains(" -- 'make' '-j2'\n"), "{plain}");
     }
 
     #[test]

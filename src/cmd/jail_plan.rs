@@ -1,0 +1,87 @@
+//! What confines one agent shell command of a session, planned from the session's pin:
+//! the Landlock write rules and the read-only mounts. One plan for both ways a command is
+//! jailed: `loopgate jail-shell` (`cmd::jail_shell`) and the bash builtin the tool gate's
+//! rewrite loads (`cmd::hook::rewrite`).
+
+use sandbox::jail_files::{prune_hand_backs, session_tmp};
+use std::path::{Path, PathBuf};
+
+pub struct JailPlan {
+    pub confine: sandbox::ConfinePlan,
+    /// `None` when no mount namespace is wanted (`--no-mounts`).
+    pub mounts: Option<sandbox::mounts::MountPlan>,
+    /// The session's temp dir: writable, and the command's `$TMPDIR`.
+    pub tmp: PathBuf,
+}
+
+/// The plan for `agent`'s session `session`: the write roots come from its pin, never from
+/// the caller's cwd or arguments.
+pub fn for_session(agent: &str, session: &str, mounts: bool) -> Result<JailPlan, String> {
+    let pin = match gate::pin::load(agent, session) {
+        Ok(Some(pin)) => pin,
+        Ok(None) => return Err(format!("no pinned session `{session}` for {agent}")),
+        Err(e) => return Err(format!("{e:#}")),
+    };
+    let config = pin.loaded().map_err(|e| format!("{e:#}"))?.config;
+    from_pin(
+        agent,
+        session,
+        &pin.root,
+        &pin.write_roots,
+        &config.sandbox,
+        mounts,
+    )
+}
+
+/// The plan from a pin's parts (the tool gate has them loaded already).
+pub fn from_pin(
+    agent: &str,
+    session: &str,
+    root: &Path,
+    write_roots: &[PathBuf],
+    sandbox: &gate::config::SandboxConfig,
+    mounts: bool,
+) -> Result<JailPlan, String> {
+    let tmp = session_tmp(agent, session)?;
+    prune_hand_backs(&tmp);
+    // The same tool caches a confined check may write (dependency downloads), when they
+    // exist: `npm install` and `cargo build` work unchanged, at the price that a jailed
+    // command can poison them (docs/threat-model.md).
+    let mut extra = vec![tmp.clone()];
+    if let Some(home) = gate::roots::home() {
+        extra.extend(
+            gate::escape::TOOL_CACHES
+                .iter()
+                .map(|c| home.join(c))
+                .filter(|p| p.exists()),
+        );
+    }
+    let confine = sandbox::ConfinePlan {
+        write_roots: write_roots.to_vec(),
+        extra_writable: extra,
+        private_tmp: false,
+    };
+    let mounts = mounts.then(|| {
+        let mut writable = confine.write_roots.clone();
+        writable.extend(confine.extra_writable.iter().cloned());
+        sandbox::mounts::MountPlan {
+            read_only: gate::referee_files::paths(root, gate::referee_files::Scope::All),
+            writable,
+            hidden: sandbox::mounts::expand_hidden(
+                &sandbox.deny_read,
+                root,
+                gate::roots::home().as_deref(),
+            ),
+            network: match sandbox.network {
+                gate::config::Network::On => sandbox::mounts::NetMode::Host,
+                gate::config::Network::Off => sandbox::mounts::NetMode::None,
+                gate::config::Network::Loopback => sandbox::mounts::NetMode::Loopback,
+            },
+        }
+    });
+    Ok(JailPlan {
+        confine,
+        mounts,
+        tmp,
+    })
+}
