@@ -33,7 +33,7 @@ fn a_script_the_agent_writes_and_runs_cannot_touch_home_or_the_referee() {
     let script = r.file("persist.sh");
     let server = ModelServer::start(vec![
         Turn::write(script.to_str().unwrap(), SCRIPT),
-        Turn::bash("sh persist.sh; echo script-exit=$?"),
+        Turn::bash("sh persist.sh; echo script-exit=$?; type -t loopgate_jail"),
         Turn::bash("mkdir -p sub/dir && cd sub/dir"),
         Turn::bash("pwd"),
         Turn::text("Done."),
@@ -78,6 +78,10 @@ fn a_script_the_agent_writes_and_runs_cannot_touch_home_or_the_referee() {
         .find(|t| t.contains("ran-to-the-end"))
         .unwrap_or_else(|| panic!("the script ran: {}", run.explain()));
     assert!(!script_result.contains("wrote "), "{script_result}");
+    assert!(
+        script_result.contains("\nbuiltin"),
+        "the client's own shell loaded the jail as a builtin: {script_result}"
+    );
     assert!(
         script_result.contains("Permission denied")
             && script_result.contains("Read-only file system"),

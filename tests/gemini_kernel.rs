@@ -47,7 +47,7 @@ fn attempt(confine: &str) -> Option<(TestRepo, GeminiServer, ClientRun)> {
             ),
             Turn::tool(
                 "run_shell_command",
-                json!({"command": "sh persist.sh; echo script-exit=$?"}),
+                json!({"command": "sh persist.sh; echo script-exit=$?; type -t loopgate_jail"}),
             ),
             Turn::text("Done."),
             Turn::text("Done, really."),
@@ -107,6 +107,10 @@ fn a_script_the_agent_writes_and_runs_cannot_touch_home_or_the_referee() {
     );
     let result = script_result(&server, &run);
     assert!(!result.contains("wrote "), "{result}");
+    assert!(
+        result.contains("\nbuiltin"),
+        "the client's own shell loaded the jail as a builtin: {result}"
+    );
     assert!(
         result.contains("Permission denied") && result.contains("Read-only file system"),
         "the model sees the kernel's refusals: {result}"
