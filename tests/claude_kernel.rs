@@ -103,7 +103,7 @@ fn a_script_the_agent_writes_and_runs_cannot_touch_home_or_the_referee() {
     assert!(
         audit
             .iter()
-            .any(|l| l["tool"] == "Bash" && l["extra"]["confinement"]["mode"] == "jail-shell"),
+            .any(|l| l["tool"] == "Bash" && l["extra"]["confinement"]["mode"] == "jail"),
         "{audit:?}"
     );
 }

@@ -121,8 +121,9 @@ fn a_script_the_agent_writes_and_runs_cannot_touch_home_or_the_referee() {
     assert_eq!(receipt["verdict"], "pass", "{receipt}");
     let audit = r.audit_lines();
     assert!(
-        audit.iter().any(|l| l["tool"] == "run_shell_command"
-            && l["extra"]["confinement"]["mode"] == "jail-shell"),
+        audit.iter().any(
+            |l| l["tool"] == "run_shell_command" && l["extra"]["confinement"]["mode"] == "jail"
+        ),
         "{audit:#?}"
     );
 }

@@ -45,7 +45,8 @@ fn an_allowed_command_is_rewritten_and_a_piped_shell_cannot_write_home() {
     assert!(ran.stdout.contains("after=1"), "{}", ran.explain());
     let audit = read(&sb.repo.join(".loopgate/audit.ndjson"));
     let last: serde_json::Value = serde_json::from_str(audit.lines().last().unwrap()).unwrap();
-    assert_eq!(last["extra"]["confinement"]["mode"], "jail-shell", "{last}");
+    assert_eq!(last["extra"]["confinement"]["mode"], "jail", "{last}");
+    assert_eq!(last["extra"]["confinement"]["runner"], "builtin", "{last}");
     assert!(
         last["extra"]["confinement"]["level"]
             .as_str()

@@ -7,7 +7,7 @@
 mod support;
 
 use std::path::Path;
-use support::jail::Sandbox;
+use support::jail::{Runner, Sandbox};
 
 fn corpus(name: &str) -> String {
     std::fs::read_to_string(
@@ -101,7 +101,7 @@ fn no_harmful_command_does_harm_through_the_gate_and_the_jail() {
 }
 
 /// The kernel alone: every case, including those the gate refuses or asks about, run under
-/// the jail as if it had been allowed. Static vetting is incomplete by design; this is what
+/// the jail as if it had been allowed, by the builtin and by `jail-shell`. Static vetting is incomplete by design; this is what
 /// holds when it misses.
 #[test]
 fn inside_the_jail_no_harmful_command_does_harm_even_unvetted() {
@@ -109,13 +109,16 @@ fn inside_the_jail_no_harmful_command_does_harm_even_unvetted() {
     let sb = Sandbox::new(Some(CONFIG));
     let start = sb.guarded();
     let mut harms = Vec::new();
-    for (id, command) in &cases {
+    for ((id, command), runner) in cases
+        .iter()
+        .flat_map(|case| [(case, Runner::Builtin), (case, Runner::JailShell)])
+    {
         let before = sb.guarded();
-        let out = sb.jailed(command);
+        let out = sb.jailed(command, runner);
         let after = sb.guarded();
         if before != after {
             harms.push(format!(
-                "{id}: {command}\n  changed: {:?}\n  exit {:?}: {}",
+                "{id} ({runner:?}): {command}\n  changed: {:?}\n  exit {:?}: {}",
                 changed(&before, &after),
                 out.status.code(),
                 String::from_utf8_lossy(&out.stderr)

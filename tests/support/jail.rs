@@ -11,6 +11,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Which of the jail's two ways runs a command in [`Sandbox::jailed`].
+#[derive(Debug, Clone, Copy)]
+pub enum Runner {
+    Builtin,
+    JailShell,
+}
+
 pub struct Sandbox {
     _base: tempfile::TempDir,
     pub home: PathBuf,
@@ -271,19 +278,47 @@ impl Sandbox {
     }
 
     /// Run `command` under the session's jail directly, as if the gate had allowed it:
-    /// the kernel's part alone, with no static vetting in front of it.
-    pub fn jailed(&self, command: &str) -> std::process::Output {
-        let mut c = self.cmd(LOOPGATE);
-        c.args([
-            "jail-shell",
-            "--agent",
-            "claude",
-            "--session",
-            &self.session,
-            "-c",
-            command,
-        ])
-        .stdin(Stdio::null());
+    /// the kernel's part alone, with no static vetting in front of it. `Runner::Builtin`
+    /// runs the tool gate's rewrite of a harmless command with `command` put in its place;
+    /// `Runner::JailShell` runs `loopgate jail-shell -c command`.
+    pub fn jailed(&self, command: &str, runner: Runner) -> std::process::Output {
+        let mut c = match runner {
+            Runner::JailShell => {
+                let mut c = self.cmd(LOOPGATE);
+                c.args([
+                    "jail-shell",
+                    "--agent",
+                    "claude",
+                    "--session",
+                    &self.session,
+                    "-c",
+                    command,
+                ]);
+                c
+            }
+            Runner::Builtin => {
+                const PLACEHOLDER: &str = "__lg_c='true; true'; ";
+                let answer = self.hook(json!({
+                    "hook_event_name": "PreToolUse",
+                    "tool_name": "Bash",
+                    "tool_input": {"command": "true; true"},
+                }));
+                let text = answer.json()["hookSpecificOutput"]["updatedInput"]["command"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                let rest = text
+                    .strip_prefix(PLACEHOLDER)
+                    .unwrap_or_else(|| panic!("a builtin rewrite: {text}"));
+                let quoted = format!("'{}'", command.replace('\'', "'\\''"));
+                let mut c = self.cmd("bash");
+                c.current_dir(&self.repo)
+                    .arg("-c")
+                    .arg(format!("__lg_c={quoted}; {rest}"));
+                c
+            }
+        };
+        c.stdin(Stdio::null());
         std::os::unix::process::CommandExt::process_group(&mut c, 0);
         let child = c
             .stdout(Stdio::piped())

@@ -18,8 +18,14 @@ pub const RUN_CONFINED_ENV: &str = "LOOPGATE_RUN_CONFINED";
 /// What happens to one allowed shell command.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
-    /// Run `command` (the rewritten text) instead; `level` says what confines it.
-    Confine { command: String, level: String },
+    /// Run `command` (the rewritten text) instead; `level` says what confines it, `runner`
+    /// what sets it up: `builtin` (`jail-shell` where the shell cannot load it) or
+    /// `jail-shell`.
+    Confine {
+        command: String,
+        level: String,
+        runner: &'static str,
+    },
     /// Run as sent, unconfined, and say why.
     Unconfined { why: String },
     /// Do not run at all (`confine = "required"` and the jail cannot be had).
@@ -30,7 +36,9 @@ impl Plan {
     /// The audit fields of this plan.
     pub fn audit(&self) -> Map<String, Value> {
         let v = match self {
-            Plan::Confine { level, .. } => json!({"mode": "jail-shell", "level": level}),
+            Plan::Confine { level, runner, .. } => {
+                json!({"mode": "jail", "runner": runner, "level": level})
+            }
             Plan::Unconfined { why } => json!({"mode": "unconfined", "why": why}),
             Plan::Refuse { why } => json!({"mode": "refused", "why": why}),
         };
@@ -215,6 +223,11 @@ pub fn plan(
         .clone()
         .unwrap_or_else(|| sandbox::jail_files::session_tmp_path(agent.name(), session));
     Plan::Confine {
+        runner: if kernel.builtin.is_some() {
+            "builtin"
+        } else {
+            "jail-shell"
+        },
         command: wrap(
             exe,
             agent,
@@ -355,7 +368,7 @@ pub fn apply(
     );
     let extra = plan.audit();
     match plan {
-        Plan::Confine { command, level } => {
+        Plan::Confine { command, level, .. } => {
             let ask = decision.decision == Verdict::Ask;
             let reason = if ask {
                 format!(
@@ -461,7 +474,7 @@ mod tests {
     #[test]
     fn an_allowed_command_is_wrapped_with_the_session_and_every_byte_quoted() {
         let cmd = "echo 'it''s' \"$HOME\" `id` $(pwd)\nexit 3";
-        let Plan::Confine { command, level } = plan(
+        let Plan::Confine { command, level, .. } = plan(
             AgentKind::Claude,
             Some("s'1"),
             &cfg(Confine::Auto),
@@ -537,7 +550,7 @@ mod tests {
     fn without_namespaces_the_wrapper_asks_for_landlock_only() {
         let mut k = kernel();
         k.mounts = Err("simulated".into());
-        let Plan::Confine { command, level } =
+        let Plan::Confine { command, level, .. } =
             plan(AgentKind::Gemini, Some("s"), &cfg(Confine::Auto), "ls", &k)
         else {
             panic!()
