@@ -22,7 +22,9 @@
 //!    removed one is another TODO.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
+use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
+use super::new_parameter;
 use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::skips::family;
@@ -43,7 +45,7 @@ pub enum Verdict {
     Widened {
         was: String,
     },
-    /// A new skip that disables nothing that ran: see [`super::not_lowered`].
+    /// A new skip that disables nothing that ran: see [`not_lowered_skips`].
     NotLowered,
 }
 
@@ -550,15 +552,7 @@ pub fn marker_findings(
             kind != Kind::Todos,
         );
         if kind == Kind::Skips {
-            for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
-                let d = visible[m.file];
-                let exit = d.new_text.as_deref().is_some_and(|t| {
-                    not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
-                });
-                if *v == Verdict::New && exit {
-                    *v = Verdict::NotLowered;
-                }
-            }
+            not_lowered_skips(visible, added.of(kind), &mut verdicts);
         }
         let totals = |file: usize| {
             let d = visible[file];
@@ -593,6 +587,54 @@ pub fn marker_findings(
         *out.of_mut(kind) = findings(kind, visible, added.of(kind), &verdicts, &totals);
     }
     out
+}
+
+/// Turn the new skips that disable nothing that ran into [`Verdict::NotLowered`]: an early
+/// exit said out loud ([`not_lowered`]), a skip inside a JVM class that is the input of a
+/// test ([`jvm_fixtures`]), an assumption over a parameter the change added
+/// ([`new_parameter`]).
+fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
+    let jvm = |file: usize| {
+        Lang::from_path(&visible[file].path).filter(|l| matches!(l, Lang::Java | Lang::Kotlin))
+    };
+    // Outlines of the change's JVM files, read only when a new JVM skip needs them.
+    let mut outlines: Option<Vec<Option<Outline>>> = None;
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New {
+            continue;
+        }
+        let d = visible[m.file];
+        let exit = d.new_text.as_deref().is_some_and(|t| {
+            not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
+        });
+        let parameter = match (jvm(m.file), d.new_text.as_deref(), d.old_text.as_deref()) {
+            (Some(lang), Some(new), Some(old)) => {
+                new_parameter::assumes_new_parameter(&m.label, m.line, lang, new, old)
+            }
+            _ => false,
+        };
+        let fixture = jvm(m.file).is_some() && {
+            let all = outlines.get_or_insert_with(|| {
+                visible
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| Some(Outline::of(jvm(i)?, d.new_text.as_deref()?)))
+                    .collect()
+            });
+            all[m.file].as_ref().is_some_and(|own| {
+                let others: Vec<&Outline> = all
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != m.file)
+                    .filter_map(|(_, o)| o.as_ref())
+                    .collect();
+                jvm_fixtures::in_fixture(own, &others, m.line)
+            })
+        };
+        if exit || parameter || fixture {
+            *v = Verdict::NotLowered;
+        }
+    }
 }
 
 #[cfg(test)]
