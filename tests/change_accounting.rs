@@ -898,3 +898,46 @@ fn an_assumption_over_a_parameter_the_change_added_is_not_new_but_one_over_an_ol
         },
     );
 }
+
+const LITERAL_RS: &str = "#![allow(warnings)]\n\nuse std::fmt;\n\nfn helper() {}\n\npub struct Seq {\n    lits: Vec<u8>,\n}\n\nfn Make_Seq() -> Seq {\n    Seq { lits: vec![] }\n}\n";
+
+#[test]
+fn a_file_wide_suppression_replaced_by_narrower_ones_is_not_new_but_one_beyond_it_is() {
+    let start = || {
+        Repo::with(&[
+            ("src/literal.rs", LITERAL_RS),
+            ("src/other.rs", "#![allow(dead_code)]\n\nfn a() {}\n\nfn b() {}\n"),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            // literal.rs silenced everything; now two items allow one lint each. other.rs
+            // keeps its file-wide allow and adds an item-level one for another lint, and
+            // a file that never had one gets one: both new.
+            r.write(
+                "src/literal.rs",
+                "use std::fmt;\n\n#[allow(dead_code)]\nfn helper() {}\n\npub struct Seq {\n    lits: Vec<u8>,\n}\n\n#[allow(non_snake_case)]\nfn Make_Seq() -> Seq {\n    Seq { lits: vec![] }\n}\n",
+            );
+            r.write(
+                "src/other.rs",
+                "#![allow(dead_code)]\n\nfn a() {}\n\n#[allow(unsafe_code)]\nfn b() {}\n",
+            );
+            r.write("src/third.rs", "#[allow(dead_code)]\nfn c() {}\n");
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "disabled_lint")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["src/other.rs:5", "src/third.rs:1"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

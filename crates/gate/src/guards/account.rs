@@ -47,6 +47,9 @@ pub enum Verdict {
     },
     /// A new skip that disables nothing that ran: see [`not_lowered_skips`].
     NotLowered,
+    /// A suppression that takes over part of a file-wide one the change removed: see
+    /// [`narrowed_from_file_wide`].
+    Narrowed,
 }
 
 /// The line as a move keeps it: trimmed, inner runs of whitespace as one space.
@@ -554,6 +557,9 @@ pub fn marker_findings(
         if kind == Kind::Skips {
             not_lowered_skips(visible, added.of(kind), &mut verdicts);
         }
+        if kind == Kind::Lint {
+            narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
+        }
         let totals = |file: usize| {
             let d = visible[file];
             let from = old_path(d);
@@ -587,6 +593,43 @@ pub fn marker_findings(
         *out.of_mut(kind) = findings(kind, visible, added.of(kind), &verdicts, &totals);
     }
     out
+}
+
+/// A file-wide suppression the change removed from a file (`#![allow(warnings)]` at the top
+/// of it, not moved or rewritten there) and replaced by narrower ones over items or lines,
+/// each within what it covered (see [`super::widen::within_file_wide`]): the file silences
+/// less than it did, so those are [`Verdict::Narrowed`]. A file-wide one still in the file
+/// leaves what is added to it new.
+fn narrowed_from_file_wide(
+    visible: &[&FileDelta],
+    added: &[Mark],
+    removed: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New {
+            continue;
+        }
+        let d = visible[m.file];
+        let (Some(lang), Some(now)) = (Lang::from_path(&d.path), d.new_text.as_deref()) else {
+            continue;
+        };
+        let gone = |r: &Mark| {
+            let was = normalise(r.text);
+            !now.lines().any(|l| normalise(l) == was)
+        };
+        let covered = removed.iter().any(|r| {
+            r.file == m.file
+                && r.label == m.label
+                // At the top level of the file: an indented one is inside some item.
+                && !r.text.starts_with(char::is_whitespace)
+                && gone(r)
+                && super::widen::within_file_wide(lang, &m.label, r.text, m.text)
+        });
+        if covered {
+            *v = Verdict::Narrowed;
+        }
+    }
 }
 
 /// Turn the new skips that disable nothing that ran into [`Verdict::NotLowered`]: an early
