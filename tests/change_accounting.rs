@@ -906,7 +906,10 @@ fn a_file_wide_suppression_replaced_by_narrower_ones_is_not_new_but_one_beyond_i
     let start = || {
         Repo::with(&[
             ("src/literal.rs", LITERAL_RS),
-            ("src/other.rs", "#![allow(dead_code)]\n\nfn a() {}\n\nfn b() {}\n"),
+            (
+                "src/other.rs",
+                "#![allow(dead_code)]\n\nfn a() {}\n\nfn b() {}\n",
+            ),
             (".gitignore", ".loopgate/\n"),
         ])
     };

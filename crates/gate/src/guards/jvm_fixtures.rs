@@ -86,7 +86,14 @@ impl Outline {
                 }
                 Tok::Punct('}') if paren == 0 => {
                     if let Some((h, open)) = stack.pop() {
-                        out.block(&toks, Block { head: h, open, close: k });
+                        out.block(
+                            &toks,
+                            Block {
+                                head: h,
+                                open,
+                                close: k,
+                            },
+                        );
                     }
                     head = None;
                     continue;
@@ -175,11 +182,9 @@ pub fn in_fixture(own: &Outline, others: &[&Outline], line: u32) -> bool {
     let inside = |b: &Block, tok: usize| b.head <= tok && tok <= b.close;
     let in_test = |o: &Outline, tok: usize| o.tests.iter().any(|t| t.open < tok && tok < t.close);
     let named_elsewhere = |name: &str| {
-        others.iter().any(|o| {
-            o.literals
-                .iter()
-                .any(|(k, n)| n == name && in_test(o, *k))
-        })
+        others
+            .iter()
+            .any(|o| o.literals.iter().any(|(k, n)| n == name && in_test(o, *k)))
     };
     let mut fixture: Vec<bool> = own
         .classes

@@ -109,10 +109,7 @@ fn condition_names<'a>(toks: &[Tok<'a>]) -> Option<Vec<&'a str>> {
 /// The parameter fields of a file: annotated `@Parameter`, or, in a class run by
 /// `Parameterized`, set from the same-named constructor argument.
 fn parameters(lang: Lang, views: &[super::lexer::LineView]) -> HashSet<String> {
-    let toks: Vec<Tok> = views
-        .iter()
-        .flat_map(|v| tokenize(lang, &v.code))
-        .collect();
+    let toks: Vec<Tok> = views.iter().flat_map(|v| tokenize(lang, &v.code)).collect();
     let ident = |i: usize| match toks.get(i) {
         Some(Tok::Ident(s)) => Some(*s),
         _ => None,
@@ -168,19 +165,37 @@ mod tests {
     #[test]
     fn an_assumption_over_a_parameter_the_change_added_selects_values() {
         let at = line(NEW, "assumeTrue(");
-        assert!(assumes_new_parameter("assumeTrue(", at, Lang::Java, NEW, OLD));
+        assert!(assumes_new_parameter(
+            "assumeTrue(",
+            at,
+            Lang::Java,
+            NEW,
+            OLD
+        ));
         // Constructor-set parameter (`this.x = x`), `assumeFalse`, `Assume.` qualified.
         let new = "@RunWith(Parameterized.class)\npublic class TimeoutTest {\n  private final boolean stuck;\n  public TimeoutTest(Boolean stuck) {\n    this.stuck = stuck;\n  }\n  @Test public void a() {\n    Assume.assumeFalse(this.stuck);\n  }\n}\n";
         let old = "public class TimeoutTest {\n  @Test public void a() {\n  }\n}\n";
         let at = line(new, "assumeFalse(");
-        assert!(assumes_new_parameter("assumeFalse(", at, Lang::Java, new, old));
+        assert!(assumes_new_parameter(
+            "assumeFalse(",
+            at,
+            Lang::Java,
+            new,
+            old
+        ));
     }
 
     #[test]
     fn an_assumption_that_skips_a_case_that_ran_is_still_a_skip() {
         let at = line(NEW, "assumeTrue(");
         // The class was already parameterized by `factory`: the other value ran before.
-        assert!(!assumes_new_parameter("assumeTrue(", at, Lang::Java, NEW, NEW));
+        assert!(!assumes_new_parameter(
+            "assumeTrue(",
+            at,
+            Lang::Java,
+            NEW,
+            NEW
+        ));
         // The environment, the JDK, a member of a variable, or a new field that is no
         // parameter.
         for cond in [

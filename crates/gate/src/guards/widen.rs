@@ -422,8 +422,14 @@ mod tests {
         let rust = |old: &str, new: &str| within_file_wide(Lang::Rust, "#[allow(", old, new);
         assert!(rust("#![allow(warnings)]", "#[allow(dead_code)]"));
         assert!(rust("#![allow(warnings)]", "    #[allow(non_snake_case)]"));
-        assert!(rust("#![allow(unused)]", "#[allow(unused_imports, dead_code)]"));
-        assert!(rust("#![allow(dead_code, unsafe_code)]", "#[allow(unsafe_code)]"));
+        assert!(rust(
+            "#![allow(unused)]",
+            "#[allow(unused_imports, dead_code)]"
+        ));
+        assert!(rust(
+            "#![allow(dead_code, unsafe_code)]",
+            "#[allow(unsafe_code)]"
+        ));
         assert!(within_file_wide(
             Lang::Kotlin,
             "@Suppress",
@@ -434,7 +440,10 @@ mod tests {
         // old one that was not file-wide: not narrower.
         assert!(!rust("#![allow(dead_code)]", "#[allow(unsafe_code)]"));
         assert!(!rust("#![allow(unused)]", "#[allow(clippy::all)]"));
-        assert!(!rust("#![allow(dead_code)]", "#[allow(dead_code, unsafe_code)]"));
+        assert!(!rust(
+            "#![allow(dead_code)]",
+            "#[allow(dead_code, unsafe_code)]"
+        ));
         assert!(!rust("#![allow(warnings)]", "#![allow(dead_code)]"));
         assert!(!rust("#[allow(warnings)]", "#[allow(dead_code)]"));
         assert!(!within_file_wide(
