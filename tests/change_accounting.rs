@@ -801,7 +801,7 @@ fn a_suppression_moved_into_a_generated_copy_is_taken_from_its_own_tree() {
     );
 }
 
-const RUNNER_TEST: &str = "package r;\n\nimport org.junit.Test;\n\npublic class ParentRunnerTest {\n    @Test\n    public void runs() {\n        assertEquals(1, 1);\n    }\n\n    @Test\n    public void stops() {\n        assertEquals(2, 2);\n    }\n}\n";
+const RUNNER_TEST: &str = "package r;\n\nimport org.junit.Test;\n\npublic class ParentRunnerTest {\n    @Test\n    public void runs() {\n        assertEquals(1, 1);\n    }\n\n    @Test\n    public void stops() {\n        assertEquals(2, 2);\n    }\n\n    public static class Existing {\n        @Test\n        public void fails() {\n            fail();\n        }\n    }\n\n    @Test\n    public void runsExisting() {\n        assertEquals(1, JUnitCore.runClasses(Existing.class).getFailureCount());\n    }\n}\n";
 
 fn runner_repo() -> Repo {
     Repo::with(&[
@@ -818,10 +818,14 @@ fn a_skip_in_a_class_that_a_test_runs_as_its_input_is_not_a_new_skip_but_one_bes
             // A test of the runner's `@Ignore` handling: a nested class with an ignored
             // test and a failed assumption, run by the test below it; a top-level class
             // ignored as a whole, run from another file. And a real skip: `stops` is
-            // ignored, and so is a test of a class that nothing runs.
+            // ignored, and so is a test of a class that nothing runs, and the failing
+            // test of a fixture that was there before (its runner now sees no failure).
             r.write(
                 "src/test/java/r/ParentRunnerTest.java",
                 &RUNNER_TEST.replace(
+                    "        @Test\n        public void fails() {",
+                    "        @Ignore\n        @Test\n        public void fails() {",
+                ).replace(
                     "    @Test\n    public void stops() {",
                     "    public static class Fixture {\n        @Ignore\n        @Test\n        public void ignored() {}\n\n        @Test\n        public void assumes() {\n            assumeTrue(\"on purpose\", false);\n        }\n    }\n\n    @Test\n    public void countsIgnored() {\n        Result result = JUnitCore.runClasses(Fixture.class, IgnoredClass.class);\n        assertEquals(2, result.getIgnoreCount());\n    }\n\n    public static class Slow {\n        @Ignore\n        @Test\n        public void slow() {}\n    }\n\n    @Ignore(\"flaky\")\n    @Test\n    public void stops() {",
                 ),
@@ -840,7 +844,8 @@ fn a_skip_in_a_class_that_a_test_runs_as_its_input_is_not_a_new_skip_but_one_bes
                 got,
                 [
                     "src/test/java/r/ParentRunnerTest.java:29",
-                    "src/test/java/r/ParentRunnerTest.java:34"
+                    "src/test/java/r/ParentRunnerTest.java:34",
+                    "src/test/java/r/ParentRunnerTest.java:41"
                 ],
                 "{mode}: {}",
                 describe(receipt)

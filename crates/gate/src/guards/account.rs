@@ -671,7 +671,8 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
                     .filter(|(i, _)| *i != m.file)
                     .filter_map(|(_, o)| o.as_ref())
                     .collect();
-                jvm_fixtures::in_fixture(own, &others, m.line)
+                let added = |n: u32| d.added_lines.iter().any(|l| l.number == n);
+                jvm_fixtures::in_fixture(own, &others, m.line, &added)
             })
         };
         if exit || parameter || fixture {

@@ -12,6 +12,10 @@
 //! fixture names (in its annotations or body: `@SuiteClasses({A.class})` on a fixture suite)
 //! is one too. A class that only a suite's annotation lists (`@SuiteClasses` on a suite that
 //! the build runs), or that names itself (`getLogger(MyTest.class)`), stays a test.
+//!
+//! Only a fixture the change adds (its declaration on an added line) is excused: one that
+//! was there before was run by some test, and a skip put in it now may be what makes that
+//! test pass.
 
 use super::languages::Lang;
 use super::lexer::lex;
@@ -42,8 +46,8 @@ struct Block {
 pub struct Outline {
     /// Line of each token (1-based).
     lines: Vec<u32>,
-    /// (name, block) of each class, interface, enum or record.
-    classes: Vec<(String, Block)>,
+    /// (name, block, the name's token) of each class, interface, enum or record.
+    classes: Vec<(String, Block, usize)>,
     /// Test methods.
     tests: Vec<Block>,
     /// (token index, name) of each `Name.class` / `Name::class`.
@@ -135,10 +139,12 @@ impl Outline {
         let declared = (0..header.len()).find_map(|i| {
             let keyword = matches!(ident(i), Some("class" | "interface" | "enum" | "record"));
             let literal = i > 0 && matches!(header[i - 1], Tok::Punct('.' | ':'));
-            (keyword && !literal).then(|| ident(i + 1)).flatten()
+            (keyword && !literal)
+                .then(|| ident(i + 1).map(|n| (n, b.head + i + 1)))
+                .flatten()
         });
-        if let Some(name) = declared {
-            self.classes.push((name.to_string(), b));
+        if let Some((name, at)) = declared {
+            self.classes.push((name.to_string(), b, at));
             return;
         }
         if !header.contains(&Tok::Punct('(')) {
@@ -176,9 +182,16 @@ impl Outline {
 }
 
 /// Whether line `line` of the file outlined by `own` lies in a class that is the input of a
-/// test (see the module's comment): its declaration with its annotations, or its body.
-/// `others` are the outlines of the change's other JVM files.
-pub fn in_fixture(own: &Outline, others: &[&Outline], line: u32) -> bool {
+/// test (see the module's comment) and that the change added: its declaration with its
+/// annotations, or its body. `others` are the outlines of the change's other JVM files;
+/// `added(n)` says whether the change added line `n` of this file. A fixture that existed
+/// already was run by a test before, which a skip put in it now may make pass.
+pub fn in_fixture(
+    own: &Outline,
+    others: &[&Outline],
+    line: u32,
+    added: &dyn Fn(u32) -> bool,
+) -> bool {
     let inside = |b: &Block, tok: usize| b.head <= tok && tok <= b.close;
     let in_test = |o: &Outline, tok: usize| o.tests.iter().any(|t| t.open < tok && tok < t.close);
     let named_elsewhere = |name: &str| {
@@ -189,7 +202,7 @@ pub fn in_fixture(own: &Outline, others: &[&Outline], line: u32) -> bool {
     let mut fixture: Vec<bool> = own
         .classes
         .iter()
-        .map(|(name, b)| {
+        .map(|(name, b, _)| {
             named_elsewhere(name)
                 || own
                     .literals
@@ -204,7 +217,7 @@ pub fn in_fixture(own: &Outline, others: &[&Outline], line: u32) -> bool {
             if fixture[c] {
                 continue;
             }
-            let (name, b) = &own.classes[c];
+            let (name, b, _) = &own.classes[c];
             let named = own.literals.iter().any(|(k, n)| {
                 n == name
                     && !inside(b, *k)
@@ -212,7 +225,7 @@ pub fn in_fixture(own: &Outline, others: &[&Outline], line: u32) -> bool {
                         .classes
                         .iter()
                         .zip(&fixture)
-                        .any(|((_, f), is)| *is && inside(f, *k))
+                        .any(|((_, f, _), is)| *is && inside(f, *k))
             });
             if named {
                 fixture[c] = true;
@@ -223,15 +236,18 @@ pub fn in_fixture(own: &Outline, others: &[&Outline], line: u32) -> bool {
             break;
         }
     }
-    own.classes
-        .iter()
-        .zip(&fixture)
-        .any(|((_, b), is)| *is && own.line(b.head) <= line && line <= own.line(b.close))
+    own.classes.iter().zip(&fixture).any(|((_, b, name), is)| {
+        *is && added(own.line(*name)) && own.line(b.head) <= line && line <= own.line(b.close)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn all(_: u32) -> bool {
+        true
+    }
 
     fn at(text: &str, needle: &str) -> u32 {
         text.lines().position(|l| l.contains(needle)).unwrap() as u32 + 1
@@ -271,11 +287,26 @@ public class ParentRunnerTest {
     #[test]
     fn a_skip_in_a_class_a_test_runs_is_test_data() {
         let o = Outline::of(Lang::Java, RUNNER_TEST);
-        assert!(in_fixture(&o, &[], at(RUNNER_TEST, "        @Ignore")));
-        assert!(in_fixture(&o, &[], at(RUNNER_TEST, "void ignored()")));
-        assert!(in_fixture(&o, &[], at(RUNNER_TEST, "assumeTrue(")));
+        assert!(in_fixture(
+            &o,
+            &[],
+            at(RUNNER_TEST, "        @Ignore"),
+            &all
+        ));
+        assert!(in_fixture(&o, &[], at(RUNNER_TEST, "void ignored()"), &all));
+        assert!(in_fixture(&o, &[], at(RUNNER_TEST, "assumeTrue("), &all));
         // The test class's own test is a test of the suite.
-        assert!(!in_fixture(&o, &[], at(RUNNER_TEST, "flaky on CI")));
+        assert!(!in_fixture(&o, &[], at(RUNNER_TEST, "flaky on CI"), &all));
+        // A fixture that was there before: a test ran it, and a skip put in it now may
+        // be what makes that test pass.
+        let decl = at(RUNNER_TEST, "class Fixture");
+        let old_class = |n: u32| n != decl;
+        assert!(!in_fixture(
+            &o,
+            &[],
+            at(RUNNER_TEST, "void ignored()"),
+            &old_class
+        ));
     }
 
     #[test]
@@ -286,11 +317,11 @@ public class ParentRunnerTest {
         let r = Outline::of(Lang::Java, runner);
         let f = Outline::of(Lang::Java, fixture);
         let c = Outline::of(Lang::Java, ignored_class);
-        assert!(in_fixture(&f, &[&r], 2));
-        assert!(in_fixture(&c, &[&r], 1));
+        assert!(in_fixture(&f, &[&r], 2, &all));
+        assert!(in_fixture(&c, &[&r], 1, &all));
         // Without the test that runs it, it is an ignored test.
-        assert!(!in_fixture(&f, &[], 2));
-        assert!(!in_fixture(&c, &[], 1));
+        assert!(!in_fixture(&f, &[], 2, &all));
+        assert!(!in_fixture(&c, &[], 1, &all));
     }
 
     #[test]
@@ -313,7 +344,7 @@ public class ParentRunnerTest {
 }
 "#;
         let o = Outline::of(Lang::Java, text);
-        assert!(in_fixture(&o, &[], at(text, "@Ignore")));
+        assert!(in_fixture(&o, &[], at(text, "@Ignore"), &all));
     }
 
     #[test]
@@ -323,21 +354,21 @@ public class ParentRunnerTest {
         let parser = "public class ParserTest {\n    private static final Logger LOG = getLogger(ParserTest.class);\n\n    @Ignore\n    @Test\n    public void parses() {\n        load(ParserTest.class.getResource(\"a.json\"));\n    }\n}\n";
         let s = Outline::of(Lang::Java, suite);
         let p = Outline::of(Lang::Java, parser);
-        assert!(!in_fixture(&p, &[&s], 4));
+        assert!(!in_fixture(&p, &[&s], 4, &all));
         // A helper (not a test method) that names a nested class does not make it data.
         let helper = "public class T {\n    static class Slow {\n        @Ignore @Test public void a() {}\n    }\n    static Object make() {\n        return new Runner(Slow.class);\n    }\n}\n";
         let h = Outline::of(Lang::Java, helper);
-        assert!(!in_fixture(&h, &[], 3));
+        assert!(!in_fixture(&h, &[], 3, &all));
         // A class literal in a string or a comment names nothing.
         let quoted = "public class T {\n    static class Slow {\n        @Ignore @Test public void a() {}\n    }\n    @Test public void b() {\n        // runClasses(Slow.class)\n        log(\"Slow.class\");\n    }\n}\n";
         let q = Outline::of(Lang::Java, quoted);
-        assert!(!in_fixture(&q, &[], 3));
+        assert!(!in_fixture(&q, &[], 3, &all));
     }
 
     #[test]
     fn kotlin_class_literals_name_fixtures() {
         let text = "class RunnerTest {\n    class Fixture {\n        @Ignore @Test fun a() {}\n    }\n\n    @Test fun runs() {\n        JUnitCore.runClasses(Fixture::class.java)\n    }\n}\n";
         let o = Outline::of(Lang::Kotlin, text);
-        assert!(in_fixture(&o, &[], 3));
+        assert!(in_fixture(&o, &[], 3, &all));
     }
 }
