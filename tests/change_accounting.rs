@@ -800,3 +800,152 @@ fn a_suppression_moved_into_a_generated_copy_is_taken_from_its_own_tree() {
         },
     );
 }
+
+const RUNNER_TEST: &str = "package r;\n\nimport org.junit.Test;\n\npublic class ParentRunnerTest {\n    @Test\n    public void runs() {\n        assertEquals(1, 1);\n    }\n\n    @Test\n    public void stops() {\n        assertEquals(2, 2);\n    }\n\n    public static class Existing {\n        @Test\n        public void fails() {\n            fail();\n        }\n    }\n\n    @Test\n    public void runsExisting() {\n        assertEquals(1, JUnitCore.runClasses(Existing.class).getFailureCount());\n    }\n}\n";
+
+fn runner_repo() -> Repo {
+    Repo::with(&[
+        ("src/test/java/r/ParentRunnerTest.java", RUNNER_TEST),
+        (".gitignore", ".loopgate/\n"),
+    ])
+}
+
+#[test]
+fn a_skip_in_a_class_that_a_test_runs_as_its_input_is_not_a_new_skip_but_one_beside_it_is() {
+    both_ways(
+        runner_repo,
+        |r| {
+            // A test of the runner's `@Ignore` handling: a nested class with an ignored
+            // test and a failed assumption, run by the test below it; a top-level class
+            // ignored as a whole, run from another file. And a real skip: `stops` is
+            // ignored, and so is a test of a class that nothing runs, and the failing
+            // test of a fixture that was there before (its runner now sees no failure).
+            r.write(
+                "src/test/java/r/ParentRunnerTest.java",
+                &RUNNER_TEST.replace(
+                    "        @Test\n        public void fails() {",
+                    "        @Ignore\n        @Test\n        public void fails() {",
+                ).replace(
+                    "    @Test\n    public void stops() {",
+                    "    public static class Fixture {\n        @Ignore\n        @Test\n        public void ignored() {}\n\n        @Test\n        public void assumes() {\n            assumeTrue(\"on purpose\", false);\n        }\n    }\n\n    @Test\n    public void countsIgnored() {\n        Result result = JUnitCore.runClasses(Fixture.class, IgnoredClass.class);\n        assertEquals(2, result.getIgnoreCount());\n    }\n\n    public static class Slow {\n        @Ignore\n        @Test\n        public void slow() {}\n    }\n\n    @Ignore(\"flaky\")\n    @Test\n    public void stops() {",
+                ),
+            );
+            r.write(
+                "src/test/java/r/IgnoredClass.java",
+                "package r;\n\n@Ignore\npublic class IgnoredClass {\n    @Test\n    public void fails() {\n        fail();\n    }\n}\n",
+            );
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "new_skips")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    "src/test/java/r/ParentRunnerTest.java:29",
+                    "src/test/java/r/ParentRunnerTest.java:34",
+                    "src/test/java/r/ParentRunnerTest.java:41"
+                ],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const PATH_TEST: &str = "package g;\n\nimport junit.framework.TestCase;\n\npublic class PathTest extends TestCase {\n  public void testTopLevel() {\n    JsonReader reader = new JsonReader(\"[][]\");\n    reader.read();\n  }\n}\n";
+
+const READER_TEST: &str = "package g;\n\n@RunWith(Parameterized.class)\npublic class ReaderTest {\n  @Parameterized.Parameters\n  public static List<Object[]> parameters() {\n    return Arrays.asList(new Object[] { Factory.STRING }, new Object[] { Factory.TREE });\n  }\n\n  @Parameterized.Parameter\n  public Factory factory;\n\n  @Test public void topLevel() {\n    factory.create(\"[][]\").read();\n  }\n}\n";
+
+#[test]
+fn an_assumption_over_a_parameter_the_change_added_is_not_new_but_one_over_an_old_parameter_is() {
+    both_ways(
+        || {
+            Repo::with(&[
+                ("src/test/java/g/PathTest.java", PATH_TEST),
+                ("src/test/java/g/ReaderTest.java", READER_TEST),
+                (".gitignore", ".loopgate/\n"),
+            ])
+        },
+        |r| {
+            // PathTest ran with the string reader only; made parameterized, one test stays
+            // with that reader. ReaderTest already ran with both: assuming one skips the
+            // other, which ran before.
+            r.write(
+                "src/test/java/g/PathTest.java",
+                &READER_TEST.replace("ReaderTest", "PathTest").replace(
+                    "  @Test public void topLevel() {\n",
+                    "  @Test public void topLevel() {\n    assumeTrue(factory == Factory.STRING);\n",
+                ),
+            );
+            r.write(
+                "src/test/java/g/ReaderTest.java",
+                &READER_TEST.replace(
+                    "  @Test public void topLevel() {\n",
+                    "  @Test public void topLevel() {\n    assumeTrue(factory == Factory.STRING);\n",
+                ),
+            );
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "new_skips")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["src/test/java/g/ReaderTest.java:14"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const LITERAL_RS: &str = "#![allow(warnings)]\n\nuse std::fmt;\n\nfn helper() {}\n\npub struct Seq {\n    lits: Vec<u8>,\n}\n\nfn Make_Seq() -> Seq {\n    Seq { lits: vec![] }\n}\n";
+
+#[test]
+fn a_file_wide_suppression_replaced_by_narrower_ones_is_not_new_but_one_beyond_it_is() {
+    let start = || {
+        Repo::with(&[
+            ("src/literal.rs", LITERAL_RS),
+            (
+                "src/other.rs",
+                "#![allow(dead_code)]\n\nfn a() {}\n\nfn b() {}\n",
+            ),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            // literal.rs silenced everything; now two items allow one lint each. other.rs
+            // keeps its file-wide allow and adds an item-level one for another lint, and
+            // a file that never had one gets one: both new.
+            r.write(
+                "src/literal.rs",
+                "use std::fmt;\n\n#[allow(dead_code)]\nfn helper() {}\n\npub struct Seq {\n    lits: Vec<u8>,\n}\n\n#[allow(non_snake_case)]\nfn Make_Seq() -> Seq {\n    Seq { lits: vec![] }\n}\n",
+            );
+            r.write(
+                "src/other.rs",
+                "#![allow(dead_code)]\n\nfn a() {}\n\n#[allow(unsafe_code)]\nfn b() {}\n",
+            );
+            r.write("src/third.rs", "#[allow(dead_code)]\nfn c() {}\n");
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "disabled_lint")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["src/other.rs:5", "src/third.rs:1"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

@@ -22,7 +22,9 @@
 //!    removed one is another TODO.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
+use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
+use super::new_parameter;
 use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::skips::family;
@@ -43,8 +45,11 @@ pub enum Verdict {
     Widened {
         was: String,
     },
-    /// A new skip that disables nothing that ran: see [`super::not_lowered`].
+    /// A new skip that disables nothing that ran: see [`not_lowered_skips`].
     NotLowered,
+    /// A suppression that takes over part of a file-wide one the change removed: see
+    /// [`narrowed_from_file_wide`].
+    Narrowed,
 }
 
 /// The line as a move keeps it: trimmed, inner runs of whitespace as one space.
@@ -550,15 +555,10 @@ pub fn marker_findings(
             kind != Kind::Todos,
         );
         if kind == Kind::Skips {
-            for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
-                let d = visible[m.file];
-                let exit = d.new_text.as_deref().is_some_and(|t| {
-                    not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
-                });
-                if *v == Verdict::New && exit {
-                    *v = Verdict::NotLowered;
-                }
-            }
+            not_lowered_skips(visible, added.of(kind), &mut verdicts);
+        }
+        if kind == Kind::Lint {
+            narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
         }
         let totals = |file: usize| {
             let d = visible[file];
@@ -593,6 +593,92 @@ pub fn marker_findings(
         *out.of_mut(kind) = findings(kind, visible, added.of(kind), &verdicts, &totals);
     }
     out
+}
+
+/// A file-wide suppression the change removed from a file (`#![allow(warnings)]` at the top
+/// of it, not moved or rewritten there) and replaced by narrower ones over items or lines,
+/// each within what it covered (see [`super::widen::within_file_wide`]): the file silences
+/// less than it did, so those are [`Verdict::Narrowed`]. A file-wide one still in the file
+/// leaves what is added to it new.
+fn narrowed_from_file_wide(
+    visible: &[&FileDelta],
+    added: &[Mark],
+    removed: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New {
+            continue;
+        }
+        let d = visible[m.file];
+        let (Some(lang), Some(now)) = (Lang::from_path(&d.path), d.new_text.as_deref()) else {
+            continue;
+        };
+        let gone = |r: &Mark| {
+            let was = normalise(r.text);
+            !now.lines().any(|l| normalise(l) == was)
+        };
+        let covered = removed.iter().any(|r| {
+            r.file == m.file
+                && r.label == m.label
+                // At the top level of the file: an indented one is inside some item.
+                && !r.text.starts_with(char::is_whitespace)
+                && gone(r)
+                && super::widen::within_file_wide(lang, &m.label, r.text, m.text)
+        });
+        if covered {
+            *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// Turn the new skips that disable nothing that ran into [`Verdict::NotLowered`]: an early
+/// exit said out loud ([`not_lowered`]), a skip inside a JVM class that is the input of a
+/// test ([`jvm_fixtures`]), an assumption over a parameter the change added
+/// ([`new_parameter`]).
+fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
+    let jvm = |file: usize| {
+        Lang::from_path(&visible[file].path).filter(|l| matches!(l, Lang::Java | Lang::Kotlin))
+    };
+    // Outlines of the change's JVM files, read only when a new JVM skip needs them.
+    let mut outlines: Option<Vec<Option<Outline>>> = None;
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New {
+            continue;
+        }
+        let d = visible[m.file];
+        let exit = d.new_text.as_deref().is_some_and(|t| {
+            not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
+        });
+        let parameter = match (jvm(m.file), d.new_text.as_deref(), d.old_text.as_deref()) {
+            (Some(lang), Some(new), Some(old)) => {
+                new_parameter::assumes_new_parameter(&m.label, m.line, lang, new, old)
+            }
+            _ => false,
+        };
+        let fixture = jvm(m.file).is_some() && {
+            let all = outlines.get_or_insert_with(|| {
+                visible
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| Some(Outline::of(jvm(i)?, d.new_text.as_deref()?)))
+                    .collect()
+            });
+            all[m.file].as_ref().is_some_and(|own| {
+                let others: Vec<&Outline> = all
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != m.file)
+                    .filter_map(|(_, o)| o.as_ref())
+                    .collect();
+                let added = |n: u32| d.added_lines.iter().any(|l| l.number == n);
+                jvm_fixtures::in_fixture(own, &others, m.line, &added)
+            })
+        };
+        if exit || parameter || fixture {
+            *v = Verdict::NotLowered;
+        }
+    }
 }
 
 #[cfg(test)]

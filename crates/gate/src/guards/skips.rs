@@ -306,6 +306,13 @@ const JVM_ASSUME: &[&str] = &[
     "assumeNoException",
 ];
 
+/// Whether the label is a JUnit assumption (`assumeTrue(`).
+pub fn is_assumption(label: &str) -> bool {
+    label
+        .strip_suffix('(')
+        .is_some_and(|n| JVM_ASSUME.contains(&n))
+}
+
 fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
     let mut in_test_annotation = false;
     for ch in &cx.chains {

@@ -26,7 +26,7 @@ pub fn widened(kind: Kind, lang: Lang, label: &str, old: &str, new: &str) -> boo
             new.reach > old.reach
                 || match (old.rules, new.rules) {
                     (Some(_), None) => true,
-                    (Some(o), Some(n)) => n > o,
+                    (Some(o), Some(n)) => n.len() > o.len(),
                     (None, _) => false,
                 }
         }
@@ -35,13 +35,38 @@ pub fn widened(kind: Kind, lang: Lang, label: &str, old: &str, new: &str) -> boo
     }
 }
 
+/// Whether `new`, a suppression added to a file, stays within `old`, a file-wide one of the
+/// same directive that the change removed from that file (`#![allow(warnings)]` replaced by
+/// `#[allow(dead_code)]` on one item, `@file:Suppress("a", "b")` by `@Suppress("a")` on one
+/// function): the file silences less than it did, so the new one is no new suppression.
+/// The old one must reach the whole file and the new one less; the old one must be bare
+/// or name each rule the new one names (or, in Rust, a lint group holding it: `warnings`
+/// holds every lint that warns, `unused` the `unused_*` lints and `dead_code`).
+pub fn within_file_wide(lang: Lang, label: &str, old: &str, new: &str) -> bool {
+    let (old, new) = (suppression(lang, label, old), suppression(lang, label, new));
+    if old.reach != 2 || new.reach == 2 {
+        return false;
+    }
+    let holds = |wide: &str, rule: &str| {
+        wide == rule
+            || (lang == Lang::Rust
+                && (wide == "warnings"
+                    || (wide == "unused" && (rule == "dead_code" || rule.starts_with("unused_")))))
+    };
+    match (old.rules, new.rules) {
+        (None, _) => true,
+        (Some(o), Some(n)) => !n.is_empty() && n.iter().all(|r| o.iter().any(|w| holds(w, r))),
+        (Some(_), None) => false,
+    }
+}
+
 /// What one suppression covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Scope {
     /// 0: a line, 1: a block or an item, 2: the whole file.
     reach: u8,
-    /// How many rules it names; `None` for a bare directive (every rule).
-    rules: Option<usize>,
+    /// The rules it names; `None` for a bare directive (every rule).
+    rules: Option<Vec<String>>,
 }
 
 /// Directives whose text after them is a reason, never a list of rules.
@@ -120,24 +145,24 @@ fn comment_scope(label: &str, rest: &str) -> Scope {
     if NO_RULES.contains(&label) {
         return Scope {
             reach,
-            rules: Some(0),
+            rules: Some(Vec::new()),
         };
     }
     let rest = rest.trim_start();
     let rules = if let Some(inner) = bracketed(rest) {
-        count(inner)
+        names(inner)
     } else if let Some(after) = rest.strip_prefix([':', '=']) {
         listed(after.trim_start())
     } else if FIRST_WORD.contains(&label) {
-        rest.split_whitespace().next().map_or(0, count)
+        rest.split_whitespace().next().map_or(Vec::new(), names)
     } else if WORD_LISTS.contains(&label) {
-        count(rest.split("--").next().unwrap_or(""))
+        names(rest.split("--").next().unwrap_or(""))
     } else {
-        0
+        Vec::new()
     };
     Scope {
         reach,
-        rules: (rules > 0).then_some(rules),
+        rules: (!rules.is_empty()).then_some(rules),
     }
 }
 
@@ -189,7 +214,7 @@ fn bracketed(s: &str) -> Option<&str> {
 
 /// A comma list that may have spaces after its commas (`E501, F401 reason`): the list
 /// ends at the first space not after a comma.
-fn listed(s: &str) -> usize {
+fn listed(s: &str) -> Vec<String> {
     let mut list = String::new();
     for word in s.split_whitespace() {
         if list.is_empty() || list.ends_with(',') || word.starts_with(',') {
@@ -198,13 +223,14 @@ fn listed(s: &str) -> usize {
             break;
         }
     }
-    count(&list)
+    names(&list)
 }
 
-fn count(s: &str) -> usize {
+fn names(s: &str) -> Vec<String> {
     s.split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
-        .count()
+        .map(str::to_string)
+        .collect()
 }
 
 /// Attributes and pragmas: `#[allow(a, b)]`, `@SuppressWarnings({"a", "b"})`,
@@ -226,10 +252,10 @@ fn code_scope(label: &str, line: &str) -> Scope {
             let after = line[at + name.len()..].trim_start();
             match balanced(after) {
                 Some(inner) => items(inner),
-                None => count(after.split("//").next().unwrap_or("")),
+                None => names(after.split("//").next().unwrap_or("")),
             }
         }
-        None => 0,
+        None => Vec::new(),
     };
     Scope {
         reach,
@@ -281,7 +307,7 @@ fn closing_at(s: &str) -> Option<usize> {
 
 /// Items of an argument list, split at commas outside strings and nested brackets; the
 /// braces of an array argument (`{"a", "b"}`) hold the items.
-fn items(inner: &str) -> usize {
+fn items(inner: &str) -> Vec<String> {
     let inner = inner.trim();
     let inner = inner
         .strip_prefix('{')
@@ -289,8 +315,9 @@ fn items(inner: &str) -> usize {
         .unwrap_or(inner);
     top_level(inner)
         .into_iter()
-        .filter(|s| !s.trim().is_empty())
-        .count()
+        .map(|s| s.trim().trim_matches(['"', '\'']).trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 fn top_level(s: &str) -> Vec<&str> {
@@ -388,6 +415,43 @@ mod tests {
 
     fn lint(lang: Lang, label: &str, old: &str, new: &str) -> bool {
         widened(Kind::Lint, lang, label, old, new)
+    }
+
+    #[test]
+    fn a_suppression_within_a_removed_file_wide_one_is_narrower() {
+        let rust = |old: &str, new: &str| within_file_wide(Lang::Rust, "#[allow(", old, new);
+        assert!(rust("#![allow(warnings)]", "#[allow(dead_code)]"));
+        assert!(rust("#![allow(warnings)]", "    #[allow(non_snake_case)]"));
+        assert!(rust(
+            "#![allow(unused)]",
+            "#[allow(unused_imports, dead_code)]"
+        ));
+        assert!(rust(
+            "#![allow(dead_code, unsafe_code)]",
+            "#[allow(unsafe_code)]"
+        ));
+        assert!(within_file_wide(
+            Lang::Kotlin,
+            "@Suppress",
+            "@file:Suppress(\"UNCHECKED_CAST\", \"DEPRECATION\")",
+            "    @Suppress(\"DEPRECATION\")"
+        ));
+        // A rule the file-wide one did not name, a file-wide one replacing another, or an
+        // old one that was not file-wide: not narrower.
+        assert!(!rust("#![allow(dead_code)]", "#[allow(unsafe_code)]"));
+        assert!(!rust("#![allow(unused)]", "#[allow(clippy::all)]"));
+        assert!(!rust(
+            "#![allow(dead_code)]",
+            "#[allow(dead_code, unsafe_code)]"
+        ));
+        assert!(!rust("#![allow(warnings)]", "#![allow(dead_code)]"));
+        assert!(!rust("#[allow(warnings)]", "#[allow(dead_code)]"));
+        assert!(!within_file_wide(
+            Lang::Kotlin,
+            "@Suppress",
+            "@file:Suppress(\"UNCHECKED_CAST\")",
+            "    @Suppress(\"DEPRECATION\")"
+        ));
     }
 
     #[test]
