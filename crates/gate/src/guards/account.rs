@@ -572,6 +572,7 @@ pub fn marker_findings(
                     Some(scan::total(
                         kind,
                         lang,
+                        &d.path,
                         d.new_text.as_deref()?,
                         tests.is_test(&d.path),
                     ))
@@ -583,6 +584,7 @@ pub fn marker_findings(
                     Some(scan::total(
                         kind,
                         lang,
+                        &from,
                         d.old_text.as_deref()?,
                         tests.is_test(&from),
                     ))
