@@ -262,3 +262,84 @@ fn a_stack_trace_printed_into_a_given_stream_is_no_debugging_leftover() {
         },
     );
 }
+
+const MAPPED_OLD: &str = concat!(
+    "import pytest\n",
+    "\n",
+    "\n",
+    "def test_all_mapped():\n",
+    "    not_mapped = [\n",
+    "        v for v in VALUES if v not in MAP\n",
+    "    ]\n",
+    "\n",
+    "    if not_mapped:  # pragma: no cover\n",
+    "        pytest.fail(f\"unmapped: {not_mapped}\")\n",
+    "\n",
+    "\n",
+    "def test_mapping_raises():\n",
+    "    with pytest.raises(KeyError):\n",
+    "        lookup(\"x\")\n",
+    "\n",
+    "    with pytest.raises(ValueError):\n",
+    "        lookup(\"\")\n",
+    "\n",
+    "\n",
+    "def test_mapping():\n",
+    "    assert MAP\n",
+);
+
+/// The check rewritten around the blank lines it kept, its variable renamed on the line
+/// that holds the pragma (and the test after it dropped, so the diff keeps two blank lines
+/// between the old pragma and the new one).
+const MAPPED_NEW: &str = concat!(
+    "import pytest\n",
+    "\n",
+    "\n",
+    "def test_all_mapped():\n",
+    "    expected = {\n",
+    "        v.name for v in VALUES\n",
+    "    }\n",
+    "\n",
+    "    names = {\n",
+    "        v.name for v in MAP\n",
+    "    }\n",
+    "\n",
+    "    unmapped = expected - names\n",
+    "\n",
+    "    if unmapped:  # pragma: no cover\n",
+    "        pytest.fail(f\"unmapped: {unmapped}\")\n",
+    "\n",
+    "\n",
+    "def test_mapping():\n",
+    "    assert MAP\n",
+);
+
+#[test]
+fn a_pragma_kept_on_a_statement_rewritten_around_blank_lines_is_the_same_pragma() {
+    let path = "tests/test_map.py";
+    both_ways(
+        &[(path, MAPPED_OLD)],
+        &[(path, MAPPED_NEW)],
+        &|_, receipt, mode| {
+            assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}");
+        },
+    );
+    // Another pragma in the same change, past an unchanged line of code (the next test's
+    // `def`): a new suppression, while the rewritten one stays a rewrite.
+    let more = MAPPED_NEW.replace(
+        "def test_mapping():\n",
+        "def test_mapping():\n    if not MAP:  # pragma: no cover\n        pytest.fail(\"empty\")\n",
+    );
+    both_ways(
+        &[(path, MAPPED_OLD)],
+        &[(path, &more)],
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![(path.to_string(), 20)],
+                "{mode}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
