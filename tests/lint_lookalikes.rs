@@ -324,6 +324,21 @@ fn a_pragma_kept_on_a_statement_rewritten_around_blank_lines_is_the_same_pragma(
             assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}");
         },
     );
+    // Another statement under the pragma in the same place: blank lines are all that tell
+    // places apart in a rewrite this size, so only a renamed name keeps it the same line.
+    let other = MAPPED_NEW.replace("    if unmapped:", "    if len(unmapped) > 0:");
+    both_ways(
+        &[(path, MAPPED_OLD)],
+        &[(path, &other)],
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![(path.to_string(), 15)],
+                "{mode}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
     // Another pragma in the same change, past an unchanged line of code (the next test's
     // `def`): a new suppression, while the rewritten one stays a rewrite.
     let more = MAPPED_NEW.replace(

@@ -409,6 +409,43 @@ impl CodePlaces {
     }
 }
 
+/// Whether line `new` is line `old` with one identifier renamed (`if not_mapped:` ->
+/// `if unmapped:`, everywhere it occurs on the line) and nothing else changed but spacing.
+pub fn one_name_renamed(old: &str, new: &str) -> bool {
+    fn tokens(s: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = s.trim_start();
+        while let Some(c) = rest.chars().next() {
+            let len = if c.is_alphanumeric() || c == '_' {
+                rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len())
+            } else {
+                c.len_utf8()
+            };
+            out.push(&rest[..len]);
+            rest = rest[len..].trim_start();
+        }
+        out
+    }
+    let is_name = |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_');
+    let (a, b) = (tokens(old), tokens(new));
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut rename: Option<(&str, &str)> = None;
+    for (x, y) in a.iter().zip(&b) {
+        if x == y {
+            continue;
+        }
+        if !is_name(x) || !is_name(y) || rename.is_some_and(|r| r != (*x, *y)) {
+            return false;
+        }
+        rename = Some((x, y));
+    }
+    // The new name must not have been on the line already: then two names became one.
+    rename.is_some_and(|(_, to)| !a.contains(&to))
+}
+
 /// Per-file marker counts for a finding's message: before and after, when known.
 pub type Totals<'f> = dyn Fn(usize) -> (Option<u32>, Option<u32>) + 'f;
 
@@ -547,9 +584,11 @@ pub fn marker_findings(
     let code_places: Vec<std::cell::OnceCell<Option<CodePlaces>>> =
         visible.iter().map(|_| std::cell::OnceCell::new()).collect();
     // A suppression's text is its rules: one written elsewhere in the file over other code
-    // is another suppression, so only one in the old one's place is its rewrite (blank
-    // lines aside: see [`CodePlaces`]). A skip is tied to its test by its anchor, and a
-    // TODO by its words, wherever they went.
+    // is another suppression, so only one in the old one's place is its rewrite. A line
+    // that only renamed a name is the same statement even where the diff kept blank lines
+    // between the two (see [`CodePlaces`]): in a large rewrite, blank lines are all that
+    // tells one place from another, so other lines must keep them apart. A skip is tied to
+    // its test by its anchor, and a TODO by its words, wherever they went.
     let in_place = |old: &Mark, new: &Mark| {
         let d = visible[old.file];
         let code_same = || {
@@ -560,7 +599,7 @@ pub fn marker_findings(
         };
         old.file == new.file
             && (places[old.file].same(old.line, new.line)
-                || code_same()
+                || (one_name_renamed(old.text, new.text) && code_same())
                 || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
     };
     let anywhere = |_: &Mark, _: &Mark| true;
@@ -747,6 +786,42 @@ mod tests {
             account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Rewritten]
         );
+    }
+
+    #[test]
+    fn a_line_with_one_name_renamed_is_told_from_other_edits() {
+        for (old, new) in [
+            (
+                "    if not_mapped:  # pragma: no cover",
+                "    if unmapped_exceptions:  # pragma: no cover",
+            ),
+            ("x = f(x)  # noqa: E501", "y = f(y)  # noqa: E501"),
+            ("x=f(x) # noqa", "  y = f( y )  # noqa"),
+            // A rule renamed in the suppression itself: whether that reaches further is
+            // for `widened` to judge, as for any rewrite.
+            ("x = 1  # noqa: E501", "x = 1  # noqa: F401"),
+        ] {
+            assert!(one_name_renamed(old, new), "{old} -> {new}");
+        }
+        for (old, new) in [
+            // Other statements.
+            (
+                "        except AttributeError:  # pragma: no cover",
+                "        if hasattr(ssl, \"VERIFY_X509_STRICT\"):  # pragma: nocover",
+            ),
+            (
+                "if a:  # pragma: no cover",
+                "if a and b:  # pragma: no cover",
+            ),
+            // Two names renamed, a name and a number, or two names merged into one.
+            ("x = f(y)  # noqa", "a = g(y)  # noqa"),
+            ("x = f(1)  # noqa", "x = f(2)  # noqa"),
+            ("x = f(y)  # noqa", "x = f(x)  # noqa"),
+            // Unchanged is a move, not a rename.
+            ("x = 1  # noqa", "x = 1  # noqa"),
+        ] {
+            assert!(!one_name_renamed(old, new), "{old} -> {new}");
+        }
     }
 
     #[test]
