@@ -1,8 +1,18 @@
-//! The lines a change added to a file: a Myers line diff, the same answer as
+//! The lines a change added to a file: a Myers line diff, as short as the one
 //! `similar::TextDiff::diff_lines` gives, at a fraction of its cost on the usual edit (a
 //! few lines changed in a long file). `TextDiff` splits lines char by char and hashes every
 //! line into a table before diffing; here lines are split on bytes and compared as they
 //! are, and Myers' own prefix and suffix trimming skips the unchanged bulk with memcmp.
+//!
+//! **Which of two identical lines was added.** A block inserted next to lines that repeat
+//! its own edges (a method with `@Override` inserted over another method with
+//! `@Override`, a test with `// nolint: dupl` over another such test) can be placed at
+//! several offsets, all equally short. Myers picks one by its search order, often the one
+//! that counts the old method's annotation as added and the new one's as unchanged, so a
+//! finding would point at a line nobody touched. Of those placements, a block that ends
+//! with a blank line is taken (the last such), as `git diff` shows it: code is separated by
+//! blank lines, so the block is then whole units, each annotation with its code. Where no
+//! placement ends with a blank line, Myers' own stays.
 
 use similar::{Algorithm, DiffOp};
 use std::time::{Duration, Instant};
@@ -38,14 +48,40 @@ pub fn changes(old: &str, new: &str) -> (Numbered, Numbered) {
             out.push((number, line.trim_end_matches(['\n', '\r']).to_string()));
         }
     };
-    for op in ops {
-        match op {
+    // How many of the unchanged lines before the next block the last one slid down over:
+    // blocks slide over unchanged lines only, never into each other.
+    let mut taken = 0usize;
+    for (k, op) in ops.iter().enumerate() {
+        // How many unchanged lines lie just before and just after this op.
+        let equal_len = |i: Option<usize>| match i.and_then(|i| ops.get(i)) {
+            Some(DiffOp::Equal { len, .. }) => *len,
+            _ => 0,
+        };
+        let before = equal_len(k.checked_sub(1)).saturating_sub(taken);
+        let after = equal_len(Some(k + 1));
+        match *op {
             DiffOp::Insert {
                 new_index, new_len, ..
-            } => take(&mut added, &new_lines, new_index, new_len),
+            } => {
+                let (lo, hi) = (
+                    new_index.saturating_sub(before),
+                    new_index + new_len + after,
+                );
+                let start = placed(&new_lines, new_index, new_len, lo, hi);
+                take(&mut added, &new_lines, start, new_len);
+                taken = start.saturating_sub(new_index);
+            }
             DiffOp::Delete {
                 old_index, old_len, ..
-            } => take(&mut removed, &old_lines, old_index, old_len),
+            } => {
+                let (lo, hi) = (
+                    old_index.saturating_sub(before),
+                    old_index + old_len + after,
+                );
+                let start = placed(&old_lines, old_index, old_len, lo, hi);
+                take(&mut removed, &old_lines, start, old_len);
+                taken = start.saturating_sub(old_index);
+            }
             DiffOp::Replace {
                 old_index,
                 old_len,
@@ -54,12 +90,36 @@ pub fn changes(old: &str, new: &str) -> (Numbered, Numbered) {
             } => {
                 take(&mut removed, &old_lines, old_index, old_len);
                 take(&mut added, &new_lines, new_index, new_len);
+                taken = 0;
             }
             DiffOp::Equal { .. } => {}
         }
     }
     removed.sort_unstable_by_key(|(n, _)| *n);
     (added, removed)
+}
+
+/// Where the block of `len` lines of `side` that Myers put at `start` is shown: it may
+/// slide over the unchanged lines in `lo..hi` around it while the line it leaves behind
+/// equals the one it takes in. The last placement that ends with a blank line, else
+/// `start` (see the module's notes).
+fn placed(side: &[&str], start: usize, len: usize, lo: usize, hi: usize) -> usize {
+    if len == 0 {
+        return start;
+    }
+    let hi = hi.min(side.len());
+    let mut top = start;
+    while top > lo && side[top - 1] == side[top + len - 1] {
+        top -= 1;
+    }
+    let mut bottom = start;
+    while bottom + len < hi && side[bottom] == side[bottom + len] {
+        bottom += 1;
+    }
+    (top..=bottom)
+        .rev()
+        .find(|&s| side[s + len - 1].trim().is_empty())
+        .unwrap_or(start)
 }
 
 /// The text cut after each `\n`, `\r\n` or lone `\r`, endings kept (how `similar` splits
@@ -198,8 +258,58 @@ mod tests {
             } else {
                 (old, new)
             };
-            prop_assert_eq!(added_lines(&old, &new), reference(&old, &new));
-            prop_assert_eq!(changes(&old, &new), reference_sides(&old, &new));
+            let (added, removed) = changes(&old, &new);
+            let (ref_added, ref_removed) = reference_sides(&old, &new);
+            // As short as TextDiff's, and a diff: what both texts keep is the same.
+            prop_assert_eq!(added.len(), ref_added.len());
+            prop_assert_eq!(removed.len(), ref_removed.len());
+            let kept = |text: &str, changed: &Numbered| -> Vec<String> {
+                let gone: std::collections::HashSet<u32> = changed.iter().map(|c| c.0).collect();
+                lines(text)
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !gone.contains(&(*i as u32 + 1)))
+                    .map(|(_, l)| l.trim_end_matches(['\n', '\r']).to_string())
+                    .collect()
+            };
+            prop_assert_eq!(kept(&old, &removed), kept(&new, &added));
+            // Blocks are only moved to end at a blank line: without one, TextDiff's answer.
+            let blank = |t: &str| lines(t).iter().any(|l| l.trim().is_empty());
+            if !blank(&old) && !blank(&new) {
+                prop_assert_eq!(added, ref_added);
+                prop_assert_eq!(removed, ref_removed);
+            }
+            prop_assert_eq!(added_lines(&old, &new), changes(&old, &new).0);
         }
+    }
+
+    #[test]
+    fn a_block_inserted_over_its_twin_is_the_one_with_its_code() {
+        // A test with `// nolint: dupl` inserted over another test that has it: Myers
+        // counts the old test's marker as added and the new one's as kept.
+        let old = "}\n\n// nolint: dupl\nfunc TestOld() {\n}\n";
+        let new =
+            "}\n\n// nolint: dupl\nfunc TestNew() {\n}\n\n// nolint: dupl\nfunc TestOld() {\n}\n";
+        let want: Numbered = [
+            (3, "// nolint: dupl"),
+            (4, "func TestNew() {"),
+            (5, "}"),
+            (6, ""),
+        ]
+        .iter()
+        .map(|(n, t)| (*n, t.to_string()))
+        .collect();
+        assert_eq!(added_lines(old, new), want);
+        // Removed the same way: the block that goes is the one with the test removed.
+        assert_eq!(changes(new, old).1, want);
+        // Two annotations over a method inserted over another annotated method.
+        let old = "  }\n\n  @Override\n  @SuppressWarnings(\"unchecked\")\n  T old() {\n  }\n}\n";
+        let new = "  }\n\n  @Override\n  @SuppressWarnings(\"unchecked\")\n  T fresh() {\n  }\n\n  @Override\n  @SuppressWarnings(\"unchecked\")\n  T old() {\n  }\n}\n";
+        let numbers: Vec<u32> = added_lines(old, new).iter().map(|l| l.0).collect();
+        assert_eq!(numbers, vec![3, 4, 5, 6, 7]);
+        // No placement ends with a blank line: Myers' own stays.
+        let old = "@x\nf\n";
+        let new = "@x\ng\n@x\nf\n";
+        assert_eq!(added_lines(old, new), reference(old, new));
     }
 }

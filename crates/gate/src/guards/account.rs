@@ -373,6 +373,84 @@ impl Places {
     }
 }
 
+/// [`Places`] counting only the unchanged lines that hold something: a diff matches blank
+/// lines wherever one falls, so a block rewritten around a blank line it kept (a variable
+/// renamed in a statement, the statements around it rewritten, an empty line between them
+/// left alone) is still one place. Both texts must be known.
+pub struct CodePlaces {
+    /// For each line (1-based, index `n - 1`), how many unchanged non-blank lines come
+    /// before it; old text and new text.
+    old: Vec<u32>,
+    new: Vec<u32>,
+}
+
+impl CodePlaces {
+    pub fn of(d: &FileDelta) -> Option<Self> {
+        let before = |text: &str, changed: &[super::Line]| -> Vec<u32> {
+            let changed: std::collections::HashSet<u32> =
+                changed.iter().map(|l| l.number).collect();
+            let mut seen = 0u32;
+            let mut out = Vec::new();
+            for (i, line) in text.split('\n').enumerate() {
+                out.push(seen);
+                let number = i as u32 + 1;
+                if !changed.contains(&number) && !line.trim().is_empty() {
+                    seen += 1;
+                }
+            }
+            out
+        };
+        Some(CodePlaces {
+            old: before(d.old_text.as_deref()?, &d.removed_lines),
+            new: before(d.new_text.as_deref()?, &d.added_lines),
+        })
+    }
+
+    /// Whether removed line `old` and added line `new` sit between the same unchanged
+    /// lines that hold something.
+    pub fn same(&self, old: u32, new: u32) -> bool {
+        let at = |v: &[u32], n: u32| (n as usize).checked_sub(1).and_then(|i| v.get(i).copied());
+        matches!((at(&self.old, old), at(&self.new, new)), (Some(a), Some(b)) if a == b)
+    }
+}
+
+/// Whether line `new` is line `old` with one identifier renamed (`if not_mapped:` ->
+/// `if unmapped:`, everywhere it occurs on the line) and nothing else changed but spacing.
+pub fn one_name_renamed(old: &str, new: &str) -> bool {
+    fn tokens(s: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = s.trim_start();
+        while let Some(c) = rest.chars().next() {
+            let len = if c.is_alphanumeric() || c == '_' {
+                rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len())
+            } else {
+                c.len_utf8()
+            };
+            out.push(&rest[..len]);
+            rest = rest[len..].trim_start();
+        }
+        out
+    }
+    let is_name = |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_');
+    let (a, b) = (tokens(old), tokens(new));
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut rename: Option<(&str, &str)> = None;
+    for (x, y) in a.iter().zip(&b) {
+        if x == y {
+            continue;
+        }
+        if !is_name(x) || !is_name(y) || rename.is_some_and(|r| r != (*x, *y)) {
+            return false;
+        }
+        rename = Some((x, y));
+    }
+    // The new name must not have been on the line already: then two names became one.
+    rename.is_some_and(|(_, to)| !a.contains(&to))
+}
+
 /// Per-file marker counts for a finding's message: before and after, when known.
 pub type Totals<'f> = dyn Fn(usize) -> (Option<u32>, Option<u32>) + 'f;
 
@@ -508,13 +586,25 @@ pub fn marker_findings(
         }
     }
     let places: Vec<Places> = visible.iter().map(|d| Places::of(d)).collect();
+    let code_places: Vec<std::cell::OnceCell<Option<CodePlaces>>> =
+        visible.iter().map(|_| std::cell::OnceCell::new()).collect();
     // A suppression's text is its rules: one written elsewhere in the file over other code
-    // is another suppression, so only one in the old one's place is its rewrite. A skip is
-    // tied to its test by its anchor, and a TODO by its words, wherever they went.
+    // is another suppression, so only one in the old one's place is its rewrite. A line
+    // that only renamed a name is the same statement even where the diff kept blank lines
+    // between the two (see [`CodePlaces`]): in a large rewrite, blank lines are all that
+    // tells one place from another, so other lines must keep them apart. A skip is tied to
+    // its test by its anchor, and a TODO by its words, wherever they went.
     let in_place = |old: &Mark, new: &Mark| {
         let d = visible[old.file];
+        let code_same = || {
+            code_places[old.file]
+                .get_or_init(|| CodePlaces::of(d))
+                .as_ref()
+                .is_some_and(|p| p.same(old.line, new.line))
+        };
         old.file == new.file
             && (places[old.file].same(old.line, new.line)
+                || (one_name_renamed(old.text, new.text) && code_same())
                 || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
     };
     let anywhere = |_: &Mark, _: &Mark| true;
@@ -572,6 +662,7 @@ pub fn marker_findings(
                     Some(scan::total(
                         kind,
                         lang,
+                        &d.path,
                         d.new_text.as_deref()?,
                         tests.is_test(&d.path),
                     ))
@@ -583,6 +674,7 @@ pub fn marker_findings(
                     Some(scan::total(
                         kind,
                         lang,
+                        &from,
                         d.old_text.as_deref()?,
                         tests.is_test(&from),
                     ))
@@ -780,6 +872,90 @@ mod tests {
             account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
             vec![Verdict::Rewritten]
         );
+    }
+
+    #[test]
+    fn a_line_with_one_name_renamed_is_told_from_other_edits() {
+        for (old, new) in [
+            (
+                "    if not_mapped:  # pragma: no cover",
+                "    if unmapped_exceptions:  # pragma: no cover",
+            ),
+            ("x = f(x)  # noqa: E501", "y = f(y)  # noqa: E501"),
+            ("x=f(x) # noqa", "  y = f( y )  # noqa"),
+            // A rule renamed in the suppression itself: whether that reaches further is
+            // for `widened` to judge, as for any rewrite.
+            ("x = 1  # noqa: E501", "x = 1  # noqa: F401"),
+        ] {
+            assert!(one_name_renamed(old, new), "{old} -> {new}");
+        }
+        for (old, new) in [
+            // Other statements.
+            (
+                "        except AttributeError:  # pragma: no cover",
+                "        if hasattr(ssl, \"VERIFY_X509_STRICT\"):  # pragma: nocover",
+            ),
+            (
+                "if a:  # pragma: no cover",
+                "if a and b:  # pragma: no cover",
+            ),
+            // Two names renamed, a name and a number, or two names merged into one.
+            ("x = f(y)  # noqa", "a = g(y)  # noqa"),
+            ("x = f(1)  # noqa", "x = f(2)  # noqa"),
+            ("x = f(y)  # noqa", "x = f(x)  # noqa"),
+            // Unchanged is a move, not a rename.
+            ("x = 1  # noqa", "x = 1  # noqa"),
+        ] {
+            assert!(!one_name_renamed(old, new), "{old} -> {new}");
+        }
+    }
+
+    #[test]
+    fn blank_lines_the_diff_kept_do_not_make_another_place() {
+        // `a = 1` and its `if a:  # pragma` rewritten as `b = 2` and `if b:  # pragma`;
+        // the diff kept the blank lines between them (old 3 and 5, new 2 and 4).
+        let line = |number: u32, text: &str| super::super::Line {
+            number,
+            text: text.into(),
+        };
+        let d = |added: Vec<super::super::Line>, new_text: &str| FileDelta {
+            path: "a.py".into(),
+            kind: super::super::DeltaKind::Modified,
+            added_lines: added,
+            removed_lines: vec![
+                line(2, "    a = 1"),
+                line(4, "    if a:  # pragma: no cover"),
+            ],
+            old_text: Some(
+                "def f():\n    a = 1\n\n    if a:  # pragma: no cover\n\ndef g():\n".into(),
+            ),
+            old_counts: None,
+            new_text: Some(new_text.into()),
+        };
+        let rewritten = d(
+            vec![
+                line(3, "    b = 2"),
+                line(5, "    if b:  # pragma: no cover"),
+            ],
+            "def f():\n\n    b = 2\n\n    if b:  # pragma: no cover\ndef g():\n",
+        );
+        assert!(!Places::of(&rewritten).same(4, 5));
+        assert!(CodePlaces::of(&rewritten).unwrap().same(4, 5));
+        // Past an unchanged line of code (`def g():`), it is another place.
+        let elsewhere = d(
+            vec![
+                line(3, "    b = 2"),
+                line(6, "    if b:  # pragma: no cover"),
+            ],
+            "def f():\n\n    b = 2\n\ndef g():\n    if b:  # pragma: no cover\n",
+        );
+        assert!(!CodePlaces::of(&elsewhere).unwrap().same(4, 6));
+        // Without both texts there is no telling.
+        let unknown = FileDelta {
+            old_text: None,
+            ..rewritten
+        };
+        assert!(CodePlaces::of(&unknown).is_none());
     }
 
     proptest::proptest! {

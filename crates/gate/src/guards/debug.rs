@@ -50,6 +50,23 @@ pub fn find(cx: &LineCtx, output_file: bool) -> Vec<String> {
     out
 }
 
+/// Whether a called `printStackTrace` dumps the trace on the console: with no argument
+/// (it writes to `System.err`), or given `System.out`/`System.err` itself. Given another
+/// stream or writer (`e.printStackTrace(new PrintStream(buffer))`, `printStackTrace(pw)`),
+/// the trace is captured, into a string, a log or a report, which is the program's work.
+fn prints_to_console(cx: &LineCtx, ch: &Chain) -> bool {
+    let arg = ch.end + 1;
+    if cx.punct(arg, ')') {
+        return true;
+    }
+    let console = cx.ident(arg) == Some("System")
+        && cx.punct(arg + 1, '.')
+        && matches!(cx.ident(arg + 2), Some("out" | "err"))
+        && cx.punct(arg + 3, ')');
+    // An argument that goes on past the line is unknown: the call stays a finding.
+    console || cx.tok(arg).is_none()
+}
+
 /// A bare call of a free function: `name(`, not `x.name(` nor `def name(`.
 fn bare_call(cx: &LineCtx, ch: &Chain, names: &[&str]) -> bool {
     ch.names.len() == 1
@@ -135,7 +152,12 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
                 && ["println", "print", "printf"].contains(&n[2]);
             if code && system_out && called {
                 format!("System.{}.{}", n[1], n[2])
-            } else if code && n.len() >= 2 && ch.last() == "printStackTrace" && called {
+            } else if code
+                && n.len() >= 2
+                && ch.last() == "printStackTrace"
+                && called
+                && prints_to_console(cx, ch)
+            {
                 "printStackTrace()".into()
             } else {
                 return None;
@@ -249,6 +271,12 @@ mod tests {
         assert!(found(Lang::Js, true, "console.log(x)").is_empty());
         assert!(hits(Lang::Java, "System.out.println(x);"));
         assert!(hits(Lang::Java, "e.printStackTrace();"));
+        assert!(hits(Lang::Java, "e.printStackTrace(System.out);"));
+        assert!(hits(
+            Lang::Java,
+            "  e.printStackTrace(System.err); // later"
+        ));
+        assert!(hits(Lang::Java, "e.printStackTrace("));
         assert!(found(Lang::Java, true, "System.out.println(x);").is_empty());
     }
 
@@ -310,6 +338,10 @@ mod tests {
             (Lang::Php, "$obj->dd($x);"),
             (Lang::Php, "function dd($x) {}"),
             (Lang::Swift, "print(x)"),
+            // A trace captured into a given stream or writer.
+            (Lang::Java, "e.printStackTrace(new PrintStream(out));"),
+            (Lang::Java, "        t.printStackTrace(writer);"),
+            (Lang::Kotlin, "e.printStackTrace(PrintWriter(sw))"),
         ] {
             assert!(!hits(lang, line), "{line}");
         }

@@ -86,8 +86,35 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
     }
 }
 
+/// Whether `path` is a type-test file: TypeScript (or checked JavaScript) that is never
+/// run, only type-checked, where `// @ts-expect-error` over a statement is the assertion
+/// that the statement does not type-check (`expectError(...)` in another spelling). The
+/// default file patterns of the type-test runners:
+/// - `*.test-d.*` and `*.spec-d.*`: tsd and Vitest's `typecheck.include`;
+/// - `*.tst.*`: TSTyche;
+/// - `*.test.*` directly in a `__typetests__` or `typetests` directory: TSTyche;
+/// - any file under a `test-d` directory: tsd.
+///
+/// A `types/` directory is not enough: it also holds the declarations the tests check.
+pub fn is_type_test(path: &str) -> bool {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let parent = parts.next();
+    // What the name says before its extension: `a.test-d.ts` -> `test-d`.
+    let segments: Vec<&str> = name.split('.').collect();
+    let kind = match segments.len() {
+        n if n >= 3 && !segments[0].is_empty() => segments[n - 2],
+        _ => "",
+    };
+    ["test-d", "spec-d", "tst"].contains(&kind)
+        || (kind == "test" && matches!(parent, Some("__typetests__" | "typetests")))
+        || path.split('/').rev().skip(1).any(|d| d == "test-d")
+}
+
 /// The suppressions on one line, as short labels (`eslint-disable`, `#[allow(`).
-pub fn find(cx: &LineCtx) -> Vec<String> {
+/// `type_test`: the line is in a type-test file ([`is_type_test`]), where
+/// `@ts-expect-error` is an assertion; `@ts-ignore` and the rest stay suppressions there.
+pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
     let mut out = Vec::new();
     let table = directives(cx.lang);
     for piece in cx.comment_pieces() {
@@ -95,7 +122,9 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
             .iter()
             .find(|(d, ci)| starts_with_directive(piece, d, *ci))
         {
-            out.push(d.to_string());
+            if !(type_test && *d == "@ts-expect-error") {
+                out.push(d.to_string());
+            }
         }
     }
     match cx.lang {
@@ -197,7 +226,7 @@ mod tests {
 
     fn found(lang: Lang, line: &str) -> Vec<String> {
         let view = lex_line(&lang.syntax(), line);
-        find(&LineCtx::new(lang, &view, false))
+        find(&LineCtx::new(lang, &view, false), false)
     }
 
     fn hits(lang: Lang, line: &str) -> bool {
@@ -284,6 +313,60 @@ mod tests {
             "// @ts-ignored",
         ] {
             assert!(!hits(Lang::Js, line), "{line}");
+        }
+    }
+
+    #[test]
+    fn ts_expect_error_is_an_assertion_in_a_type_test_file_only() {
+        let in_type_test = |line: &str| {
+            let view = lex_line(&Lang::Js.syntax(), line);
+            find(&LineCtx::new(Lang::Js, &view, true), true)
+        };
+        // tsd's `expectError(f(1))` written as TSTyche and Vitest type tests write it.
+        assert!(in_type_test("  // @ts-expect-error").is_empty());
+        assert!(in_type_test("// @ts-expect-error: a number is no route").is_empty());
+        // A suppression of a type error stays one, in a type test as anywhere.
+        assert_eq!(in_type_test("  // @ts-ignore"), vec!["@ts-ignore"]);
+        assert_eq!(in_type_test("// @ts-nocheck"), vec!["@ts-nocheck"]);
+        assert_eq!(
+            in_type_test("// eslint-disable-next-line @typescript-eslint/no-explicit-any"),
+            vec!["eslint-disable"]
+        );
+        // Outside a type test, `@ts-expect-error` silences the checker.
+        assert_eq!(
+            found(Lang::Js, "  // @ts-expect-error"),
+            vec!["@ts-expect-error"]
+        );
+    }
+
+    #[test]
+    fn type_test_files_are_the_type_test_runners_own_patterns() {
+        for path in [
+            "test/types/content-type-parser.test-d.ts",
+            "index.test-d.ts",
+            "src/mount.test-d.tsx",
+            "src/mount.spec-d.mts",
+            "test/types/fastify.tst.ts",
+            "typetests/config.test.ts",
+            "src/__typetests__/hooks.test.tsx",
+            "test-d/index.ts",
+            "packages/a/test-d/nested/options.ts",
+        ] {
+            assert!(is_type_test(path), "{path}");
+        }
+        for path in [
+            "test/types/instance.ts",
+            "types/index.d.ts",
+            "src/route.test.ts",
+            "src/route.spec.ts",
+            "src/tst.ts",
+            "src/test-d.ts",
+            "src/typetests/helpers.ts",
+            "src/__typetests__/nested/a.test.ts",
+            "test-data/fixtures.ts",
+            "lib/test-dx/a.ts",
+        ] {
+            assert!(!is_type_test(path), "{path}");
         }
     }
 

@@ -40,13 +40,30 @@ impl Kind {
         }
     }
 
-    /// `output_file`: printing is what the file is for (see [`debug::prints_are_output`]).
-    fn find(self, cx: &LineCtx, output_file: bool) -> Vec<String> {
+    fn find(self, cx: &LineCtx, role: FileRole) -> Vec<String> {
         match self {
             Kind::Skips => skips::find(cx),
-            Kind::Lint => lint::find(cx),
+            Kind::Lint => lint::find(cx, role.type_test),
             Kind::Todos => todos::find(cx),
-            Kind::Debug => debug::find(cx, output_file),
+            Kind::Debug => debug::find(cx, role.prints_are_output),
+        }
+    }
+}
+
+/// What a file's path (and first line) says about how its markers read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FileRole {
+    /// Printing is what the file is for (see [`debug::prints_are_output`]).
+    pub prints_are_output: bool,
+    /// A type-test file, where `@ts-expect-error` asserts (see [`lint::is_type_test`]).
+    pub type_test: bool,
+}
+
+impl FileRole {
+    pub fn of(path: &str, text: Option<&str>) -> Self {
+        FileRole {
+            prints_are_output: debug::prints_are_output(path, text),
+            type_test: lint::is_type_test(path),
         }
     }
 }
@@ -229,14 +246,14 @@ pub fn scan<'a>(
     // Skips that come with a JUnit 3 to 4 port of a test that did not run before.
     let mut ported: Vec<Mark<'a>> = Vec::new();
     let mut added_numbers: Option<HashSet<u32>> = None;
-    let output_file = on.debug && debug::prints_are_output(f.path, f.text);
+    let role = FileRole::of(f.path, f.text);
     for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
         let cx = LineCtx::new(lang, &view, is_test);
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
-            let found = kind.find(&cx, output_file);
+            let found = kind.find(&cx, role);
             if found.is_empty() {
                 continue;
             }
@@ -404,15 +421,16 @@ fn closing_from(s: &str, open: char, close: char, mut depth: usize) -> Result<us
     Err(depth)
 }
 
-/// How many markers of `kind` a whole text holds.
-pub fn total(kind: Kind, lang: Lang, text: &str, is_test: bool) -> u32 {
+/// How many markers of `kind` the whole text of the file at `path` holds.
+pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u32 {
+    let role = FileRole::of(path, Some(text));
     let mut n = 0u32;
     for view in lex(&lang.syntax(), text, usize::MAX) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
         let cx = LineCtx::new(lang, &view, is_test);
-        n = n.saturating_add(kind.find(&cx, false).len() as u32);
+        n = n.saturating_add(kind.find(&cx, role).len() as u32);
     }
     n
 }

@@ -1,0 +1,360 @@
+//! Lines that look like suppressions or debugging leftovers and are not, next to the real
+//! ones the guards must still catch: a type test's `@ts-expect-error`, the unchanged twin
+//! of an added suppression, a stack trace printed into a given stream. Each change is
+//! judged uncommitted (against HEAD) and committed (`--against HEAD^`). Real repositories,
+//! the real binary.
+
+mod gitrepo;
+
+use gitrepo::{guard, json, stderr, Repo};
+use serde_json::Value;
+
+fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, Value) {
+    let out = repo
+        .loopgate()
+        .args(["check", "--guards-only", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 3)),
+        "exit {:?}: {}{}",
+        out.status.code(),
+        gitrepo::stdout(&out),
+        stderr(&out)
+    );
+    (out.status.code(), json(&out))
+}
+
+/// `(path, line)` of every finding of guard `name`.
+fn lines_of(receipt: &Value, name: &str) -> Vec<(String, u64)> {
+    guard(receipt, name)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// Commit `files` as they were, write `change`, and run `verify(exit code, receipt, mode)`
+/// on the change uncommitted and then committed.
+fn both_ways(
+    files: &[(&str, &str)],
+    change: &[(&str, &str)],
+    verify: &dyn Fn(Option<i32>, &Value, &str),
+) {
+    let mut all = files.to_vec();
+    all.push((".gitignore", ".loopgate/\n"));
+    let r = Repo::with(&all);
+    for (path, body) in change {
+        r.write(path, body);
+    }
+    let (code, receipt) = check(&r, &[]);
+    verify(code, &receipt, "uncommitted, against HEAD");
+    r.commit("the change");
+    let (code, receipt) = check(&r, &["--against", "HEAD^"]);
+    verify(code, &receipt, "committed, --against HEAD^");
+}
+
+const ROUTES_TYPES: &str = "import { expect } from 'tstyche'\n\
+import { route } from '../../index'\n\
+\n\
+expect(route('/a')).type.toBe<string>()\n";
+
+fn with_assertion(path: &str, comment: &str) -> (String, String) {
+    let body =
+        format!("{ROUTES_TYPES}\n// {comment}\nroute(42)\n\n// {comment}\nroute({{ path: 1 }})\n");
+    (path.to_string(), body)
+}
+
+#[test]
+fn ts_expect_error_in_a_type_test_asserts_and_is_not_a_suppression() {
+    for path in [
+        "test/types/route.test-d.ts",
+        "test/types/route.tst.ts",
+        "src/__typetests__/route.test.ts",
+        "test-d/route.ts",
+    ] {
+        let (p, body) = with_assertion(path, "@ts-expect-error");
+        both_ways(
+            &[(path, ROUTES_TYPES), ("index.ts", "export const x = 1\n")],
+            &[(&p, &body)],
+            &|code, receipt, mode| {
+                assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{path} {mode}");
+                assert_eq!(code, Some(0), "{path} {mode}: {receipt}");
+            },
+        );
+    }
+}
+
+#[test]
+fn ts_ignore_in_a_type_test_and_ts_expect_error_in_source_are_still_suppressions() {
+    // `@ts-ignore` asserts nothing (it passes whether or not there is an error).
+    let path = "test/types/route.test-d.ts";
+    let (p, body) = with_assertion(path, "@ts-ignore");
+    both_ways(
+        &[(path, ROUTES_TYPES)],
+        &[(&p, &body)],
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![(path.to_string(), 6), (path.to_string(), 9)],
+                "{mode}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+    // The same lines in ordinary source, or in a runtime test, or in a `types/` directory
+    // of declarations: the checker is silenced.
+    for path in [
+        "src/route.ts",
+        "test/route.test.ts",
+        "types/route.ts",
+        "src/__typetests__/nested/route.test.ts",
+    ] {
+        let (p, body) = with_assertion(path, "@ts-expect-error");
+        both_ways(
+            &[(path, ROUTES_TYPES)],
+            &[(&p, &body)],
+            &|code, receipt, mode| {
+                assert_eq!(
+                    lines_of(receipt, "disabled_lint"),
+                    vec![(path.to_string(), 6), (path.to_string(), 9)],
+                    "{path} {mode}"
+                );
+                assert_eq!(code, Some(3), "{path} {mode}");
+            },
+        );
+    }
+}
+
+const BIND_TESTS: &str = "package viper\n\
+\n\
+func TestBindString(t *testing.T) {\n\
+\tcheck(t, \"a\")\n\
+}\n\
+\n\
+// nolint: dupl\n\
+func TestBindIntSlice(t *testing.T) {\n\
+\tcheck(t, 1)\n\
+}\n";
+
+#[test]
+fn a_suppression_added_over_a_twin_is_reported_where_it_was_added() {
+    // A new test with `// nolint: dupl` inserted over a test that already had it: the
+    // finding is the new test's line 7, not the old test's, now at line 12.
+    let new = BIND_TESTS.replace(
+        "// nolint: dupl\nfunc TestBindIntSlice",
+        "// nolint: dupl\nfunc TestBindStringArray(t *testing.T) {\n\tcheck(t, []string{})\n}\n\n// nolint: dupl\nfunc TestBindIntSlice",
+    );
+    both_ways(
+        &[("viper_test.go", BIND_TESTS)],
+        &[("viper_test.go", &new)],
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![("viper_test.go".to_string(), 7)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+    // The same test inserted without the marker: nothing new, and the old marker, which
+    // did not change, is not reported.
+    let plain = BIND_TESTS.replace(
+        "// nolint: dupl\nfunc TestBindIntSlice",
+        "func TestBindStringArray(t *testing.T) {\n\tcheck(t, []string{})\n}\n\n// nolint: dupl\nfunc TestBindIntSlice",
+    );
+    both_ways(
+        &[("viper_test.go", BIND_TESTS)],
+        &[("viper_test.go", &plain)],
+        &|code, receipt, mode| {
+            assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}");
+            assert_eq!(code, Some(0), "{mode}");
+        },
+    );
+}
+
+const MAKER: &str = concat!(
+    "class Maker {\n",
+    "    void reset() {\n",
+    "    }\n",
+    "\n",
+    "    @Override\n",
+    "    @SuppressWarnings(\"unchecked\")\n",
+    "    public <T> T newInstance(Class<T> cls) {\n",
+    "        return null;\n",
+    "    }\n",
+    "}\n",
+);
+
+#[test]
+fn annotations_added_over_a_method_like_the_next_one_are_reported_on_it() {
+    let new = MAKER.replace(
+        "    @Override\n    @SuppressWarnings(\"unchecked\")\n    public <T> T newInstance",
+        "    @Override\n    @SuppressWarnings(\"unchecked\")\n    public <T> T singleton(T t) {\n        return t;\n    }\n\n    @Override\n    @SuppressWarnings(\"unchecked\")\n    public <T> T newInstance",
+    );
+    both_ways(
+        &[("src/main/java/Maker.java", MAKER)],
+        &[("src/main/java/Maker.java", &new)],
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![("src/main/java/Maker.java".to_string(), 6)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const HELPER: &str = concat!(
+    "import java.io.*;\n",
+    "\n",
+    "class Helper {\n",
+    "    static String run() {\n",
+    "        return \"\";\n",
+    "    }\n",
+    "}\n",
+);
+
+#[test]
+fn a_stack_trace_printed_into_a_given_stream_is_no_debugging_leftover() {
+    let captured = HELPER.replace(
+        "    static String run() {\n",
+        "    static String trace(Throwable e) {\n        ByteArrayOutputStream out = new ByteArrayOutputStream();\n        e.printStackTrace(new PrintStream(out));\n        StringWriter sw = new StringWriter();\n        e.printStackTrace(new PrintWriter(sw));\n        return out.toString() + sw;\n    }\n\n    static String run() {\n",
+    );
+    both_ways(
+        &[("src/main/java/Helper.java", HELPER)],
+        &[("src/main/java/Helper.java", &captured)],
+        &|code, receipt, mode| {
+            assert_eq!(lines_of(receipt, "debug_artifacts"), vec![], "{mode}");
+            assert_eq!(code, Some(0), "{mode}: {receipt}");
+        },
+    );
+    // Dumped on the console, with no argument or given System.out: a leftover.
+    let dumped = HELPER.replace(
+        "        return \"\";\n",
+        "        try {\n            return load();\n        } catch (IOException e) {\n            e.printStackTrace();\n            e.printStackTrace(System.out);\n        }\n        return \"\";\n",
+    );
+    both_ways(
+        &[("src/main/java/Helper.java", HELPER)],
+        &[("src/main/java/Helper.java", &dumped)],
+        &|code, receipt, mode| {
+            let path = "src/main/java/Helper.java".to_string();
+            assert_eq!(
+                lines_of(receipt, "debug_artifacts"),
+                vec![(path.clone(), 8), (path, 9)],
+                "{mode}"
+            );
+            // A warning by default: reported, the exit code unchanged.
+            assert_eq!(
+                guard(receipt, "debug_artifacts")["status"],
+                "warn",
+                "{mode}"
+            );
+            assert_eq!(code, Some(0), "{mode}");
+        },
+    );
+}
+
+const MAPPED_OLD: &str = concat!(
+    "import pytest\n",
+    "\n",
+    "\n",
+    "def test_all_mapped():\n",
+    "    not_mapped = [\n",
+    "        v for v in VALUES if v not in MAP\n",
+    "    ]\n",
+    "\n",
+    "    if not_mapped:  # pragma: no cover\n",
+    "        pytest.fail(f\"unmapped: {not_mapped}\")\n",
+    "\n",
+    "\n",
+    "def test_mapping_raises():\n",
+    "    with pytest.raises(KeyError):\n",
+    "        lookup(\"x\")\n",
+    "\n",
+    "    with pytest.raises(ValueError):\n",
+    "        lookup(\"\")\n",
+    "\n",
+    "\n",
+    "def test_mapping():\n",
+    "    assert MAP\n",
+);
+
+/// The check rewritten around the blank lines it kept, its variable renamed on the line
+/// that holds the pragma (and the test after it dropped, so the diff keeps two blank lines
+/// between the old pragma and the new one).
+const MAPPED_NEW: &str = concat!(
+    "import pytest\n",
+    "\n",
+    "\n",
+    "def test_all_mapped():\n",
+    "    expected = {\n",
+    "        v.name for v in VALUES\n",
+    "    }\n",
+    "\n",
+    "    names = {\n",
+    "        v.name for v in MAP\n",
+    "    }\n",
+    "\n",
+    "    unmapped = expected - names\n",
+    "\n",
+    "    if unmapped:  # pragma: no cover\n",
+    "        pytest.fail(f\"unmapped: {unmapped}\")\n",
+    "\n",
+    "\n",
+    "def test_mapping():\n",
+    "    assert MAP\n",
+);
+
+#[test]
+fn a_pragma_kept_on_a_statement_rewritten_around_blank_lines_is_the_same_pragma() {
+    let path = "tests/test_map.py";
+    both_ways(
+        &[(path, MAPPED_OLD)],
+        &[(path, MAPPED_NEW)],
+        &|_, receipt, mode| {
+            assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}");
+        },
+    );
+    // Another statement under the pragma in the same place: blank lines are all that tell
+    // places apart in a rewrite this size, so only a renamed name keeps it the same line.
+    let other = MAPPED_NEW.replace("    if unmapped:", "    if len(unmapped) > 0:");
+    both_ways(
+        &[(path, MAPPED_OLD)],
+        &[(path, &other)],
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![(path.to_string(), 15)],
+                "{mode}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+    // Another pragma in the same change, past an unchanged line of code (the next test's
+    // `def`): a new suppression, while the rewritten one stays a rewrite.
+    let more = MAPPED_NEW.replace(
+        "def test_mapping():\n",
+        "def test_mapping():\n    if not MAP:  # pragma: no cover\n        pytest.fail(\"empty\")\n",
+    );
+    both_ways(
+        &[(path, MAPPED_OLD)],
+        &[(path, &more)],
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![(path.to_string(), 20)],
+                "{mode}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
