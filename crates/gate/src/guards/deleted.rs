@@ -21,7 +21,7 @@
 
 use super::languages::Lang;
 use super::rust_tests::TestMacros;
-use super::test_moves::{declared, imports, rewritten, Declared};
+use super::test_moves::{declared, imports, replaces, rewritten, Declared};
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
@@ -156,6 +156,12 @@ pub fn deleted_tests(
             kept.iter()
                 .map(|(path, n)| format!("{n} still in `{path}`")),
         );
+        if let Some((j, n)) = acc.replaced_by {
+            places.push(format!(
+                "{n} written anew in `{}`, which replaces it",
+                deltas[j].path
+            ));
+        }
         let moved_note = if places.is_empty() {
             String::new()
         } else {
@@ -218,6 +224,9 @@ struct Accounted {
     /// Unchanged files that still hold the very same test (a copy made earlier, whose
     /// original this change removed).
     kept: Vec<String>,
+    /// A test file of the change that replaces this deleted one (see
+    /// [`super::test_moves::replaces`]), with how many of its tests stand for this file's.
+    replaced_by: Option<(usize, u32)>,
     /// Removed tests none of the above accounts for.
     left: Vec<Declared>,
 }
@@ -225,7 +234,8 @@ struct Accounted {
 impl Accounted {
     fn total(&self) -> u32 {
         let runs: u32 = self.runners.iter().map(|r| r.1).sum();
-        self.moved.len() as u32 + self.empty + runs + self.kept.len() as u32
+        let replaced = self.replaced_by.map_or(0, |r| r.1);
+        self.moved.len() as u32 + self.empty + runs + self.kept.len() as u32 + replaced
     }
 }
 
@@ -445,7 +455,47 @@ fn moved_out(
         }
         out.push(acc);
     }
+    // Last, once every test that kept its declaration or body has found its place.
+    for (drop, acc) in drops.iter().zip(out.iter_mut()) {
+        let room = drop.lost.map_or(0, |l| l.saturating_sub(acc.total()));
+        if matches!(deltas[drop.at].kind, DeltaKind::Deleted) && room > 0 {
+            replacement(deltas, &mut gains, drop.at, &runners, acc, room);
+        }
+    }
     out
+}
+
+/// A deleted test file whose tests were written anew in a test file the change adds about
+/// the same thing (`OSGiTest` replaced by `OSGiManifestIT`, `test/x_test.rb` by
+/// `spec/x_spec.rb`): the rename git misses because no body survived. As when a file's
+/// tests are rewritten in place, the count is what is held: the new file's tests, beyond
+/// those that arrived from elsewhere, stand for the tests this file lost.
+fn replacement(
+    deltas: &[&FileDelta],
+    gains: &mut [Gain],
+    from: usize,
+    runners: &[usize],
+    acc: &mut Accounted,
+    room: u32,
+) {
+    let old = &deltas[from].path;
+    for (k, g) in gains.iter_mut().enumerate() {
+        let new = deltas[g.at];
+        if g.at == from
+            || g.room == 0
+            || runners.contains(&k)
+            || !matches!(new.kind, DeltaKind::Added)
+            || !replaces(&new.path, old)
+        {
+            continue;
+        }
+        let n = g.room.min(room).min(acc.left.len() as u32);
+        g.room -= n;
+        g.tests.truncate(g.tests.len().saturating_sub(n as usize));
+        acc.left.drain(..n as usize);
+        acc.replaced_by = Some((g.at, n));
+        return;
+    }
 }
 
 /// Take the first test of a gaining file (other than `from` and the runners) that `fits`,
@@ -828,6 +878,110 @@ mod tests {
             &[("tests/test_b.py", B)],
         );
         assert_eq!(found.len(), 2, "{found:#?}");
+    }
+
+    const OSGI_OLD: &str = "public class OSGiTest {\n  @Test\n  public void testAnnotationsPackage() throws Exception {\n    Manifest mf = findManifest(\"gson\");\n    assertThat(mf.imports()).doesNotContain(\"annotations\");\n  }\n\n  @Test\n  public void testSunMisc() throws Exception {\n    Manifest mf = findManifest(\"gson\");\n    assertThat(mf.imports()).contains(\"sun.misc\");\n  }\n}\n";
+    const OSGI_NEW: &str = "public class OSGiManifestIT {\n  @Test\n  public void testBundle() {\n    assertThat(attribute(\"Bundle-Name\")).isEqualTo(\"Gson\");\n  }\n\n  @Test\n  public void testImports() {\n    assertThat(imports()).containsExactly(\"sun.misc\");\n  }\n\n  @Test\n  public void testExports() {\n    assertThat(exports()).hasSize(4);\n  }\n}\n";
+    const TEST_DIR: &str = "gson/src/test/java/com/google/gson";
+
+    #[test]
+    fn a_deleted_test_file_written_anew_under_a_longer_name_is_replaced_not_deleted() {
+        // No body survived, so git sees no rename; the new file is about the same thing.
+        let found = run(&[
+            delta(
+                &format!("{TEST_DIR}/regression/OSGiTest.java"),
+                DeltaKind::Deleted,
+                Some(OSGI_OLD),
+                None,
+            ),
+            delta(
+                &format!("{TEST_DIR}/integration/OSGiManifestIT.java"),
+                DeltaKind::Added,
+                None,
+                Some(OSGI_NEW),
+            ),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Ported to the other runner's layout: `test/x_test.rb` as `spec/x_spec.rb`.
+        let minitest = "describe 'content_for' do\n  it 'renders a block' do\n    assert_equal 'foo', body\n  end\nend\n";
+        let rspec = "describe Sinatra::ContentFor do\n  it 'renders the block for its key' do\n    expect(body).to eq 'foo'\n  end\nend\n";
+        assert!(run(&[
+            delta(
+                "contrib/test/content_for_test.rb",
+                DeltaKind::Deleted,
+                Some(minitest),
+                None
+            ),
+            delta(
+                "contrib/spec/content_for_spec.rb",
+                DeltaKind::Added,
+                None,
+                Some(rspec)
+            ),
+        ])
+        .is_empty());
+    }
+
+    #[test]
+    fn a_replacement_holds_only_as_many_as_it_has_and_only_for_its_own_subject() {
+        let one = "public class OSGiManifestIT {\n  @Test\n  public void testBundle() {\n    assertThat(attribute(\"Bundle-Name\")).isEqualTo(\"Gson\");\n  }\n}\n";
+        let found = run(&[
+            delta(
+                &format!("{TEST_DIR}/OSGiTest.java"),
+                DeltaKind::Deleted,
+                Some(OSGI_OLD),
+                None,
+            ),
+            delta(
+                &format!("{TEST_DIR}/OSGiManifestIT.java"),
+                DeltaKind::Added,
+                None,
+                Some(one),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains(&format!(
+                "deleted with 2 tests (1 written anew in `{TEST_DIR}/OSGiManifestIT.java`, which replaces it)"
+            )),
+            "{found:#?}"
+        );
+        // Another subject (`Username` is not `User` continued), a far directory, or a file
+        // that still exists: a deletion beside an unrelated new test file.
+        for (old, new) in [
+            ("src/test/UserTest.java", "src/test/UsernameTest.java"),
+            ("src/test/UserTest.java", "src/test/OrderTest.java"),
+            (
+                "core/src/test/java/OSGiTest.java",
+                "tools/src/test/java/OSGiManifestIT.java",
+            ),
+        ] {
+            let found = run(&[
+                delta(old, DeltaKind::Deleted, Some(OSGI_OLD), None),
+                delta(new, DeltaKind::Added, None, Some(OSGI_NEW)),
+            ]);
+            assert_eq!(found.len(), 1, "{old} -> {new}: {found:#?}");
+        }
+        let kept_one = "public class OSGiTest {\n  @Test\n  public void testSunMisc() throws Exception {\n    Manifest mf = findManifest(\"gson\");\n    assertThat(mf.imports()).contains(\"sun.misc\");\n  }\n}\n";
+        let found = run(&[
+            delta(
+                &format!("{TEST_DIR}/OSGiTest.java"),
+                DeltaKind::Modified,
+                Some(OSGI_OLD),
+                Some(kept_one),
+            ),
+            delta(
+                &format!("{TEST_DIR}/OSGiManifestIT.java"),
+                DeltaKind::Added,
+                None,
+                Some(OSGI_NEW),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1:"),
+            "{found:#?}"
+        );
     }
 
     #[test]

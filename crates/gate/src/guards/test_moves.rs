@@ -157,6 +157,69 @@ pub fn rewritten(old: &[String], new: &[String]) -> bool {
     kept >= 2 && kept * 2 > old.len()
 }
 
+/// What a test file is about: its name without extensions and without the test runner's
+/// affixes (`test_`, `_test`, `_spec`, `Test`, `Tests`, `IT`, `.test`, `.spec`). A file
+/// named for its directory's entry point (`index.test.ts`, `mod.rs`, `__init__.py`) is
+/// about its directory. `OSGiTest.java` is about `OSGi`, `OSGiManifestIT.java` about
+/// `OSGiManifest`, `content_for_test.rb` and `content_for_spec.rb` about `content_for`.
+pub fn subject(path: &str) -> Option<&str> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = name.split('.').next().unwrap_or("");
+    if matches!(stem, "index" | "mod" | "main" | "lib" | "__init__" | "init") {
+        let parent = dir.rsplit('/').next().filter(|d| !d.is_empty())?;
+        return Some(parent);
+    }
+    // `Test`, `Tests` and `IT` end a camel-case word; `EXIT` is no integration test.
+    let camel = |rest: &str| rest.chars().next_back().is_some_and(|c| !c.is_uppercase());
+    let mut s = stem;
+    for suffix in [
+        "_tests", "_test", "_spec", "-test", "-spec", "Tests", "Test", "IT", "Spec",
+    ] {
+        if let Some(rest) = stem.strip_suffix(suffix) {
+            if suffix.starts_with(['_', '-']) || camel(rest) {
+                s = rest;
+                break;
+            }
+        }
+    }
+    if s == stem {
+        for prefix in ["test_", "test-", "Test"] {
+            if let Some(rest) = stem.strip_prefix(prefix) {
+                if prefix != "Test" || rest.starts_with(char::is_uppercase) {
+                    s = rest;
+                    break;
+                }
+            }
+        }
+    }
+    (!s.is_empty()).then_some(s)
+}
+
+/// Whether the test file `new`, added by a change that deleted the test file `old`, is
+/// `old` written anew under another name: both about the same thing (one subject is the
+/// other, or the other continued by a new word: `OSGi` and `OSGiManifest`, not `User` and
+/// `Username`) and in the same directory or in sibling ones (`test/` and `spec/`,
+/// `regression/` and `integration/`).
+pub fn replaces(new: &str, old: &str) -> bool {
+    let (Some(a), Some(b)) = (subject(new), subject(old)) else {
+        return false;
+    };
+    let continues = |long: &str, short: &str| {
+        long.strip_prefix(short).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(['_', '-'])
+                || (rest.starts_with(char::is_uppercase)
+                    && short.chars().next_back().is_some_and(|c| !c.is_uppercase()))
+        })
+    };
+    let depth = |p: &str| p.matches('/').count();
+    let shared = super::account::shared_dirs(new, old);
+    (continues(a, b) || continues(b, a))
+        && shared + 1 >= depth(new)
+        && shared + 1 >= depth(old)
+        && Lang::from_path(new) == Lang::from_path(old)
+}
+
 /// Whether the file at `importer`, whose text holds `lines`, loads the file at `runner`:
 /// a quoted relative path that resolves to it (`import { runTest } from '../common.test'`,
 /// `require_relative 'shared'`), or a Python relative import (`from .common import run`).
@@ -297,6 +360,57 @@ mod tests {
         let other = lines("runner = CliRunner()\nresult = runner.invoke(bye)\nassert result.exit_code == 0\nassert result.output == \"bye\"");
         assert!(!rewritten(&old, &other), "only half kept: boilerplate");
         assert!(!rewritten(&lines("assert x"), &lines("assert x")));
+    }
+
+    #[test]
+    fn a_test_file_is_about_its_name_without_the_runners_affixes() {
+        for (path, about) in [
+            ("gson/src/test/java/OSGiTest.java", Some("OSGi")),
+            (
+                "gson/src/test/java/OSGiManifestIT.java",
+                Some("OSGiManifest"),
+            ),
+            ("src/FooTests.cs", Some("Foo")),
+            ("src/TestClassTest.java", Some("TestClass")),
+            ("src/test/java/TestParser.java", Some("Parser")),
+            ("src/test/java/EXIT.java", Some("EXIT")),
+            ("tests/test_utils.py", Some("utils")),
+            ("test/content_for_test.rb", Some("content_for")),
+            ("spec/content_for_spec.rb", Some("content_for")),
+            ("src/router.test.ts", Some("router")),
+            ("src/helper/css/index.test.tsx", Some("css")),
+            ("index.test.ts", None),
+            ("tests/test_.py", None),
+        ] {
+            assert_eq!(subject(path), about, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_replacement_is_about_the_same_thing_nearby() {
+        assert!(replaces(
+            "gson/src/test/java/integration/OSGiManifestIT.java",
+            "gson/src/test/java/regression/OSGiTest.java"
+        ));
+        assert!(replaces(
+            "contrib/spec/content_for_spec.rb",
+            "contrib/test/content_for_test.rb"
+        ));
+        assert!(replaces("tests/test_utils.py", "tests/test_utils_extra.py"));
+        assert!(!replaces(
+            "src/test/UsernameTest.java",
+            "src/test/UserTest.java"
+        ));
+        assert!(!replaces(
+            "src/test/HTTPServerTest.java",
+            "src/test/HTTPTest.java"
+        ));
+        assert!(!replaces(
+            "src/test/OrderTest.java",
+            "src/test/UserTest.java"
+        ));
+        assert!(!replaces("a/x/y/OSGiTest.java", "b/x/y/OSGiTest.java"));
+        assert!(!replaces("tests/test_utils.rb", "tests/test_utils.py"));
     }
 
     #[test]
