@@ -1,6 +1,7 @@
 //! `deleted_tests` tells a moved or restructured test from a deleted one: tests folded into
 //! a shared runner that the file now loads, a test renamed as it moved to another file
-//! (most of its body kept), and an empty placeholder test removed are not deleted tests;
+//! (most of its body kept), a deleted test file written anew under a new name about the
+//! same thing, and an empty placeholder test removed are not deleted tests;
 //! each lookalike that really loses a test still is. Each case is judged uncommitted
 //! (against HEAD) and committed (`--against HEAD^`). Real repositories, the real binary.
 
@@ -367,6 +368,78 @@ fn a_spec_removed_is_still_a_deleted_test() {
         &assert_one_deleted(
             "test/app_test.rb",
             "tests in `test/app_test.rb` dropped from 2 to 1",
+        ),
+    );
+}
+
+const MANIFEST_TEST: &str = "package gson;
+
+import org.junit.Test;
+
+public class OSGiTest {
+  @Test
+  public void testAnnotationsPackage() throws Exception {
+    String imports = findManifest(\"gson\").imports();
+    assertWithMessage(\"no annotations import\").that(imports).doesNotContain(\"annotations\");
+  }
+
+  @Test
+  public void testSunMiscImport() throws Exception {
+    String imports = findManifest(\"gson\").imports();
+    assertWithMessage(\"sun.misc is optional\").that(imports).contains(\"resolution:=optional\");
+  }
+}
+";
+
+/// The same manifest checked by new code, as an integration test of the final jar.
+const MANIFEST_IT: &str = "package gson;
+
+import org.junit.Test;
+
+public class OSGiManifestIT {
+  @Test
+  public void testBundleInformation() {
+    assertThat(attribute(\"Bundle-Name\")).isEqualTo(\"Gson\");
+  }
+
+  @Test
+  public void testImports() {
+    assertThat(splitPackages(attribute(\"Import-Package\"))).containsExactly(\"sun.misc\");
+  }
+
+  @Test
+  public void testExports() {
+    assertThat(splitPackages(attribute(\"Export-Package\"))).hasSize(4);
+  }
+}
+";
+
+#[test]
+fn a_test_file_rewritten_under_a_new_name_about_the_same_thing_is_not_deleted() {
+    both_ways(
+        &[("src/test/java/regression/OSGiTest.java", MANIFEST_TEST)],
+        &|r| {
+            r.remove("src/test/java/regression/OSGiTest.java");
+            r.write("src/test/java/integration/OSGiManifestIT.java", MANIFEST_IT);
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_test_file_deleted_beside_a_new_one_about_something_else_is_still_deleted() {
+    both_ways(
+        &[("src/test/java/UserTest.java", MANIFEST_TEST)],
+        &|r| {
+            r.remove("src/test/java/UserTest.java");
+            r.write(
+                "src/test/java/UsernameTest.java",
+                &MANIFEST_IT.replace("OSGiManifestIT", "UsernameTest"),
+            );
+        },
+        &assert_one_deleted(
+            "src/test/java/UserTest.java",
+            "test file `src/test/java/UserTest.java` was deleted with 2 tests",
         ),
     );
 }
