@@ -443,3 +443,49 @@ fn a_test_file_deleted_beside_a_new_one_about_something_else_is_still_deleted() 
         ),
     );
 }
+
+const TWO_RUST_TESTS: &str = "#[test]
+fn moved() {
+    assert_eq!(f(), 1);
+}
+
+#[test]
+fn kept() {
+    assert_eq!(g(), 2);
+}
+";
+
+const KEPT_ONLY: &str = "#[test]
+fn kept() {
+    assert_eq!(g(), 2);
+}
+";
+
+/// The line diff keeps the first `#[test]` as the kept test's attribute, so the removed
+/// lines hold `moved`'s name and body but the second test's attribute.
+#[test]
+fn a_test_moved_out_from_above_another_is_known_whatever_the_diff_aligns() {
+    both_ways(
+        &[("src/a.rs", TWO_RUST_TESTS)],
+        &|r| {
+            r.write("src/a.rs", KEPT_ONLY);
+            r.write(
+                "src/b.rs",
+                "#[test]\nfn moved() {\n    assert_eq!(f(), 1);\n}\n",
+            );
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_test_removed_from_above_another_is_deleted() {
+    both_ways(
+        &[("src/a.rs", TWO_RUST_TESTS)],
+        &|r| {
+            r.write("src/a.rs", KEPT_ONLY);
+            r.write("src/b.rs", "#[test]\nfn other() {\n    assert!(h());\n}\n");
+        },
+        &assert_one_deleted("src/a.rs", "tests in `src/a.rs` dropped from 2 to 1"),
+    );
+}

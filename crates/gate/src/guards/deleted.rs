@@ -278,15 +278,12 @@ fn still_there(
         let Some(lang) = Lang::from_path(&path) else {
             continue;
         };
-        let lines: Vec<Line> = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| Line {
-                number: i as u32 + 1,
-                text: l.to_string(),
-            })
-            .collect();
-        for t in declared(&lines, Some(&text), lang, builtin.is_test(&path)) {
+        for t in declared(
+            &Line::all_of(&text),
+            Some(&text),
+            lang,
+            builtin.is_test(&path),
+        ) {
             copies.push((path.clone(), t));
         }
     }
@@ -347,7 +344,7 @@ fn moved_out(
             _ => 0,
         };
         if gained > 0 {
-            let added = declared(&d.added_lines, d.new_text.as_deref(), lang, is_test);
+            let added = turnover(d, &builtin).1;
             let empty = added.iter().filter(|t| t.empty).count() as u32;
             gains.push(Gain {
                 at: j,
@@ -382,30 +379,13 @@ fn moved_out(
     for (drop, loads) in drops.iter().zip(loads) {
         let d = deltas[drop.at];
         let mut acc = Accounted::default();
-        let old_path = match &d.kind {
-            DeltaKind::Renamed { from } => from.as_str(),
-            _ => d.path.as_str(),
-        };
-        let (Some(lang), Some(lost)) = (Lang::from_path(old_path), drop.lost) else {
+        let Some(lost) = drop.lost else {
             out.push(acc);
             continue;
         };
-        let mut gone = declared(
-            &d.removed_lines,
-            d.old_text.as_deref(),
-            lang,
-            builtin.is_test(old_path),
-        );
-        // A test rewritten or moved inside its own file did not leave it.
-        if let Some(new_lang) = Lang::from_path(&d.path) {
-            let stayed = declared(
-                &d.added_lines,
-                d.new_text.as_deref(),
-                new_lang,
-                builtin.is_test(&d.path),
-            );
-            pair_off(&mut gone, stayed);
-        }
+        let (mut gone, stayed) = turnover(d, &builtin);
+        // A test rewritten inside its own file did not leave it.
+        pair_off(&mut gone, stayed);
         let mut room = lost;
         // The same declaration elsewhere first, then empty tests, then rewritten bodies.
         let mut left = Vec::new();
@@ -496,6 +476,50 @@ fn replacement(
         acc.replaced_by = Some((g.at, n));
         return;
     }
+}
+
+/// The tests that left the file of `d` and the tests that arrived in it. When both texts
+/// are known, they are the tests of the old text without a same-declared one in the new
+/// text, and the other way round: a diff that keeps one test's `#[test]` or `@Test` line
+/// as context for another's (the lines are alike) would show the removed test with no
+/// declaration of its own, and the kept one as removed. Otherwise, the tests declared on
+/// the removed and added lines; with no removed line known, none left.
+fn turnover(d: &FileDelta, builtin: &TestPaths) -> (Vec<Declared>, Vec<Declared>) {
+    let old_path = match &d.kind {
+        DeltaKind::Renamed { from } => from.as_str(),
+        _ => d.path.as_str(),
+    };
+    let tests = |lines: &[Line], text: Option<&str>, path: &str| match Lang::from_path(path) {
+        Some(lang) => declared(lines, text, lang, builtin.is_test(path)),
+        None => Vec::new(),
+    };
+    let (Some(old), Some(new)) = (d.old_text.as_deref(), d.new_text.as_deref()) else {
+        return (
+            tests(&d.removed_lines, d.old_text.as_deref(), old_path),
+            tests(&d.added_lines, d.new_text.as_deref(), &d.path),
+        );
+    };
+    let mut gone = Vec::new();
+    let mut arrived = Vec::new();
+    if !d.removed_lines.is_empty() || !d.added_lines.is_empty() {
+        gone = tests(&Line::all_of(old), Some(old), old_path);
+        arrived = tests(&Line::all_of(new), Some(new), &d.path);
+    }
+    gone.retain(|t| match arrived.iter().position(|a| a.key == t.key) {
+        Some(i) => {
+            arrived.swap_remove(i);
+            false
+        }
+        None => true,
+    });
+    // Nothing removed, nothing left; nothing added, nothing arrived.
+    if d.removed_lines.is_empty() {
+        gone.clear();
+    }
+    if d.added_lines.is_empty() {
+        arrived.clear();
+    }
+    (gone, arrived)
 }
 
 /// Take the first test of a gaining file (other than `from` and the runners) that `fits`,
@@ -977,6 +1001,32 @@ mod tests {
                 Some(OSGI_NEW),
             ),
         ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1:"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_moved_test_is_known_when_the_diff_kept_its_attribute_for_another_test() {
+        let old = "#[test]\nfn moved() {\n    assert_eq!(f(), 1);\n}\n\n#[test]\nfn kept() {\n    assert_eq!(g(), 2);\n}\n";
+        let new = "#[test]\nfn kept() {\n    assert_eq!(g(), 2);\n}\n";
+        let moved = "#[test]\nfn moved() {\n    assert_eq!(f(), 1);\n}\n";
+        // The two `#[test]` lines are alike: the diff keeps the first as the kept test's,
+        // and removes `moved`'s name, body and the second `#[test]`.
+        let mut a = delta("src/a.rs", DeltaKind::Modified, Some(old), Some(new));
+        a.added_lines.clear();
+        a.removed_lines = Line::all_of(old)
+            .into_iter()
+            .filter(|l| (2..=6).contains(&l.number))
+            .collect();
+        let b = || delta("src/b.rs", DeltaKind::Added, None, Some(moved));
+        let found = run(&[a.clone(), b()]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Without the copy in b.rs, `moved` is deleted, and no alignment hides it.
+        let other = "#[test]\nfn other() {\n    assert!(h());\n}\n";
+        let found = run(&[a, delta("src/b.rs", DeltaKind::Added, None, Some(other))]);
         assert_eq!(found.len(), 1, "{found:#?}");
         assert!(
             found[0].message.contains("dropped from 2 to 1:"),
