@@ -489,3 +489,102 @@ fn a_test_removed_from_above_another_is_deleted() {
         &assert_one_deleted("src/a.rs", "tests in `src/a.rs` dropped from 2 to 1"),
     );
 }
+
+const JUNIT3_SUITE: &str = "package gson.functional;
+
+import junit.framework.TestCase;
+
+public class JsonArrayTest extends TestCase {
+  public void testStringAddition() {
+    JsonArray a = new JsonArray();
+    a.add(\"Hello\");
+    assertEquals(\"[\\\"Hello\\\"]\", a.toString());
+  }
+
+  public void testNullAddition() {
+    JsonArray a = new JsonArray();
+    a.add((String) null);
+    assertEquals(\"[null]\", a.toString());
+  }
+}
+";
+
+/// The same tests in the JUnit 4 suite of the class, each given `@Test`, asserting anew.
+const JUNIT4_SUITE: &str = "package gson;
+
+import org.junit.Test;
+
+public class JsonArrayTest {
+  @Test
+  public void testStringAddition() {
+    JsonArray a = new JsonArray();
+    assertThat(a.add(\"Hello\").toString()).isEqualTo(\"[\\\"Hello\\\"]\");
+  }
+
+  @Test
+  public void testNullAddition() {
+    JsonArray a = new JsonArray();
+    assertThat(a.add((String) null).toString()).isEqualTo(\"[null]\");
+  }
+}
+";
+
+/// The JUnit 4 suite before the move: one test of its own.
+const JUNIT4_BEFORE: &str = "package gson;
+
+import org.junit.Test;
+
+public class JsonArrayTest {
+  @Test
+  public void testSize() {
+    assertThat(new JsonArray().size()).isEqualTo(0);
+  }
+}
+";
+
+#[test]
+fn junit3_tests_moved_into_a_junit4_suite_are_not_deleted() {
+    let after = JUNIT4_SUITE.replace(
+        "public class JsonArrayTest {\n",
+        "public class JsonArrayTest {\n  @Test\n  public void testSize() {\n    assertThat(new JsonArray().size()).isEqualTo(0);\n  }\n\n",
+    );
+    assert_ne!(after, JUNIT4_SUITE);
+    both_ways(
+        &[
+            (
+                "src/test/java/gson/functional/JsonArrayTest.java",
+                JUNIT3_SUITE,
+            ),
+            ("src/test/java/gson/JsonArrayTest.java", JUNIT4_BEFORE),
+        ],
+        &|r| {
+            r.remove("src/test/java/gson/functional/JsonArrayTest.java");
+            r.write("src/test/java/gson/JsonArrayTest.java", &after);
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn junit3_tests_deleted_beside_other_junit4_tests_are_deleted() {
+    both_ways(
+        &[(
+            "src/test/java/gson/functional/JsonArrayTest.java",
+            JUNIT3_SUITE,
+        )],
+        &|r| {
+            r.remove("src/test/java/gson/functional/JsonArrayTest.java");
+            r.write(
+                "src/test/java/gson/JsonObjectTest.java",
+                &JUNIT4_SUITE
+                    .replace("class JsonArrayTest", "class JsonObjectTest")
+                    .replace("testStringAddition", "testRemove")
+                    .replace("testNullAddition", "testClear"),
+            );
+        },
+        &assert_one_deleted(
+            "src/test/java/gson/functional/JsonArrayTest.java",
+            "was deleted with 2 tests",
+        ),
+    );
+}

@@ -5,9 +5,12 @@
 //! Counts are compared per file, for test paths and for every Rust file (Rust keeps unit
 //! tests inline under `#[cfg(test)]`), then accounted across the change: a test that left
 //! one file for another file of the same change (a test module split in two) moved, it
-//! was not deleted. A test is known by its declaration line (`def test_x(`,
-//! `it('adds', ...)`, `func TestX(`; for an attribute such as `#[test]` or `@Test`, with
-//! the line after it), whitespace aside. A dropped test is netted only against the same
+//! was not deleted. A test is known by the line that names it (`def test_x(`,
+//! `it('adds', ...)`, `func TestX(`; for an attribute such as `#[test]` or `@Test`, the
+//! line it decorates, so a JUnit 3 `public void testX()` given `@Test` as it moves is the
+//! same test), whitespace aside. Which tests left a file is read from its tests before
+//! and after, not from the diff's lines (a line diff may keep one test's `#[test]` as
+//! another's). A dropped test is netted only against the same
 //! declaration added in another file whose own count rose by at least as much, so
 //! deleting one test and writing another elsewhere is still a deletion, and a file's
 //! removed lines must be known (they are not for a file already dirty at baseline time).
@@ -18,6 +21,10 @@
 //! change whose tests rose (those run in every file that loads it); it was a placeholder
 //! (pending, or skipped and empty: it ran nothing); or the very same test, declaration
 //! and body, is in an unchanged neighbour (a copy made earlier, the original removed now).
+//! Last, a deleted test file whose tests were written anew in a test file the change adds
+//! about the same thing (`OSGiTest` as `OSGiManifestIT`, `test/x_test.rb` as
+//! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
+//! that arrived from elsewhere: the rename git misses because no body survived.
 
 use super::languages::Lang;
 use super::rust_tests::TestMacros;
@@ -391,7 +398,7 @@ fn moved_out(
         let mut left = Vec::new();
         for t in gone {
             if room > 0 {
-                if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| g.key == t.key) {
+                if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| g.sig == t.sig) {
                     acc.moved.push(gains[k].at);
                     room -= 1;
                     continue;
@@ -505,7 +512,7 @@ fn turnover(d: &FileDelta, builtin: &TestPaths) -> (Vec<Declared>, Vec<Declared>
         gone = tests(&Line::all_of(old), Some(old), old_path);
         arrived = tests(&Line::all_of(new), Some(new), &d.path);
     }
-    gone.retain(|t| match arrived.iter().position(|a| a.key == t.key) {
+    gone.retain(|t| match arrived.iter().position(|a| a.sig == t.sig) {
         Some(i) => {
             arrived.swap_remove(i);
             false
@@ -550,7 +557,7 @@ fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
         gone.retain(|t| {
             let hit = stayed.iter().position(|s| {
                 if exact {
-                    t.key == s.key
+                    t.sig == s.sig
                 } else {
                     rewritten(&t.body, &s.body)
                 }
@@ -1030,6 +1037,49 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:#?}");
         assert!(
             found[0].message.contains("dropped from 2 to 1:"),
+            "{found:#?}"
+        );
+    }
+
+    const JUNIT3: &str = "public class ArrayTest extends TestCase {\n  public void testAddsStrings() {\n    JsonArray a = new JsonArray();\n    a.add(\"x\");\n    assertEquals(1, a.size());\n  }\n\n  public void testAddsNulls() {\n    JsonArray a = new JsonArray();\n    a.add((String) null);\n    assertEquals(1, a.size());\n  }\n}\n";
+
+    #[test]
+    fn junit3_tests_given_test_annotations_as_they_move_are_not_deleted() {
+        let junit4 = "public class JsonArrayTest {\n  @Test\n  public void testAddsStrings() {\n    JsonArray a = new JsonArray();\n    a.add(\"x\");\n    assertThat(a).hasSize(1);\n  }\n\n  @Test\n  public void testAddsNulls() {\n    JsonArray a = new JsonArray();\n    assertThat(a.size()).isEqualTo(0);\n  }\n}\n";
+        let found = run(&[
+            delta(
+                "src/test/java/functional/ArrayTest.java",
+                DeltaKind::Deleted,
+                Some(JUNIT3),
+                None,
+            ),
+            delta(
+                "src/test/java/JsonArrayTest.java",
+                DeltaKind::Added,
+                None,
+                Some(junit4),
+            ),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Other tests written in JUnit 4 are no cover for the JUnit 3 ones deleted.
+        let other = "public class JsonArrayTest {\n  @Test\n  public void testRemoves() {\n    assertThat(new JsonArray().remove(0)).isNull();\n  }\n\n  @Test\n  public void testClears() {\n    assertThat(new JsonArray().isEmpty()).isTrue();\n  }\n}\n";
+        let found = run(&[
+            delta(
+                "src/test/java/functional/ArrayTest.java",
+                DeltaKind::Deleted,
+                Some(JUNIT3),
+                None,
+            ),
+            delta(
+                "src/test/java/JsonArrayTest.java",
+                DeltaKind::Added,
+                None,
+                Some(other),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("was deleted with 2 tests:"),
             "{found:#?}"
         );
     }

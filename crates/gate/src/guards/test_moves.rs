@@ -12,7 +12,7 @@ use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::scan::views;
-use super::tests_count::tests_on_line;
+use super::tests_count::{extends_test_case, junit3_method, tests_on_line};
 use super::Line;
 
 /// One test declared on a changed line.
@@ -21,6 +21,9 @@ pub struct Declared {
     /// The declaration line, whitespace aside; for an attribute (`#[test]`, `@Test`), with
     /// the line it decorates.
     pub key: String,
+    /// The line that names the test (for an attribute, the line it decorates), whitespace
+    /// aside: a JUnit 3 `public void testX()` given `@Test` as it moves is the same test.
+    pub sig: String,
     /// The body's lines that say something (not blank, not comments, not a lone closing
     /// bracket), normalised.
     pub body: Vec<String>,
@@ -40,33 +43,62 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
     };
     let all: Vec<&str> = text.split('\n').collect();
     let lexed = lex(&lang.syntax(), text, usize::MAX);
+    let junit3 = lang == Lang::Java && extends_test_case(lang, &lexed);
     let mut out = Vec::new();
     for (line, view) in views(lines, Some(text), lang, Some(lexed.clone())) {
         if view.code.trim().is_empty() {
             continue;
         }
-        let n = tests_on_line(&LineCtx::new(lang, &view, is_test));
-        if n == 0 {
-            continue;
-        }
         let Some(mut sig) = (line.number as usize).checked_sub(1) else {
             continue;
         };
+        let cx = LineCtx::new(lang, &view, is_test);
+        let mut n = tests_on_line(&cx);
+        if n == 0 && junit3 && !annotated(lang, &lexed, sig, is_test) {
+            n = junit3_method(&cx);
+        }
+        if n == 0 {
+            continue;
+        }
         let mut key = normalise(&line.text);
-        // An attribute names no test: the line it decorates does.
-        if key.starts_with(['#', '@', '[']) {
-            if let Some(next) = (sig + 1..all.len()).find(|&i| !all[i].trim().is_empty()) {
+        let mut named = key.clone();
+        // An attribute names no test: the line it decorates does, past other attributes
+        // (`#[test]` then `#[should_panic]`, `@Test` then `@Ignore`).
+        if attribute(&key) {
+            let decorated = (sig + 1..all.len())
+                .find(|&i| !all[i].trim().is_empty() && !attribute(all[i].trim_start()));
+            if let Some(next) = decorated {
+                named = normalise(all[next]);
                 key.push_str(" / ");
-                key.push_str(&normalise(all[next]));
+                key.push_str(&named);
                 sig = next;
             }
         }
         let body = body_of(&all, &lexed, sig);
         let empty = empty_test(lang, &lexed, sig);
-        let test = Declared { key, body, empty };
+        let test = Declared {
+            key,
+            sig: named,
+            body,
+            empty,
+        };
         out.extend(std::iter::repeat_n(test, n as usize));
     }
     out
+}
+
+/// Whether a line opens with an attribute or annotation (`#[test]`, `@Test`, `[Fact]`).
+fn attribute(line: &str) -> bool {
+    line.starts_with("#[") || line.starts_with('@') || line.starts_with('[')
+}
+
+/// Whether the code line before line `at` (0-based) declares a test by an annotation
+/// (`@Test`): the method it decorates is that test, not a second one by its name.
+fn annotated(lang: Lang, lexed: &[LineView], at: usize, is_test: bool) -> bool {
+    (0..at)
+        .rev()
+        .find(|&i| lexed.get(i).is_some_and(|v| !v.code.trim().is_empty()))
+        .is_some_and(|i| tests_on_line(&LineCtx::new(lang, &lexed[i], is_test)) > 0)
 }
 
 fn indent(line: &str) -> usize {
@@ -330,6 +362,39 @@ mod tests {
         let found = tests_in("src/test/java/T.java", java);
         assert_eq!(found[0].key, "@Test / public void adds() {");
         assert_eq!(found[0].body, ["assertEquals(2, add(1, 1));"]);
+    }
+
+    #[test]
+    fn a_test_is_named_by_the_line_its_attributes_decorate() {
+        let java = "class T {\n  @Test\n  @Ignore(\"flaky\")\n  public void adds() {\n    assertEquals(2, add(1, 1));\n  }\n}\n";
+        let found = tests_in("src/test/java/T.java", java);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].key, "@Test / public void adds() {");
+        assert_eq!(found[0].sig, "public void adds() {");
+        assert_eq!(found[0].body, ["assertEquals(2, add(1, 1));"]);
+        let rust = "#[test]\n#[should_panic]\nfn overflows() {\n    add(u8::MAX, 1);\n}\n";
+        assert_eq!(tests_in("src/lib.rs", rust)[0].sig, "fn overflows() {");
+        let py = "def test_a():\n    assert 1\n";
+        assert_eq!(tests_in("tests/test_a.py", py)[0].sig, "def test_a():");
+    }
+
+    #[test]
+    fn junit3_methods_are_tests_once_each() {
+        let junit3 = "public class ParserTest extends TestCase {\n  public void testParses() {\n    assertTrue(parse(\"a\"));\n  }\n  @Test\n  public void testAnnotated() {\n    assertTrue(true);\n  }\n  public void helper() {\n  }\n}\n";
+        let sigs: Vec<String> = tests_in("src/test/java/ParserTest.java", junit3)
+            .into_iter()
+            .map(|t| t.sig)
+            .collect();
+        assert_eq!(
+            sigs,
+            [
+                "public void testParses() {",
+                "public void testAnnotated() {"
+            ]
+        );
+        // Outside a `TestCase` subclass, a method named test... is no test.
+        let plain = junit3.replace(" extends TestCase", "");
+        assert_eq!(tests_in("src/test/java/ParserTest.java", &plain).len(), 1);
     }
 
     #[test]
