@@ -1085,6 +1085,24 @@ mod tests {
     }
 
     #[test]
+    fn a_test_respaced_by_a_formatter_as_it_moved_is_the_same_test() {
+        let old = "def test_a( runner ):\n    assert runner\n\ndef test_b():\n    assert 2\n";
+        let moved = "def test_a(runner):\n    assert runner.ok\n";
+        let found = run(&[
+            delta("tests/test_ab.py", DeltaKind::Modified, Some(old), Some(B)),
+            delta("tests/test_a.py", DeltaKind::Added, None, Some(moved)),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Another name, respaced or not, is another test.
+        let other = "def test_c(runner):\n    assert runner.ok\n";
+        let found = run(&[
+            delta("tests/test_ab.py", DeltaKind::Modified, Some(old), Some(B)),
+            delta("tests/test_c.py", DeltaKind::Added, None, Some(other)),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+    }
+
+    #[test]
     fn unknown_removed_lines_net_nothing() {
         let mut a = delta("tests/test_ab.py", DeltaKind::Modified, Some(AB), Some(A));
         a.removed_lines.clear();

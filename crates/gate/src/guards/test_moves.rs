@@ -21,8 +21,9 @@ pub struct Declared {
     /// The declaration line, whitespace aside; for an attribute (`#[test]`, `@Test`), with
     /// the line it decorates.
     pub key: String,
-    /// The line that names the test (for an attribute, the line it decorates), whitespace
-    /// aside: a JUnit 3 `public void testX()` given `@Test` as it moves is the same test.
+    /// The line that names the test (for an attribute, the line it decorates) with no
+    /// whitespace at all: a JUnit 3 `public void testX()` given `@Test` as it moves, or a
+    /// declaration a formatter respaced (`it 'x'do`, `def test_x( a ):`), is the same test.
     pub sig: String,
     /// The body's lines that say something (not blank, not comments, not a lone closing
     /// bracket), normalised.
@@ -78,7 +79,7 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
         let empty = empty_test(lang, &lexed, sig);
         let test = Declared {
             key,
-            sig: named,
+            sig: named.split_whitespace().collect(),
             body,
             empty,
         };
@@ -370,12 +371,12 @@ mod tests {
         let found = tests_in("src/test/java/T.java", java);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].key, "@Test / public void adds() {");
-        assert_eq!(found[0].sig, "public void adds() {");
+        assert_eq!(found[0].sig, "publicvoidadds(){");
         assert_eq!(found[0].body, ["assertEquals(2, add(1, 1));"]);
         let rust = "#[test]\n#[should_panic]\nfn overflows() {\n    add(u8::MAX, 1);\n}\n";
-        assert_eq!(tests_in("src/lib.rs", rust)[0].sig, "fn overflows() {");
+        assert_eq!(tests_in("src/lib.rs", rust)[0].sig, "fnoverflows(){");
         let py = "def test_a():\n    assert 1\n";
-        assert_eq!(tests_in("tests/test_a.py", py)[0].sig, "def test_a():");
+        assert_eq!(tests_in("tests/test_a.py", py)[0].sig, "deftest_a():");
     }
 
     #[test]
@@ -387,10 +388,7 @@ mod tests {
             .collect();
         assert_eq!(
             sigs,
-            [
-                "public void testParses() {",
-                "public void testAnnotated() {"
-            ]
+            ["publicvoidtestParses(){", "publicvoidtestAnnotated(){"]
         );
         // Outside a `TestCase` subclass, a method named test... is no test.
         let plain = junit3.replace(" extends TestCase", "");
