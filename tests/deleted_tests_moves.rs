@@ -1,6 +1,7 @@
 //! `deleted_tests` tells a moved or restructured test from a deleted one: tests folded into
 //! a shared runner that the file now loads, a test renamed as it moved to another file
-//! (most of its body kept), and an empty placeholder test removed are not deleted tests;
+//! (most of its body kept), a deleted test file written anew under a new name about the
+//! same thing, and an empty placeholder test removed are not deleted tests;
 //! each lookalike that really loses a test still is. Each case is judged uncommitted
 //! (against HEAD) and committed (`--against HEAD^`). Real repositories, the real binary.
 
@@ -367,6 +368,223 @@ fn a_spec_removed_is_still_a_deleted_test() {
         &assert_one_deleted(
             "test/app_test.rb",
             "tests in `test/app_test.rb` dropped from 2 to 1",
+        ),
+    );
+}
+
+const MANIFEST_TEST: &str = "package gson;
+
+import org.junit.Test;
+
+public class OSGiTest {
+  @Test
+  public void testAnnotationsPackage() throws Exception {
+    String imports = findManifest(\"gson\").imports();
+    assertWithMessage(\"no annotations import\").that(imports).doesNotContain(\"annotations\");
+  }
+
+  @Test
+  public void testSunMiscImport() throws Exception {
+    String imports = findManifest(\"gson\").imports();
+    assertWithMessage(\"sun.misc is optional\").that(imports).contains(\"resolution:=optional\");
+  }
+}
+";
+
+/// The same manifest checked by new code, as an integration test of the final jar.
+const MANIFEST_IT: &str = "package gson;
+
+import org.junit.Test;
+
+public class OSGiManifestIT {
+  @Test
+  public void testBundleInformation() {
+    assertThat(attribute(\"Bundle-Name\")).isEqualTo(\"Gson\");
+  }
+
+  @Test
+  public void testImports() {
+    assertThat(splitPackages(attribute(\"Import-Package\"))).containsExactly(\"sun.misc\");
+  }
+
+  @Test
+  public void testExports() {
+    assertThat(splitPackages(attribute(\"Export-Package\"))).hasSize(4);
+  }
+}
+";
+
+#[test]
+fn a_test_file_rewritten_under_a_new_name_about_the_same_thing_is_not_deleted() {
+    both_ways(
+        &[("src/test/java/regression/OSGiTest.java", MANIFEST_TEST)],
+        &|r| {
+            r.remove("src/test/java/regression/OSGiTest.java");
+            r.write("src/test/java/integration/OSGiManifestIT.java", MANIFEST_IT);
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_test_file_deleted_beside_a_new_one_about_something_else_is_still_deleted() {
+    both_ways(
+        &[("src/test/java/UserTest.java", MANIFEST_TEST)],
+        &|r| {
+            r.remove("src/test/java/UserTest.java");
+            r.write(
+                "src/test/java/UsernameTest.java",
+                &MANIFEST_IT.replace("OSGiManifestIT", "UsernameTest"),
+            );
+        },
+        &assert_one_deleted(
+            "src/test/java/UserTest.java",
+            "test file `src/test/java/UserTest.java` was deleted with 2 tests",
+        ),
+    );
+}
+
+const TWO_RUST_TESTS: &str = "#[test]
+fn moved() {
+    assert_eq!(f(), 1);
+}
+
+#[test]
+fn kept() {
+    assert_eq!(g(), 2);
+}
+";
+
+const KEPT_ONLY: &str = "#[test]
+fn kept() {
+    assert_eq!(g(), 2);
+}
+";
+
+/// The line diff keeps the first `#[test]` as the kept test's attribute, so the removed
+/// lines hold `moved`'s name and body but the second test's attribute.
+#[test]
+fn a_test_moved_out_from_above_another_is_known_whatever_the_diff_aligns() {
+    both_ways(
+        &[("src/a.rs", TWO_RUST_TESTS)],
+        &|r| {
+            r.write("src/a.rs", KEPT_ONLY);
+            r.write(
+                "src/b.rs",
+                "#[test]\nfn moved() {\n    assert_eq!(f(), 1);\n}\n",
+            );
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_test_removed_from_above_another_is_deleted() {
+    both_ways(
+        &[("src/a.rs", TWO_RUST_TESTS)],
+        &|r| {
+            r.write("src/a.rs", KEPT_ONLY);
+            r.write("src/b.rs", "#[test]\nfn other() {\n    assert!(h());\n}\n");
+        },
+        &assert_one_deleted("src/a.rs", "tests in `src/a.rs` dropped from 2 to 1"),
+    );
+}
+
+const JUNIT3_SUITE: &str = "package gson.functional;
+
+import junit.framework.TestCase;
+
+public class JsonArrayTest extends TestCase {
+  public void testStringAddition() {
+    JsonArray a = new JsonArray();
+    a.add(\"Hello\");
+    assertEquals(\"[\\\"Hello\\\"]\", a.toString());
+  }
+
+  public void testNullAddition() {
+    JsonArray a = new JsonArray();
+    a.add((String) null);
+    assertEquals(\"[null]\", a.toString());
+  }
+}
+";
+
+/// The same tests in the JUnit 4 suite of the class, each given `@Test`, asserting anew.
+const JUNIT4_SUITE: &str = "package gson;
+
+import org.junit.Test;
+
+public class JsonArrayTest {
+  @Test
+  public void testStringAddition() {
+    JsonArray a = new JsonArray();
+    assertThat(a.add(\"Hello\").toString()).isEqualTo(\"[\\\"Hello\\\"]\");
+  }
+
+  @Test
+  public void testNullAddition() {
+    JsonArray a = new JsonArray();
+    assertThat(a.add((String) null).toString()).isEqualTo(\"[null]\");
+  }
+}
+";
+
+/// The JUnit 4 suite before the move: one test of its own.
+const JUNIT4_BEFORE: &str = "package gson;
+
+import org.junit.Test;
+
+public class JsonArrayTest {
+  @Test
+  public void testSize() {
+    assertThat(new JsonArray().size()).isEqualTo(0);
+  }
+}
+";
+
+#[test]
+fn junit3_tests_moved_into_a_junit4_suite_are_not_deleted() {
+    let after = JUNIT4_SUITE.replace(
+        "public class JsonArrayTest {\n",
+        "public class JsonArrayTest {\n  @Test\n  public void testSize() {\n    assertThat(new JsonArray().size()).isEqualTo(0);\n  }\n\n",
+    );
+    assert_ne!(after, JUNIT4_SUITE);
+    both_ways(
+        &[
+            (
+                "src/test/java/gson/functional/JsonArrayTest.java",
+                JUNIT3_SUITE,
+            ),
+            ("src/test/java/gson/JsonArrayTest.java", JUNIT4_BEFORE),
+        ],
+        &|r| {
+            r.remove("src/test/java/gson/functional/JsonArrayTest.java");
+            r.write("src/test/java/gson/JsonArrayTest.java", &after);
+        },
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn junit3_tests_deleted_beside_other_junit4_tests_are_deleted() {
+    both_ways(
+        &[(
+            "src/test/java/gson/functional/JsonArrayTest.java",
+            JUNIT3_SUITE,
+        )],
+        &|r| {
+            r.remove("src/test/java/gson/functional/JsonArrayTest.java");
+            r.write(
+                "src/test/java/gson/JsonObjectTest.java",
+                &JUNIT4_SUITE
+                    .replace("class JsonArrayTest", "class JsonObjectTest")
+                    .replace("testStringAddition", "testRemove")
+                    .replace("testNullAddition", "testClear"),
+            );
+        },
+        &assert_one_deleted(
+            "src/test/java/gson/functional/JsonArrayTest.java",
+            "was deleted with 2 tests",
         ),
     );
 }

@@ -27,8 +27,8 @@ use super::languages::Lang;
 use super::new_parameter;
 use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
-use super::skips::family;
 use super::test_paths::TestPaths;
+use super::{skips, todos};
 use super::{DeltaKind, FileDelta, Finding, TestCounts};
 use std::collections::{BTreeMap, HashMap};
 
@@ -50,6 +50,12 @@ pub enum Verdict {
     /// A suppression that takes over part of a file-wide one the change removed: see
     /// [`narrowed_from_file_wide`].
     Narrowed,
+}
+
+/// One label for the spellings of one marker: of a skip ([`skips::family`]: `xit` and
+/// `it.skip`) and of unfinished work ([`todos::family`]: `TODO` and `FIXME`).
+fn family(label: &str) -> &str {
+    todos::family(skips::family(label))
 }
 
 /// The line as a move keeps it: trimmed, inner runs of whitespace as one space.
@@ -1275,6 +1281,37 @@ mod tests {
         assert_eq!(
             account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
             vec![Verdict::Rewritten]
+        );
+    }
+
+    #[test]
+    fn a_todo_reworded_as_a_fixme_where_it_stood_is_the_same_work() {
+        let removed = [mark(
+            0,
+            74,
+            "TODO",
+            "    # TODO: remove MULTIPART_LIMIT, it is not documented and was introduced by error.",
+        )];
+        let added = [mark(
+            0,
+            74,
+            "FIXME",
+            "    # FIXME: MULTIPART_LIMIT was introduced by mistake and it will be removed in 1.7.0",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
+            vec![Verdict::Rewritten]
+        );
+        // A FIXME about something else is other work.
+        let added = [mark(
+            0,
+            74,
+            "FIXME",
+            "    # FIXME: the parser leaks file handles",
+        )];
+        assert_eq!(
+            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
+            vec![Verdict::New]
         );
     }
 

@@ -5,9 +5,12 @@
 //! Counts are compared per file, for test paths and for every Rust file (Rust keeps unit
 //! tests inline under `#[cfg(test)]`), then accounted across the change: a test that left
 //! one file for another file of the same change (a test module split in two) moved, it
-//! was not deleted. A test is known by its declaration line (`def test_x(`,
-//! `it('adds', ...)`, `func TestX(`; for an attribute such as `#[test]` or `@Test`, with
-//! the line after it), whitespace aside. A dropped test is netted only against the same
+//! was not deleted. A test is known by the line that names it (`def test_x(`,
+//! `it('adds', ...)`, `func TestX(`; for an attribute such as `#[test]` or `@Test`, the
+//! line it decorates, so a JUnit 3 `public void testX()` given `@Test` as it moves is the
+//! same test), whitespace aside. Which tests left a file is read from its tests before
+//! and after, not from the diff's lines (a line diff may keep one test's `#[test]` as
+//! another's). A dropped test is netted only against the same
 //! declaration added in another file whose own count rose by at least as much, so
 //! deleting one test and writing another elsewhere is still a deletion, and a file's
 //! removed lines must be known (they are not for a file already dirty at baseline time).
@@ -18,10 +21,14 @@
 //! change whose tests rose (those run in every file that loads it); it was a placeholder
 //! (pending, or skipped and empty: it ran nothing); or the very same test, declaration
 //! and body, is in an unchanged neighbour (a copy made earlier, the original removed now).
+//! Last, a deleted test file whose tests were written anew in a test file the change adds
+//! about the same thing (`OSGiTest` as `OSGiManifestIT`, `test/x_test.rb` as
+//! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
+//! that arrived from elsewhere: the rename git misses because no body survived.
 
 use super::languages::Lang;
 use super::rust_tests::TestMacros;
-use super::test_moves::{declared, imports, rewritten, Declared};
+use super::test_moves::{declared, imports, replaces, rewritten, Declared};
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
@@ -156,6 +163,12 @@ pub fn deleted_tests(
             kept.iter()
                 .map(|(path, n)| format!("{n} still in `{path}`")),
         );
+        if let Some((j, n)) = acc.replaced_by {
+            places.push(format!(
+                "{n} written anew in `{}`, which replaces it",
+                deltas[j].path
+            ));
+        }
         let moved_note = if places.is_empty() {
             String::new()
         } else {
@@ -218,6 +231,9 @@ struct Accounted {
     /// Unchanged files that still hold the very same test (a copy made earlier, whose
     /// original this change removed).
     kept: Vec<String>,
+    /// A test file of the change that replaces this deleted one (see
+    /// [`super::test_moves::replaces`]), with how many of its tests stand for this file's.
+    replaced_by: Option<(usize, u32)>,
     /// Removed tests none of the above accounts for.
     left: Vec<Declared>,
 }
@@ -225,7 +241,8 @@ struct Accounted {
 impl Accounted {
     fn total(&self) -> u32 {
         let runs: u32 = self.runners.iter().map(|r| r.1).sum();
-        self.moved.len() as u32 + self.empty + runs + self.kept.len() as u32
+        let replaced = self.replaced_by.map_or(0, |r| r.1);
+        self.moved.len() as u32 + self.empty + runs + self.kept.len() as u32 + replaced
     }
 }
 
@@ -268,15 +285,12 @@ fn still_there(
         let Some(lang) = Lang::from_path(&path) else {
             continue;
         };
-        let lines: Vec<Line> = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| Line {
-                number: i as u32 + 1,
-                text: l.to_string(),
-            })
-            .collect();
-        for t in declared(&lines, Some(&text), lang, builtin.is_test(&path)) {
+        for t in declared(
+            &Line::all_of(&text),
+            Some(&text),
+            lang,
+            builtin.is_test(&path),
+        ) {
             copies.push((path.clone(), t));
         }
     }
@@ -337,7 +351,7 @@ fn moved_out(
             _ => 0,
         };
         if gained > 0 {
-            let added = declared(&d.added_lines, d.new_text.as_deref(), lang, is_test);
+            let added = turnover(d, &builtin).1;
             let empty = added.iter().filter(|t| t.empty).count() as u32;
             gains.push(Gain {
                 at: j,
@@ -372,36 +386,19 @@ fn moved_out(
     for (drop, loads) in drops.iter().zip(loads) {
         let d = deltas[drop.at];
         let mut acc = Accounted::default();
-        let old_path = match &d.kind {
-            DeltaKind::Renamed { from } => from.as_str(),
-            _ => d.path.as_str(),
-        };
-        let (Some(lang), Some(lost)) = (Lang::from_path(old_path), drop.lost) else {
+        let Some(lost) = drop.lost else {
             out.push(acc);
             continue;
         };
-        let mut gone = declared(
-            &d.removed_lines,
-            d.old_text.as_deref(),
-            lang,
-            builtin.is_test(old_path),
-        );
-        // A test rewritten or moved inside its own file did not leave it.
-        if let Some(new_lang) = Lang::from_path(&d.path) {
-            let stayed = declared(
-                &d.added_lines,
-                d.new_text.as_deref(),
-                new_lang,
-                builtin.is_test(&d.path),
-            );
-            pair_off(&mut gone, stayed);
-        }
+        let (mut gone, stayed) = turnover(d, &builtin);
+        // A test rewritten inside its own file did not leave it.
+        pair_off(&mut gone, stayed);
         let mut room = lost;
         // The same declaration elsewhere first, then empty tests, then rewritten bodies.
         let mut left = Vec::new();
         for t in gone {
             if room > 0 {
-                if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| g.key == t.key) {
+                if let Some(k) = arrival(&mut gains, drop.at, &runners, |g| g.sig == t.sig) {
                     acc.moved.push(gains[k].at);
                     room -= 1;
                     continue;
@@ -445,7 +442,93 @@ fn moved_out(
         }
         out.push(acc);
     }
+    // Last, once every test that kept its declaration or body has found its place.
+    for (drop, acc) in drops.iter().zip(out.iter_mut()) {
+        let room = drop.lost.map_or(0, |l| l.saturating_sub(acc.total()));
+        if matches!(deltas[drop.at].kind, DeltaKind::Deleted) && room > 0 {
+            replacement(deltas, &mut gains, drop.at, &runners, acc, room);
+        }
+    }
     out
+}
+
+/// A deleted test file whose tests were written anew in a test file the change adds about
+/// the same thing (`OSGiTest` replaced by `OSGiManifestIT`, `test/x_test.rb` by
+/// `spec/x_spec.rb`): the rename git misses because no body survived. As when a file's
+/// tests are rewritten in place, the count is what is held: the new file's tests, beyond
+/// those that arrived from elsewhere, stand for the tests this file lost.
+fn replacement(
+    deltas: &[&FileDelta],
+    gains: &mut [Gain],
+    from: usize,
+    runners: &[usize],
+    acc: &mut Accounted,
+    room: u32,
+) {
+    let old = &deltas[from].path;
+    for (k, g) in gains.iter_mut().enumerate() {
+        let new = deltas[g.at];
+        if g.at == from
+            || g.room == 0
+            || runners.contains(&k)
+            || !matches!(new.kind, DeltaKind::Added)
+            || !replaces(&new.path, old)
+        {
+            continue;
+        }
+        // Counted, not declared: a test the count knows but no declaration shows (one of a
+        // `quickcheck!` block) is replaced as much as any.
+        let n = g.room.min(room);
+        g.room -= n;
+        g.tests.truncate(g.tests.len().saturating_sub(n as usize));
+        acc.left.drain(..acc.left.len().min(n as usize));
+        acc.replaced_by = Some((g.at, n));
+        return;
+    }
+}
+
+/// The tests that left the file of `d` and the tests that arrived in it. When both texts
+/// are known, they are the tests of the old text without a same-declared one in the new
+/// text, and the other way round: a diff that keeps one test's `#[test]` or `@Test` line
+/// as context for another's (the lines are alike) would show the removed test with no
+/// declaration of its own, and the kept one as removed. Otherwise, the tests declared on
+/// the removed and added lines; with no removed line known, none left.
+fn turnover(d: &FileDelta, builtin: &TestPaths) -> (Vec<Declared>, Vec<Declared>) {
+    let old_path = match &d.kind {
+        DeltaKind::Renamed { from } => from.as_str(),
+        _ => d.path.as_str(),
+    };
+    let tests = |lines: &[Line], text: Option<&str>, path: &str| match Lang::from_path(path) {
+        Some(lang) => declared(lines, text, lang, builtin.is_test(path)),
+        None => Vec::new(),
+    };
+    let (Some(old), Some(new)) = (d.old_text.as_deref(), d.new_text.as_deref()) else {
+        return (
+            tests(&d.removed_lines, d.old_text.as_deref(), old_path),
+            tests(&d.added_lines, d.new_text.as_deref(), &d.path),
+        );
+    };
+    let mut gone = Vec::new();
+    let mut arrived = Vec::new();
+    if !d.removed_lines.is_empty() || !d.added_lines.is_empty() {
+        gone = tests(&Line::all_of(old), Some(old), old_path);
+        arrived = tests(&Line::all_of(new), Some(new), &d.path);
+    }
+    gone.retain(|t| match arrived.iter().position(|a| a.sig == t.sig) {
+        Some(i) => {
+            arrived.swap_remove(i);
+            false
+        }
+        None => true,
+    });
+    // Nothing removed, nothing left; nothing added, nothing arrived.
+    if d.removed_lines.is_empty() {
+        gone.clear();
+    }
+    if d.added_lines.is_empty() {
+        arrived.clear();
+    }
+    (gone, arrived)
 }
 
 /// Take the first test of a gaining file (other than `from` and the runners) that `fits`,
@@ -476,7 +559,7 @@ fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
         gone.retain(|t| {
             let hit = stayed.iter().position(|s| {
                 if exact {
-                    t.key == s.key
+                    t.sig == s.sig
                 } else {
                     rewritten(&t.body, &s.body)
                 }
@@ -828,6 +911,218 @@ mod tests {
             &[("tests/test_b.py", B)],
         );
         assert_eq!(found.len(), 2, "{found:#?}");
+    }
+
+    const OSGI_OLD: &str = "public class OSGiTest {\n  @Test\n  public void testAnnotationsPackage() throws Exception {\n    Manifest mf = findManifest(\"gson\");\n    assertThat(mf.imports()).doesNotContain(\"annotations\");\n  }\n\n  @Test\n  public void testSunMisc() throws Exception {\n    Manifest mf = findManifest(\"gson\");\n    assertThat(mf.imports()).contains(\"sun.misc\");\n  }\n}\n";
+    const OSGI_NEW: &str = "public class OSGiManifestIT {\n  @Test\n  public void testBundle() {\n    assertThat(attribute(\"Bundle-Name\")).isEqualTo(\"Gson\");\n  }\n\n  @Test\n  public void testImports() {\n    assertThat(imports()).containsExactly(\"sun.misc\");\n  }\n\n  @Test\n  public void testExports() {\n    assertThat(exports()).hasSize(4);\n  }\n}\n";
+    const TEST_DIR: &str = "gson/src/test/java/com/google/gson";
+
+    #[test]
+    fn a_deleted_test_file_written_anew_under_a_longer_name_is_replaced_not_deleted() {
+        // No body survived, so git sees no rename; the new file is about the same thing.
+        let found = run(&[
+            delta(
+                &format!("{TEST_DIR}/regression/OSGiTest.java"),
+                DeltaKind::Deleted,
+                Some(OSGI_OLD),
+                None,
+            ),
+            delta(
+                &format!("{TEST_DIR}/integration/OSGiManifestIT.java"),
+                DeltaKind::Added,
+                None,
+                Some(OSGI_NEW),
+            ),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Ported to the other runner's layout: `test/x_test.rb` as `spec/x_spec.rb`.
+        let minitest = "describe 'content_for' do\n  it 'renders a block' do\n    assert_equal 'foo', body\n  end\nend\n";
+        let rspec = "describe Sinatra::ContentFor do\n  it 'renders the block for its key' do\n    expect(body).to eq 'foo'\n  end\nend\n";
+        assert!(run(&[
+            delta(
+                "contrib/test/content_for_test.rb",
+                DeltaKind::Deleted,
+                Some(minitest),
+                None
+            ),
+            delta(
+                "contrib/spec/content_for_spec.rb",
+                DeltaKind::Added,
+                None,
+                Some(rspec)
+            ),
+        ])
+        .is_empty());
+    }
+
+    #[test]
+    fn a_replacement_holds_only_as_many_as_it_has_and_only_for_its_own_subject() {
+        let one = "public class OSGiManifestIT {\n  @Test\n  public void testBundle() {\n    assertThat(attribute(\"Bundle-Name\")).isEqualTo(\"Gson\");\n  }\n}\n";
+        let found = run(&[
+            delta(
+                &format!("{TEST_DIR}/OSGiTest.java"),
+                DeltaKind::Deleted,
+                Some(OSGI_OLD),
+                None,
+            ),
+            delta(
+                &format!("{TEST_DIR}/OSGiManifestIT.java"),
+                DeltaKind::Added,
+                None,
+                Some(one),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains(&format!(
+                "deleted with 2 tests (1 written anew in `{TEST_DIR}/OSGiManifestIT.java`, which replaces it)"
+            )),
+            "{found:#?}"
+        );
+        // Another subject (`Username` is not `User` continued), a far directory, or a file
+        // that still exists: a deletion beside an unrelated new test file.
+        for (old, new) in [
+            ("src/test/UserTest.java", "src/test/UsernameTest.java"),
+            ("src/test/UserTest.java", "src/test/OrderTest.java"),
+            (
+                "core/src/test/java/OSGiTest.java",
+                "tools/src/test/java/OSGiManifestIT.java",
+            ),
+        ] {
+            let found = run(&[
+                delta(old, DeltaKind::Deleted, Some(OSGI_OLD), None),
+                delta(new, DeltaKind::Added, None, Some(OSGI_NEW)),
+            ]);
+            assert_eq!(found.len(), 1, "{old} -> {new}: {found:#?}");
+        }
+        let kept_one = "public class OSGiTest {\n  @Test\n  public void testSunMisc() throws Exception {\n    Manifest mf = findManifest(\"gson\");\n    assertThat(mf.imports()).contains(\"sun.misc\");\n  }\n}\n";
+        let found = run(&[
+            delta(
+                &format!("{TEST_DIR}/OSGiTest.java"),
+                DeltaKind::Modified,
+                Some(OSGI_OLD),
+                Some(kept_one),
+            ),
+            delta(
+                &format!("{TEST_DIR}/OSGiManifestIT.java"),
+                DeltaKind::Added,
+                None,
+                Some(OSGI_NEW),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1:"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_moved_test_is_known_when_the_diff_kept_its_attribute_for_another_test() {
+        let old = "#[test]\nfn moved() {\n    assert_eq!(f(), 1);\n}\n\n#[test]\nfn kept() {\n    assert_eq!(g(), 2);\n}\n";
+        let new = "#[test]\nfn kept() {\n    assert_eq!(g(), 2);\n}\n";
+        let moved = "#[test]\nfn moved() {\n    assert_eq!(f(), 1);\n}\n";
+        // The two `#[test]` lines are alike: the diff keeps the first as the kept test's,
+        // and removes `moved`'s name, body and the second `#[test]`.
+        let mut a = delta("src/a.rs", DeltaKind::Modified, Some(old), Some(new));
+        a.added_lines.clear();
+        a.removed_lines = Line::all_of(old)
+            .into_iter()
+            .filter(|l| (2..=6).contains(&l.number))
+            .collect();
+        let b = || delta("src/b.rs", DeltaKind::Added, None, Some(moved));
+        let found = run(&[a.clone(), b()]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Without the copy in b.rs, `moved` is deleted, and no alignment hides it.
+        let other = "#[test]\nfn other() {\n    assert!(h());\n}\n";
+        let found = run(&[a, delta("src/b.rs", DeltaKind::Added, None, Some(other))]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("dropped from 2 to 1:"),
+            "{found:#?}"
+        );
+    }
+
+    const JUNIT3: &str = "public class ArrayTest extends TestCase {\n  public void testAddsStrings() {\n    JsonArray a = new JsonArray();\n    a.add(\"x\");\n    assertEquals(1, a.size());\n  }\n\n  public void testAddsNulls() {\n    JsonArray a = new JsonArray();\n    a.add((String) null);\n    assertEquals(1, a.size());\n  }\n}\n";
+
+    #[test]
+    fn junit3_tests_given_test_annotations_as_they_move_are_not_deleted() {
+        let junit4 = "public class JsonArrayTest {\n  @Test\n  public void testAddsStrings() {\n    JsonArray a = new JsonArray();\n    a.add(\"x\");\n    assertThat(a).hasSize(1);\n  }\n\n  @Test\n  public void testAddsNulls() {\n    JsonArray a = new JsonArray();\n    assertThat(a.size()).isEqualTo(0);\n  }\n}\n";
+        let found = run(&[
+            delta(
+                "src/test/java/functional/ArrayTest.java",
+                DeltaKind::Deleted,
+                Some(JUNIT3),
+                None,
+            ),
+            delta(
+                "src/test/java/JsonArrayTest.java",
+                DeltaKind::Added,
+                None,
+                Some(junit4),
+            ),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Other tests written in JUnit 4 are no cover for the JUnit 3 ones deleted.
+        let other = "public class JsonArrayTest {\n  @Test\n  public void testRemoves() {\n    assertThat(new JsonArray().remove(0)).isNull();\n  }\n\n  @Test\n  public void testClears() {\n    assertThat(new JsonArray().isEmpty()).isTrue();\n  }\n}\n";
+        let found = run(&[
+            delta(
+                "src/test/java/functional/ArrayTest.java",
+                DeltaKind::Deleted,
+                Some(JUNIT3),
+                None,
+            ),
+            delta(
+                "src/test/java/JsonArrayTest.java",
+                DeltaKind::Added,
+                None,
+                Some(other),
+            ),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("was deleted with 2 tests:"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_test_respaced_by_a_formatter_as_it_moved_is_the_same_test() {
+        let old = "def test_a( runner ):\n    assert runner\n\ndef test_b():\n    assert 2\n";
+        let moved = "def test_a(runner):\n    assert runner.ok\n";
+        let found = run(&[
+            delta("tests/test_ab.py", DeltaKind::Modified, Some(old), Some(B)),
+            delta("tests/test_a.py", DeltaKind::Added, None, Some(moved)),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        // Another name, respaced or not, is another test.
+        let other = "def test_c(runner):\n    assert runner.ok\n";
+        let found = run(&[
+            delta("tests/test_ab.py", DeltaKind::Modified, Some(old), Some(B)),
+            delta("tests/test_c.py", DeltaKind::Added, None, Some(other)),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+    }
+
+    #[test]
+    fn a_replacement_stands_for_counted_tests_that_declare_no_line() {
+        // `quickcheck!` functions are counted as tests but declared on no line of their own.
+        let old = "quickcheck! {\n    fn prop_rev(xs: Vec<u8>) -> bool {\n        rev(rev(&xs)) == xs\n    }\n}\n";
+        let new = "quickcheck! {\n    fn prop_rev_twice(xs: Vec<u8>) -> bool {\n        xs == rev(&rev(&xs))\n    }\n}\n";
+        let found = run(&[
+            delta("tests/rev_test.rs", DeltaKind::Deleted, Some(old), None),
+            delta("tests/rev_props_test.rs", DeltaKind::Added, None, Some(new)),
+        ]);
+        assert!(found.is_empty(), "{found:#?}");
+        let found = run(&[
+            delta("tests/rev_test.rs", DeltaKind::Deleted, Some(old), None),
+            delta("tests/sort_test.rs", DeltaKind::Added, None, Some(new)),
+        ]);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(
+            found[0].message.contains("was deleted with 1 test:"),
+            "{found:#?}"
+        );
     }
 
     #[test]

@@ -46,8 +46,8 @@ pub struct Line {
 }
 
 impl Line {
-    /// Every line of `text`, numbered from 1: a whole file added or removed, in tests.
-    #[cfg(test)]
+    /// Every line of `text`, numbered from 1: a whole file added or removed, or read
+    /// whole to see which tests it declares.
     pub(crate) fn all_of(text: &str) -> Vec<Line> {
         text.lines()
             .enumerate()

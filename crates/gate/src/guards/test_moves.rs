@@ -12,7 +12,7 @@ use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::scan::views;
-use super::tests_count::tests_on_line;
+use super::tests_count::{extends_test_case, junit3_method, tests_on_line};
 use super::Line;
 
 /// One test declared on a changed line.
@@ -21,6 +21,10 @@ pub struct Declared {
     /// The declaration line, whitespace aside; for an attribute (`#[test]`, `@Test`), with
     /// the line it decorates.
     pub key: String,
+    /// The line that names the test (for an attribute, the line it decorates) with no
+    /// whitespace at all: a JUnit 3 `public void testX()` given `@Test` as it moves, or a
+    /// declaration a formatter respaced (`it 'x'do`, `def test_x( a ):`), is the same test.
+    pub sig: String,
     /// The body's lines that say something (not blank, not comments, not a lone closing
     /// bracket), normalised.
     pub body: Vec<String>,
@@ -40,33 +44,62 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
     };
     let all: Vec<&str> = text.split('\n').collect();
     let lexed = lex(&lang.syntax(), text, usize::MAX);
+    let junit3 = lang == Lang::Java && extends_test_case(lang, &lexed);
     let mut out = Vec::new();
     for (line, view) in views(lines, Some(text), lang, Some(lexed.clone())) {
         if view.code.trim().is_empty() {
             continue;
         }
-        let n = tests_on_line(&LineCtx::new(lang, &view, is_test));
-        if n == 0 {
-            continue;
-        }
         let Some(mut sig) = (line.number as usize).checked_sub(1) else {
             continue;
         };
+        let cx = LineCtx::new(lang, &view, is_test);
+        let mut n = tests_on_line(&cx);
+        if n == 0 && junit3 && !annotated(lang, &lexed, sig, is_test) {
+            n = junit3_method(&cx);
+        }
+        if n == 0 {
+            continue;
+        }
         let mut key = normalise(&line.text);
-        // An attribute names no test: the line it decorates does.
-        if key.starts_with(['#', '@', '[']) {
-            if let Some(next) = (sig + 1..all.len()).find(|&i| !all[i].trim().is_empty()) {
+        let mut named = key.clone();
+        // An attribute names no test: the line it decorates does, past other attributes
+        // (`#[test]` then `#[should_panic]`, `@Test` then `@Ignore`).
+        if attribute(&key) {
+            let decorated = (sig + 1..all.len())
+                .find(|&i| !all[i].trim().is_empty() && !attribute(all[i].trim_start()));
+            if let Some(next) = decorated {
+                named = normalise(all[next]);
                 key.push_str(" / ");
-                key.push_str(&normalise(all[next]));
+                key.push_str(&named);
                 sig = next;
             }
         }
         let body = body_of(&all, &lexed, sig);
         let empty = empty_test(lang, &lexed, sig);
-        let test = Declared { key, body, empty };
+        let test = Declared {
+            key,
+            sig: named.split_whitespace().collect(),
+            body,
+            empty,
+        };
         out.extend(std::iter::repeat_n(test, n as usize));
     }
     out
+}
+
+/// Whether a line opens with an attribute or annotation (`#[test]`, `@Test`, `[Fact]`).
+fn attribute(line: &str) -> bool {
+    line.starts_with("#[") || line.starts_with('@') || line.starts_with('[')
+}
+
+/// Whether the code line before line `at` (0-based) declares a test by an annotation
+/// (`@Test`): the method it decorates is that test, not a second one by its name.
+fn annotated(lang: Lang, lexed: &[LineView], at: usize, is_test: bool) -> bool {
+    (0..at)
+        .rev()
+        .find(|&i| lexed.get(i).is_some_and(|v| !v.code.trim().is_empty()))
+        .is_some_and(|i| tests_on_line(&LineCtx::new(lang, &lexed[i], is_test)) > 0)
 }
 
 fn indent(line: &str) -> usize {
@@ -155,6 +188,69 @@ pub fn rewritten(old: &[String], new: &[String]) -> bool {
         }
     }
     kept >= 2 && kept * 2 > old.len()
+}
+
+/// What a test file is about: its name without extensions and without the test runner's
+/// affixes (`test_`, `_test`, `_spec`, `Test`, `Tests`, `IT`, `.test`, `.spec`). A file
+/// named for its directory's entry point (`index.test.ts`, `mod.rs`, `__init__.py`) is
+/// about its directory. `OSGiTest.java` is about `OSGi`, `OSGiManifestIT.java` about
+/// `OSGiManifest`, `content_for_test.rb` and `content_for_spec.rb` about `content_for`.
+pub fn subject(path: &str) -> Option<&str> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = name.split('.').next().unwrap_or("");
+    if matches!(stem, "index" | "mod" | "main" | "lib" | "__init__" | "init") {
+        let parent = dir.rsplit('/').next().filter(|d| !d.is_empty())?;
+        return Some(parent);
+    }
+    // `Test`, `Tests` and `IT` end a camel-case word; `EXIT` is no integration test.
+    let camel = |rest: &str| rest.chars().next_back().is_some_and(|c| !c.is_uppercase());
+    let mut s = stem;
+    for suffix in [
+        "_tests", "_test", "_spec", "-test", "-spec", "Tests", "Test", "IT", "Spec",
+    ] {
+        if let Some(rest) = stem.strip_suffix(suffix) {
+            if suffix.starts_with(['_', '-']) || camel(rest) {
+                s = rest;
+                break;
+            }
+        }
+    }
+    if s == stem {
+        for prefix in ["test_", "test-", "Test"] {
+            if let Some(rest) = stem.strip_prefix(prefix) {
+                if prefix != "Test" || rest.starts_with(char::is_uppercase) {
+                    s = rest;
+                    break;
+                }
+            }
+        }
+    }
+    (!s.is_empty()).then_some(s)
+}
+
+/// Whether the test file `new`, added by a change that deleted the test file `old`, is
+/// `old` written anew under another name: both about the same thing (one subject is the
+/// other, or the other continued by a new word: `OSGi` and `OSGiManifest`, not `User` and
+/// `Username`) and in the same directory or in sibling ones (`test/` and `spec/`,
+/// `regression/` and `integration/`).
+pub fn replaces(new: &str, old: &str) -> bool {
+    let (Some(a), Some(b)) = (subject(new), subject(old)) else {
+        return false;
+    };
+    let continues = |long: &str, short: &str| {
+        long.strip_prefix(short).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(['_', '-'])
+                || (rest.starts_with(char::is_uppercase)
+                    && short.chars().next_back().is_some_and(|c| !c.is_uppercase()))
+        })
+    };
+    let depth = |p: &str| p.matches('/').count();
+    let shared = super::account::shared_dirs(new, old);
+    (continues(a, b) || continues(b, a))
+        && shared + 1 >= depth(new)
+        && shared + 1 >= depth(old)
+        && Lang::from_path(new) == Lang::from_path(old)
 }
 
 /// Whether the file at `importer`, whose text holds `lines`, loads the file at `runner`:
@@ -270,6 +366,36 @@ mod tests {
     }
 
     #[test]
+    fn a_test_is_named_by_the_line_its_attributes_decorate() {
+        let java = "class T {\n  @Test\n  @Ignore(\"flaky\")\n  public void adds() {\n    assertEquals(2, add(1, 1));\n  }\n}\n";
+        let found = tests_in("src/test/java/T.java", java);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].key, "@Test / public void adds() {");
+        assert_eq!(found[0].sig, "publicvoidadds(){");
+        assert_eq!(found[0].body, ["assertEquals(2, add(1, 1));"]);
+        let rust = "#[test]\n#[should_panic]\nfn overflows() {\n    add(u8::MAX, 1);\n}\n";
+        assert_eq!(tests_in("src/lib.rs", rust)[0].sig, "fnoverflows(){");
+        let py = "def test_a():\n    assert 1\n";
+        assert_eq!(tests_in("tests/test_a.py", py)[0].sig, "deftest_a():");
+    }
+
+    #[test]
+    fn junit3_methods_are_tests_once_each() {
+        let junit3 = "public class ParserTest extends TestCase {\n  public void testParses() {\n    assertTrue(parse(\"a\"));\n  }\n  @Test\n  public void testAnnotated() {\n    assertTrue(true);\n  }\n  public void helper() {\n  }\n}\n";
+        let sigs: Vec<String> = tests_in("src/test/java/ParserTest.java", junit3)
+            .into_iter()
+            .map(|t| t.sig)
+            .collect();
+        assert_eq!(
+            sigs,
+            ["publicvoidtestParses(){", "publicvoidtestAnnotated(){"]
+        );
+        // Outside a `TestCase` subclass, a method named test... is no test.
+        let plain = junit3.replace(" extends TestCase", "");
+        assert_eq!(tests_in("src/test/java/ParserTest.java", &plain).len(), 1);
+    }
+
+    #[test]
     fn placeholders_are_pending_tests_and_skipped_empty_ones() {
         let js = "it.skip('only exports runners.', () => {})\nit('later')\nxit('soon', () => {\n})\nit('one line', () => expect(f()).toBe(1))\nit('block', () => {\n  expect(f()).toBe(1)\n})\ntest('smoke', () => {})\nit.skip('flaky', () => {\n  expect(f()).toBe(1)\n})\n";
         let empty: Vec<bool> = tests_in("a.test.js", js).iter().map(|t| t.empty).collect();
@@ -297,6 +423,57 @@ mod tests {
         let other = lines("runner = CliRunner()\nresult = runner.invoke(bye)\nassert result.exit_code == 0\nassert result.output == \"bye\"");
         assert!(!rewritten(&old, &other), "only half kept: boilerplate");
         assert!(!rewritten(&lines("assert x"), &lines("assert x")));
+    }
+
+    #[test]
+    fn a_test_file_is_about_its_name_without_the_runners_affixes() {
+        for (path, about) in [
+            ("gson/src/test/java/OSGiTest.java", Some("OSGi")),
+            (
+                "gson/src/test/java/OSGiManifestIT.java",
+                Some("OSGiManifest"),
+            ),
+            ("src/FooTests.cs", Some("Foo")),
+            ("src/TestClassTest.java", Some("TestClass")),
+            ("src/test/java/TestParser.java", Some("Parser")),
+            ("src/test/java/EXIT.java", Some("EXIT")),
+            ("tests/test_utils.py", Some("utils")),
+            ("test/content_for_test.rb", Some("content_for")),
+            ("spec/content_for_spec.rb", Some("content_for")),
+            ("src/router.test.ts", Some("router")),
+            ("src/helper/css/index.test.tsx", Some("css")),
+            ("index.test.ts", None),
+            ("tests/test_.py", None),
+        ] {
+            assert_eq!(subject(path), about, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_replacement_is_about_the_same_thing_nearby() {
+        assert!(replaces(
+            "gson/src/test/java/integration/OSGiManifestIT.java",
+            "gson/src/test/java/regression/OSGiTest.java"
+        ));
+        assert!(replaces(
+            "contrib/spec/content_for_spec.rb",
+            "contrib/test/content_for_test.rb"
+        ));
+        assert!(replaces("tests/test_utils.py", "tests/test_utils_extra.py"));
+        assert!(!replaces(
+            "src/test/UsernameTest.java",
+            "src/test/UserTest.java"
+        ));
+        assert!(!replaces(
+            "src/test/HTTPServerTest.java",
+            "src/test/HTTPTest.java"
+        ));
+        assert!(!replaces(
+            "src/test/OrderTest.java",
+            "src/test/UserTest.java"
+        ));
+        assert!(!replaces("a/x/y/OSGiTest.java", "b/x/y/OSGiTest.java"));
+        assert!(!replaces("tests/test_utils.rb", "tests/test_utils.py"));
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub fn count_views(
 
 /// Whether a class in the file extends JUnit 3's `TestCase` (or a `...TestCase` base of
 /// it, as JUnit 3 suites conventionally name their own bases).
-fn extends_test_case(lang: Lang, views: &[LineView]) -> bool {
+pub(super) fn extends_test_case(lang: Lang, views: &[LineView]) -> bool {
     views
         .iter()
         .filter(|v| v.code.contains("extends"))
@@ -80,7 +80,7 @@ fn extends_test_case(lang: Lang, views: &[LineView]) -> bool {
 
 /// JUnit 3 runs every `public void testX()` of a `TestCase` subclass: public, not
 /// static, returning nothing, taking nothing.
-fn junit3_method(cx: &LineCtx) -> u32 {
+pub(super) fn junit3_method(cx: &LineCtx) -> u32 {
     let Some(at) = (0..cx.toks.len()).find(|&i| {
         cx.ident(i) == Some("void")
             && cx.ident(i + 1).is_some_and(|n| n.starts_with("test"))

@@ -40,6 +40,16 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
     out
 }
 
+/// The words of unfinished work as one label: a `TODO` reworded where it stood as a
+/// `FIXME` (or `XXX`, `HACK`) is the same work left, not new work. Rust's `todo!()` is
+/// code that panics, not a note, and stays apart; any other label is its own.
+pub fn family(label: &str) -> &str {
+    match label {
+        "FIXME" | "XXX" | "HACK" => "TODO",
+        other => other,
+    }
+}
+
 /// `XXX` as a marker: first in the comment, or followed by `:`, `(` or `!`.
 fn xxx_marker(comment: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_';
@@ -83,6 +93,15 @@ mod tests {
             found(Lang::Rust, "/// TODO and FIXME"),
             vec!["TODO", "FIXME"]
         );
+    }
+
+    #[test]
+    fn the_words_of_unfinished_work_are_one_family() {
+        for word in ["TODO", "FIXME", "XXX", "HACK"] {
+            assert_eq!(family(word), "TODO");
+        }
+        assert_eq!(family("todo!("), "todo!(");
+        assert_eq!(family("it.skip"), "it.skip");
     }
 
     #[test]
