@@ -949,3 +949,48 @@ fn a_file_wide_suppression_replaced_by_narrower_ones_is_not_new_but_one_beyond_i
         },
     );
 }
+
+const CLOSE_TEST_JS: &str = "'use strict'\n\nconst t = require('tap')\nconst semver = require('semver')\n\nt.test('keeps working after close', t => {\n  t.plan(1)\n  t.pass('open')\n})\n\nt.test('closes', t => {\n  t.pass('closed')\n})\n";
+
+#[test]
+fn a_new_test_skipped_under_the_negated_condition_of_a_sibling_skip_is_a_second_new_skip() {
+    let start = || {
+        Repo::with(&[
+            ("test/close.test.js", CLOSE_TEST_JS),
+            (".gitignore", ".loopgate/\n"),
+        ])
+    };
+    both_ways(
+        start,
+        |r| {
+            // One test now skips on new Node; a new one that only runs there skips on the
+            // old. Nothing was removed, so both skips are new. The `skip` key of an
+            // object handed to something else is no skip.
+            r.write(
+                "test/close.test.js",
+                &CLOSE_TEST_JS
+                    .replace(
+                        "t.test('keeps working after close', t => {",
+                        "const isNew = semver.satisfies(process.version, '>= 19')\nt.test('keeps working after close', { skip: isNew }, t => {",
+                    )
+                    .replace(
+                        "t.test('closes', t => {",
+                        "t.test('stops after close', { skip: !isNew }, t => {\n  t.pass('stopped')\n  run({ skip: !isNew })\n})\n\nt.test('closes', t => {",
+                    ),
+            );
+        },
+        &|code, receipt, mode| {
+            let got: Vec<String> = findings(receipt, "new_skips")
+                .iter()
+                .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+                .collect();
+            assert_eq!(
+                got,
+                ["test/close.test.js:7", "test/close.test.js:12"],
+                "{mode}: {}",
+                describe(receipt)
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

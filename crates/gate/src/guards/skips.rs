@@ -60,7 +60,8 @@ pub fn family(label: &str) -> &str {
         | "pending:"
         | "@Ignore"
         | "@Disabled"
-        | "@Test(enabled = false)" => "test.skip",
+        | "@Test(enabled = false)"
+        | "skip(" => "test.skip",
         "xdescribe" | "xcontext" | "xfeature" => "group.skip",
         "fit" | "{ only: ... }" => "test.only",
         "fdescribe" | "fcontext" => "group.only",
@@ -148,6 +149,17 @@ fn js(cx: &LineCtx, out: &mut Vec<String>) {
             out.push(head.to_string());
         } else if cx.is_test
             && ch.names.len() == 1
+            && head == "skip"
+            && ch.called(&cx.toks)
+            && cx.tok(ch.end + 1) == Some(Tok::Str)
+            && ch.before(&cx.toks) != Some(Tok::Ident("function"))
+        {
+            // tap's top-level `skip('reason', ...)` (`const { skip } = require('tap')`)
+            // registers a skipped test; a name, not a count, is what tells it from a
+            // local `skip(n)`.
+            out.push("skip(".into());
+        } else if cx.is_test
+            && ch.names.len() == 1
             && ["skip", "only", "todo"].contains(&head)
             && matches!(
                 ch.before(&cx.toks),
@@ -221,10 +233,13 @@ fn unmatched_open(cx: &LineCtx, at: usize, want: char) -> Option<usize> {
 }
 
 /// An option value that turns the option on: anything but `false`, `0`, `null`,
-/// `undefined`, `nil`.
+/// `undefined`, `nil`. A negated or bracketed condition (`!isV19plus`, `(a || b)`) is a
+/// condition like any other; only `!true` is a constant off.
 fn option_is_set(cx: &LineCtx, at: usize) -> bool {
     match cx.tok(at) {
         None => false,
+        Some(Tok::Punct('!')) => cx.tok(at + 1) != Some(Tok::Ident("true")),
+        Some(Tok::Punct('(')) => true,
         Some(Tok::Ident(v)) => !["false", "null", "undefined", "nil"].contains(&v),
         Some(Tok::Num) => true,
         Some(Tok::Str) => true,
@@ -670,6 +685,27 @@ mod tests {
     }
 
     #[test]
+    fn tap_top_level_skip_with_a_name_is_a_skip_and_other_skip_calls_are_not() {
+        assert_eq!(
+            found(Lang::Js, true, "    skip('requires both IPv4 and IPv6')"),
+            vec!["skip("]
+        );
+        assert!(hits(Lang::Js, "skip(`not on ${os}`, t => {})"));
+        for line in [
+            "  skip(2)",
+            "  skip(count)",
+            "function skip ('x') {}",
+            "  stream.skip('header')",
+            "const skip = require('tap').skip",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
+        }
+        // Outside test files a `skip('x')` is some other function.
+        assert!(found(Lang::Js, false, "skip('header')").is_empty());
+        assert_eq!(family("skip("), "test.skip");
+    }
+
+    #[test]
     fn js_lookalikes_are_not_skips() {
         for line in [
             "skipWhitespace(input)",
@@ -936,8 +972,21 @@ mod tests {
             "    beforeEach(({ task, skip: skipTask }) => {",
             "  test('x', async ({ skip }) => {",
             "  it('x', function ({ expect, skip }) {",
+            // A negated or bracketed condition is a condition.
+            "t.test('new node only', { skip: !isV19plus }, t => {",
+            "test('x', { skip: (isWin || isMac) }, () => {})",
         ] {
             assert!(hits(Lang::Js, line), "{line}");
+        }
+        assert_eq!(
+            found(Lang::Js, true, "t.test('x', { skip: !isV19plus }, t => {"),
+            vec!["{ skip: ... }"]
+        );
+        for line in [
+            "test('x', { skip: !true }, () => {})",
+            "  run({ skip: !isV19plus })",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
         }
         for line in [
             "    app.use('*', appendTrailingSlash({ skip: hasExtension }))",
