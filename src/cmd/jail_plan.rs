@@ -56,8 +56,20 @@ pub fn from_pin(
                 .filter(|p| p.exists()),
         );
     }
+    // The system temp dirs are shared with every unconfined process of the user: the
+    // agent's own shell writes its cwd file there right after the command (Claude Code
+    // `pwd -P >| /tmp/claude-<id>-cwd`, Gemini CLI `pgrep >/tmp/shell_pgrep_<id>.tmp`), so a
+    // link planted there would make that shell write wherever it points, and the session's
+    // temp dir could be swapped for a link between the gate's check and the jail's rule.
+    // The command gets the session's own temp dir (`$TMPDIR`) instead.
+    let shared_tmp = sandbox::system_temp_dirs();
+    let write_roots: Vec<PathBuf> = write_roots
+        .iter()
+        .filter(|r| !shared_tmp.contains(r))
+        .cloned()
+        .collect();
     let confine = sandbox::ConfinePlan {
-        write_roots: write_roots.to_vec(),
+        write_roots,
         extra_writable: extra,
         private_tmp: false,
     };
