@@ -104,6 +104,63 @@ fn the_session_temp_dir_stays_writable_but_cannot_be_swapped_for_a_link() {
     );
 }
 
+/// The state letter of process `pid` (`T` when stopped).
+fn state_of(pid: u32) -> String {
+    let stat = read(Path::new(&format!("/proc/{pid}/stat")));
+    let after = stat.rsplit_once(") ").map(|(_, rest)| rest).unwrap_or("");
+    after.chars().take(1).collect()
+}
+
+#[test]
+fn a_jailed_command_cannot_stop_or_kill_the_unconfined_processes_around_it() {
+    let sb = Sandbox::new(None);
+    // Stands for the agent's client or its next tool-gate hook: Claude Code takes a hook
+    // killed by a signal as a non-blocking error and runs the call as sent, unconfined.
+    let mut outsider = std::process::Command::new("sleep")
+        .arg("60")
+        .spawn()
+        .unwrap();
+    let pid = outsider.id();
+    std::fs::write(
+        sb.repo.join("sig.sh"),
+        "kill -STOP \"$1\"; echo stop=$?; kill -0 \"$1\"; echo probe=$?\n",
+    )
+    .unwrap();
+    let ran = sb.attempt(&format!("bash ./sig.sh {pid}"));
+    let state = state_of(pid);
+    // `jail-shell`, the fallback of a shell that cannot load the builtin, alike.
+    let fallback = sb.jailed(&format!("kill -STOP {pid}; echo stop=$?"));
+    let fallback_state = state_of(pid);
+    let _ = std::process::Command::new("kill")
+        .args(["-CONT", &pid.to_string()])
+        .status();
+    let _ = outsider.kill();
+    let _ = outsider.wait();
+    assert!(rewritten(&ran).contains("'scope=3'"), "{}", ran.explain());
+    assert_ne!(state, "T", "the outsider was stopped: {}", ran.explain());
+    assert_ne!(fallback_state, "T", "stopped by jail-shell: {fallback:?}");
+    assert_eq!(String::from_utf8_lossy(&fallback.stdout), "stop=1\n");
+    assert_eq!(ran.stdout, "stop=1\nprobe=1\n", "{}", ran.explain());
+    assert!(
+        ran.stderr.contains("Operation not permitted"),
+        "{}",
+        ran.explain()
+    );
+    // Its own children it still signals.
+    let own = sb.attempt("sleep 30 & kill $!; wait $!; echo own=$?");
+    assert_eq!(own.stdout, "own=143\n", "{}", own.explain());
+    // The price (docs/agents.md): a job an earlier call started is another jail's.
+    let started = sb.attempt("sleep 60 >/dev/null 2>&1 & echo $!");
+    let job: u32 = started.stdout.trim().parse().expect(&started.explain());
+    let later = sb.attempt(&format!("kill {job}; echo later=$?"));
+    let alive = state_of(job);
+    let _ = std::process::Command::new("kill")
+        .arg(job.to_string())
+        .status();
+    assert_eq!(later.stdout, "later=1\n", "{}", later.explain());
+    assert_eq!(alive, "S", "{}", later.explain());
+}
+
 #[test]
 fn the_shared_system_temp_dir_is_not_writable_to_a_jailed_command() {
     let sb = Sandbox::new(None);

@@ -72,6 +72,7 @@ pub fn from_pin(
         write_roots,
         extra_writable: extra,
         private_tmp: false,
+        scoped: true,
     };
     let mounts = mounts.then(|| {
         let mut writable = confine.write_roots.clone();

@@ -142,7 +142,10 @@ pub static mut loopgate_jail_struct: Builtin = Builtin {
 
 /// Carry out every step, in order; 126 at the first that fails.
 unsafe extern "C" fn loopgate_jail(mut list: *const WordList) -> c_int {
-    let mut jail = Jail { ruleset: -1 };
+    let mut jail = Jail {
+        ruleset: -1,
+        scoped: 0,
+    };
     while !list.is_null() {
         let word = CStr::from_ptr((*(*list).word).word);
         *__errno_location() = 0;
@@ -171,6 +174,17 @@ unsafe extern "C" fn loopgate_jail(mut list: *const WordList) -> c_int {
 
 struct Jail {
     ruleset: c_int,
+    /// The Landlock scopes (`scope=`) the ruleset is created with.
+    scoped: u64,
+}
+
+/// `struct landlock_ruleset_attr` (ABI 6): passed whole only when it asks for scopes, so a
+/// kernel that knows only the first field still takes a ruleset without them.
+#[repr(C)]
+struct RulesetAttr {
+    handled_access_fs: u64,
+    handled_access_net: u64,
+    scoped: u64,
 }
 
 type Step = Result<(), &'static [u8]>;
@@ -247,12 +261,25 @@ impl Jail {
                 )?;
                 remount_read_only(path, number?)
             }
+            b"scope" => {
+                self.scoped = number?;
+                Ok(())
+            }
             b"landlock" => {
-                let handled: u64 = number?;
+                let attr = RulesetAttr {
+                    handled_access_fs: number?,
+                    handled_access_net: 0,
+                    scoped: self.scoped,
+                };
+                let size = if self.scoped == 0 {
+                    core::mem::size_of::<u64>()
+                } else {
+                    core::mem::size_of::<RulesetAttr>()
+                };
                 let fd = syscall(
                     SYS_landlock_create_ruleset,
-                    &handled as *const u64,
-                    core::mem::size_of::<u64>(),
+                    &attr as *const RulesetAttr,
+                    size,
                     0u32,
                 );
                 if fd < 0 {
