@@ -104,6 +104,47 @@ fn the_session_temp_dir_stays_writable_but_cannot_be_swapped_for_a_link() {
     );
 }
 
+#[test]
+fn a_tool_cache_takes_downloads_but_not_programs_scripts_or_config_for_later() {
+    let sb = Sandbox::new(None);
+    let cargo = sb.home.join(".cargo");
+    // ~/.cargo is writable for `cargo build`'s downloads; its bin/ is on the user's PATH, its
+    // env is sourced by the user's shell, a config.toml would wrap every later build.
+    std::fs::write(
+        sb.repo.join("plant.sh"),
+        "printf '#!/bin/sh\\necho pwned\\n' > ~/.cargo/bin/git; echo bin=$?\n\
+         echo 'echo pwned' >> ~/.cargo/env; echo env=$?\n\
+         printf '[build]\\nrustc-wrapper = \"/x\"\\n' > ~/.cargo/config.toml; echo config=$?\n\
+         mkdir -p ~/.cargo/registry/cache && echo crate > ~/.cargo/registry/cache/c; echo cache=$?\n",
+    )
+    .unwrap();
+    let ran = sb.attempt("bash ./plant.sh");
+    assert!(
+        rewritten(&ran).contains("builtin loopgate_jail"),
+        "{}",
+        ran.explain()
+    );
+    assert_eq!(
+        ran.stdout,
+        "bin=1\nenv=1\nconfig=1\ncache=0\n",
+        "{}",
+        ran.explain()
+    );
+    assert!(
+        ran.stderr.contains("Read-only file system"),
+        "{}",
+        ran.explain()
+    );
+    assert!(!cargo.join("bin/git").exists());
+    assert!(!cargo.join("config.toml").exists());
+    assert!(!read(&cargo.join("env")).contains("pwned"));
+    assert_eq!(read(&cargo.join("registry/cache/c")), "crate\n");
+    // `jail-shell`, the fallback, alike.
+    let out = sb.jailed("echo x > ~/.cargo/config.toml; echo config=$?");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "config=1\n");
+    assert!(!cargo.join("config.toml").exists());
+}
+
 /// The state letter of process `pid` (`T` when stopped).
 fn state_of(pid: u32) -> String {
     let stat = read(Path::new(&format!("/proc/{pid}/stat")));
@@ -151,7 +192,11 @@ fn a_jailed_command_cannot_stop_or_kill_the_unconfined_processes_around_it() {
     assert_eq!(own.stdout, "own=143\n", "{}", own.explain());
     // The price (docs/agents.md): a job an earlier call started is another jail's.
     let started = sb.attempt("sleep 60 >/dev/null 2>&1 & echo $!");
-    let job: u32 = started.stdout.trim().parse().expect(&started.explain());
+    let job: u32 = started
+        .stdout
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{}", started.explain()));
     let later = sb.attempt(&format!("kill {job}; echo later=$?"));
     let alive = state_of(job);
     let _ = std::process::Command::new("kill")

@@ -6,6 +6,31 @@
 use sandbox::jail_files::{prune_hand_backs, session_tmp};
 use std::path::{Path, PathBuf};
 
+/// Tool homes among the writable tool caches (`gate::escape::TOOL_CACHES`) that also hold
+/// what runs unconfined later: programs on the user's `PATH` (`~/.cargo/bin`, `~/go/bin`),
+/// scripts the user's shell sources (`~/.cargo/env`), configuration every later build reads
+/// (`~/.cargo/config.toml` with its `rustc-wrapper`, `~/.gradle/init.d`). With a mount
+/// namespace each is read-only but for the download caches listed with it, so `cargo build`
+/// still fetches crates while a jailed command cannot plant a program for the user's own
+/// shell, nor create a configuration file that did not exist.
+const TOOL_HOMES: &[(&str, &[&str])] = &[
+    (
+        ".cargo",
+        &[
+            "registry",
+            "git",
+            ".package-cache",
+            ".package-cache-mutate",
+            ".global-cache",
+        ],
+    ),
+    ("go", &["pkg"]),
+    (".bun", &["install"]),
+    (".gradle", &["caches", "wrapper", "daemon", "native"]),
+    (".m2", &["repository"]),
+    (".yarn", &["berry", "cache"]),
+];
+
 pub struct JailPlan {
     pub confine: sandbox::ConfinePlan,
     /// `None` when no mount namespace is wanted (`--no-mounts`).
@@ -77,9 +102,18 @@ pub fn from_pin(
     let mounts = mounts.then(|| {
         let mut writable = confine.write_roots.clone();
         writable.extend(confine.extra_writable.iter().cloned());
+        let mut read_only = gate::referee_files::paths(root, gate::referee_files::Scope::All);
+        let mut writable_inside = Vec::new();
+        if let Some(home) = gate::roots::home() {
+            for (dir, caches) in TOOL_HOMES {
+                read_only.push(home.join(dir));
+                writable_inside.extend(caches.iter().map(|c| home.join(dir).join(c)));
+            }
+        }
         sandbox::mounts::MountPlan {
-            read_only: gate::referee_files::paths(root, gate::referee_files::Scope::All),
+            read_only,
             writable,
+            writable_inside,
             hidden: sandbox::mounts::expand_hidden(
                 &sandbox.deny_read,
                 root,

@@ -124,6 +124,15 @@ impl Sandbox {
         std::fs::write(h.join("keep/deep/precious.txt"), "precious\n").unwrap();
         std::fs::create_dir_all(h.join(".ssh")).unwrap();
         std::fs::write(h.join(".ssh/config"), "Host x\n").unwrap();
+        // A tool home among the writable tool caches: its download cache is writable, its
+        // programs, sourced script and configuration are not.
+        std::fs::create_dir_all(h.join(".cargo/bin")).unwrap();
+        std::fs::create_dir_all(h.join(".cargo/registry")).unwrap();
+        std::fs::write(
+            h.join(".cargo/env"),
+            "export PATH=\"$HOME/.cargo/bin:$PATH\"\n",
+        )
+        .unwrap();
         std::fs::write(
             h.join(".gitconfig"),
             "[user]\n\tname = t\n\temail = t@example.com\n",
@@ -342,13 +351,15 @@ impl Sandbox {
     }
 
     /// Every file and link the agent must not change: the whole HOME except the
-    /// repository's ordinary files and loopgate's cwd hand-back;
+    /// repository's ordinary files, the download cache and loopgate's cwd hand-back;
     /// inside the repository, the referee's files.
     pub fn guarded(&self) -> BTreeMap<PathBuf, String> {
         let mut out = BTreeMap::new();
         walk(&self.home, &mut out, &|p: &Path| {
             let ordinary = p.starts_with(&self.repo) && !self.is_referee(p);
-            !(ordinary || p.starts_with(self.home.join(".local/state/loopgate/cwd")))
+            !(ordinary
+                || p.starts_with(self.home.join(".cargo/registry"))
+                || p.starts_with(self.home.join(".local/state/loopgate/cwd")))
         });
         out
     }

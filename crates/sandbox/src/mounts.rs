@@ -33,6 +33,10 @@ pub struct MountPlan {
     /// tmpfs, a file by `/dev/null`.
     pub hidden: Vec<PathBuf>,
     pub network: NetMode,
+    /// Existing paths inside a read-only one that stay writable (a tool cache's downloads
+    /// inside its home, whose programs and configuration are read-only): each is bound on
+    /// itself before the read-only bind above it, which carries it along.
+    pub writable_inside: Vec<PathBuf>,
 }
 
 /// The network a child gets.
@@ -161,6 +165,15 @@ pub fn prepare(plan: &MountPlan) -> std::io::Result<PreparedMounts> {
     anchors.sort();
     anchors.dedup();
     anchors.retain(|a| !kept.iter().any(|k| a.starts_with(k)));
+    anchors.extend(
+        plan.writable_inside
+            .iter()
+            .filter(|p| std::fs::symlink_metadata(p).is_ok())
+            .map(|p| canonical(p))
+            .filter(|p| kept.iter().any(|k| p.starts_with(k) && p != k)),
+    );
+    anchors.sort();
+    anchors.dedup();
     // Shorter first: an anchor mounted after a read-only bind below it would hide that bind.
     anchors.sort_by_key(|a| a.components().count());
     let mut steps = Vec::new();
@@ -652,6 +665,7 @@ mod tests {
                 outside.clone(),        // not writable anyway: skipped
             ],
             writable: vec![root.clone()],
+            writable_inside: Vec::new(),
         };
         let p = prepare(&plan).unwrap();
         let root = canonical(&root);
@@ -672,6 +686,35 @@ mod tests {
             })
             .collect();
         assert_eq!(anchors, vec![&cstring(&root.join(".git")).unwrap()]);
+    }
+
+    #[test]
+    fn a_writable_path_inside_a_read_only_one_is_bound_before_it() {
+        let base = tempfile::tempdir().unwrap();
+        let cache = canonical(base.path()).join(".cargo");
+        std::fs::create_dir_all(cache.join("registry")).unwrap();
+        std::fs::create_dir_all(cache.join("bin")).unwrap();
+        let p = prepare(&MountPlan {
+            read_only: vec![cache.clone()],
+            writable: vec![cache.clone()],
+            writable_inside: vec![
+                cache.join("registry"),
+                cache.join("git"), // missing: skipped
+                cache.clone(),     // the read-only path itself: not an island
+            ],
+            ..Default::default()
+        })
+        .unwrap();
+        let steps = p.builtin_steps().unwrap();
+        let at = |s: String| steps.iter().position(|w| *w == s);
+        let island = at(format!("anchor={}", cache.join("registry").display()));
+        let ro = at(format!("ro={}:{}", locked_flags(&cache), cache.display()));
+        assert!(island.is_some() && ro.is_some() && island < ro, "{steps:?}");
+        assert_eq!(
+            steps.iter().filter(|w| w.starts_with("anchor=")).count(),
+            1,
+            "{steps:?}"
+        );
     }
 
     #[test]
