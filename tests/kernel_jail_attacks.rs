@@ -145,6 +145,34 @@ fn a_tool_cache_takes_downloads_but_not_programs_scripts_or_config_for_later() {
     assert!(!cargo.join("config.toml").exists());
 }
 
+#[test]
+fn without_a_mount_namespace_only_the_download_caches_of_a_tool_home_are_writable() {
+    let sb = Sandbox::with_env(None, &[("LOOPGATE_NO_USERNS", "1")]);
+    let cargo = sb.home.join(".cargo");
+    std::fs::write(
+        sb.repo.join("plant.sh"),
+        "echo x > ~/.cargo/bin/loopgate; echo bin=$?\n\
+         echo x > ~/.cargo/config.toml; echo config=$?\n\
+         echo crate > ~/.cargo/registry/c; echo cache=$?\n",
+    )
+    .unwrap();
+    let ran = sb.attempt("bash ./plant.sh");
+    assert!(rewritten(&ran).contains("--no-mounts"), "{}", ran.explain());
+    assert_eq!(
+        ran.stdout,
+        "bin=1\nconfig=1\ncache=0\n",
+        "{}",
+        ran.explain()
+    );
+    assert!(
+        ran.stderr.contains("Permission denied"),
+        "{}",
+        ran.explain()
+    );
+    assert!(!cargo.join("bin/loopgate").exists());
+    assert!(!cargo.join("config.toml").exists());
+}
+
 /// The state letter of process `pid` (`T` when stopped).
 fn state_of(pid: u32) -> String {
     let stat = read(Path::new(&format!("/proc/{pid}/stat")));

@@ -74,12 +74,26 @@ pub fn from_pin(
     // command can poison them (docs/threat-model.md).
     let mut extra = vec![tmp.clone()];
     if let Some(home) = gate::roots::home() {
+        // Without a mount namespace nothing inside a writable tool home can be made
+        // read-only again: only its download caches that exist are writable then.
+        let narrowed = |c: &&str| !mounts && TOOL_HOMES.iter().any(|(dir, _)| dir == c);
         extra.extend(
             gate::escape::TOOL_CACHES
                 .iter()
+                .filter(|c| !narrowed(c))
                 .map(|c| home.join(c))
                 .filter(|p| p.exists()),
         );
+        if !mounts {
+            for (dir, caches) in TOOL_HOMES {
+                extra.extend(
+                    caches
+                        .iter()
+                        .map(|c| home.join(dir).join(c))
+                        .filter(|p| p.exists()),
+                );
+            }
+        }
     }
     // The system temp dirs are shared with every unconfined process of the user: the
     // agent's own shell writes its cwd file there right after the command (Claude Code
