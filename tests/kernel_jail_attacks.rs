@@ -173,6 +173,50 @@ fn without_a_mount_namespace_only_the_download_caches_of_a_tool_home_are_writabl
     assert!(!cargo.join("config.toml").exists());
 }
 
+#[test]
+fn a_builtin_a_jailed_command_could_replace_is_not_loaded() {
+    // Landlock alone, and loopgate's state dir inside a write root: nothing keeps the
+    // library the agent's shell loads (before it is confined) from a jailed command.
+    let sb = Sandbox::with_env(
+        Some("version = 1\n[sandbox]\nwrite_roots = [\".\", \"~/.local\"]\n"),
+        &[("LOOPGATE_NO_USERNS", "1")],
+    );
+    std::fs::write(sb.repo.join("w.sh"), "echo x >> ~/.bashrc\n").unwrap();
+    let ran = sb.attempt("bash w.sh; echo denied=$?");
+    let rewritten = rewritten(&ran);
+    assert!(rewritten.contains("--no-mounts"), "{}", ran.explain());
+    assert!(!rewritten.contains("enable -f"), "{}", ran.explain());
+    assert_eq!(ran.stdout, "denied=1\n", "{}", ran.explain());
+    assert_eq!(read(&sb.home.join(".bashrc")), "# the user's shell\n");
+}
+
+#[test]
+fn the_loopgate_program_inside_a_write_root_is_read_only_to_a_jailed_command() {
+    // A build of loopgate's own repository: the program the agent's hooks and the
+    // rewrite's fallback run, inside a write root.
+    let exe = std::fs::canonicalize(support::repo::LOOPGATE).unwrap();
+    let config = format!(
+        "version = 1\n[sandbox]\nwrite_roots = [\".\", \"{}\"]\n",
+        exe.parent().unwrap().display()
+    );
+    let sb = Sandbox::new(Some(&config));
+    // Opened for appending and closed with nothing written: on failure the program is left
+    // as it was.
+    std::fs::write(sb.repo.join("open.sh"), ": >> \"$1\"; echo open=$?\n").unwrap();
+    let ran = sb.attempt(&format!("bash ./open.sh '{}'", exe.display()));
+    assert!(
+        rewritten(&ran).contains("builtin loopgate_jail"),
+        "{}",
+        ran.explain()
+    );
+    assert_eq!(ran.stdout, "open=1\n", "{}", ran.explain());
+    assert!(
+        ran.stderr.contains("Read-only file system"),
+        "{}",
+        ran.explain()
+    );
+}
+
 /// The state letter of process `pid` (`T` when stopped).
 fn state_of(pid: u32) -> String {
     let stat = read(Path::new(&format!("/proc/{pid}/stat")));

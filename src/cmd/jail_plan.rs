@@ -117,6 +117,9 @@ pub fn from_pin(
         let mut writable = confine.write_roots.clone();
         writable.extend(confine.extra_writable.iter().cloned());
         let mut read_only = gate::referee_files::paths(root, gate::referee_files::Scope::All);
+        // The program the rewrite falls back to and the agent's hooks run: replaced from
+        // inside a write root (a build of its own repository), it would run unconfined next.
+        read_only.extend(std::env::current_exe().ok());
         let mut writable_inside = Vec::new();
         if let Some(home) = gate::roots::home() {
             for (dir, caches) in TOOL_HOMES {

@@ -83,6 +83,20 @@ impl BuiltinJail {
             mounts,
         )
         .ok()?;
+        // The agent's shell loads the library before it is confined: one a jailed command
+        // could replace (the state dir inside a write root, with no read-only mount over
+        // it) would run its code unconfined on the next command. `jail-shell` then.
+        let real = std::fs::canonicalize(&library).ok()?;
+        let replaceable = plan.mounts.is_none()
+            && plan
+                .confine
+                .write_roots
+                .iter()
+                .chain(&plan.confine.extra_writable)
+                .any(|w| real.starts_with(w));
+        if replaceable {
+            return None;
+        }
         let prepared = match &plan.mounts {
             Some(m) => Some(sandbox::mounts::prepare(m).ok()?),
             None => None,
