@@ -217,6 +217,29 @@ fn the_loopgate_program_inside_a_write_root_is_read_only_to_a_jailed_command() {
     );
 }
 
+#[test]
+fn a_service_that_runs_commands_for_whoever_connects_is_out_of_reach() {
+    // The user's runtime dir holds such sockets (`systemd-run --user`, D-Bus): what is sent
+    // there runs outside the jail. Landlock does not govern connecting by path.
+    let base = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let runtime = std::fs::canonicalize(base.path()).unwrap().join("run");
+    std::fs::create_dir(&runtime).unwrap();
+    let socket = runtime.join("service.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let sb = Sandbox::with_env(None, &[("XDG_RUNTIME_DIR", runtime.to_str().unwrap())]);
+    std::fs::write(
+        sb.repo.join("connect.py"),
+        "import socket, sys\ns = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect(sys.argv[1])\n    s.sendall(b'touch ~/pwned')\n    print('connected')\nexcept OSError as e:\n    print('refused', e.errno)\n",
+    )
+    .unwrap();
+    let ran = sb.attempt("python3 connect.py \"$XDG_RUNTIME_DIR/service.sock\"");
+    let accepted = listener.accept().is_ok();
+    assert!(rewritten(&ran).contains("hide-dir="), "{}", ran.explain());
+    assert!(!accepted, "the service was reached: {}", ran.explain());
+    assert!(ran.stdout.starts_with("refused"), "{}", ran.explain());
+}
+
 /// The state letter of process `pid` (`T` when stopped).
 fn state_of(pid: u32) -> String {
     let stat = read(Path::new(&format!("/proc/{pid}/stat")));

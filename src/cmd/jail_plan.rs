@@ -31,6 +31,33 @@ const TOOL_HOMES: &[(&str, &[&str])] = &[
     (".yarn", &["berry", "cache"]),
 ];
 
+/// The sockets of services that run commands for whoever connects, outside any jail: the
+/// user's runtime dir (`systemd-run --user`, D-Bus, gpg-agent, podman), tmux's and
+/// screen's servers (`tmux send-keys` types into the user's own shell), Docker. Landlock
+/// does not govern connecting to a socket by path, so with a mount namespace they are
+/// hidden from jailed commands like `deny_read` paths. Only those that exist.
+fn service_sockets() -> Vec<PathBuf> {
+    // SAFETY: geteuid cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let mut out: Vec<PathBuf> = Vec::new();
+    out.extend(var("XDG_RUNTIME_DIR"));
+    out.push(PathBuf::from(format!("/run/user/{uid}")));
+    let tmux = var("TMUX_TMPDIR").unwrap_or_else(|| PathBuf::from("/tmp"));
+    out.push(tmux.join(format!("tmux-{uid}")));
+    out.extend(
+        ["/run/screen", "/var/run/docker.sock", "/run/docker.sock"]
+            .iter()
+            .map(PathBuf::from),
+    );
+    out.retain(|p| p.is_absolute() && std::fs::symlink_metadata(p).is_ok());
+    out
+}
+
 pub struct JailPlan {
     pub confine: sandbox::ConfinePlan,
     /// `None` when no mount namespace is wanted (`--no-mounts`).
@@ -127,15 +154,25 @@ pub fn from_pin(
                 writable_inside.extend(caches.iter().map(|c| home.join(dir).join(c)));
             }
         }
+        let hidden = {
+            let mut hidden = sandbox::mounts::expand_hidden(
+                &sandbox.deny_read,
+                root,
+                gate::roots::home().as_deref(),
+            );
+            // Never one that holds a writable path (a $TMPDIR inside the runtime dir).
+            hidden.extend(
+                service_sockets()
+                    .into_iter()
+                    .filter(|s| !writable.iter().any(|w| w.starts_with(s))),
+            );
+            hidden
+        };
         sandbox::mounts::MountPlan {
             read_only,
             writable,
             writable_inside,
-            hidden: sandbox::mounts::expand_hidden(
-                &sandbox.deny_read,
-                root,
-                gate::roots::home().as_deref(),
-            ),
+            hidden,
             network: match sandbox.network {
                 gate::config::Network::On => sandbox::mounts::NetMode::Host,
                 gate::config::Network::Off => sandbox::mounts::NetMode::None,
