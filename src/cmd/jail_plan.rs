@@ -58,6 +58,44 @@ fn service_sockets() -> Vec<PathBuf> {
     out
 }
 
+/// The hooks and config of every submodule's git dir (`.git/modules/NAME`, nested ones
+/// below it): git runs them unconfined the next time the user works in the submodule,
+/// as it runs the repository's own.
+fn submodule_git_paths(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Some(common) = sandbox::mounts::git_code_paths(root)
+        .first()
+        .and_then(|hooks| hooks.parent().map(Path::to_path_buf))
+    else {
+        return out;
+    };
+    let mut todo = vec![(common.join("modules"), 0)];
+    while let Some((dir, depth)) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if !e.file_type().is_ok_and(|t| t.is_dir()) {
+                continue;
+            }
+            if depth >= 8 {
+                continue;
+            }
+            // A git dir: its own submodules sit in its `modules/`. Otherwise a part of a
+            // name that holds a slash: walked on.
+            if path.join("config").is_file() {
+                out.push(path.join("hooks"));
+                out.push(path.join("config"));
+                todo.push((path.join("modules"), depth + 1));
+            } else {
+                todo.push((path, depth + 1));
+            }
+        }
+    }
+    out
+}
+
 pub struct JailPlan {
     pub confine: sandbox::ConfinePlan,
     /// `None` when no mount namespace is wanted (`--no-mounts`).
@@ -147,6 +185,7 @@ pub fn from_pin(
         // The program the rewrite falls back to and the agent's hooks run: replaced from
         // inside a write root (a build of its own repository), it would run unconfined next.
         read_only.extend(std::env::current_exe().ok());
+        read_only.extend(submodule_git_paths(root));
         let mut writable_inside = Vec::new();
         if let Some(home) = gate::roots::home() {
             for (dir, caches) in TOOL_HOMES {
