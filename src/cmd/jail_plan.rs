@@ -212,6 +212,7 @@ pub fn from_pin(
             writable,
             writable_inside,
             hidden,
+            private_tmp: Some(tmp.clone()),
             network: match sandbox.network {
                 gate::config::Network::On => sandbox::mounts::NetMode::Host,
                 gate::config::Network::Off => sandbox::mounts::NetMode::None,

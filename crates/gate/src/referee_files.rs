@@ -58,6 +58,7 @@ pub fn read_only_with(
         hidden: Vec::new(),
         network: NetMode::Host,
         writable_inside: Vec::new(),
+        private_tmp: None,
     })?;
     Ok(RefereeFiles::ReadOnly(Arc::new(prepared)))
 }

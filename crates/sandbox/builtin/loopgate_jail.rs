@@ -144,6 +144,7 @@ pub static mut loopgate_jail_struct: Builtin = Builtin {
 unsafe extern "C" fn loopgate_jail(mut list: *const WordList) -> c_int {
     let mut jail = Jail {
         ruleset: -1,
+        from: core::ptr::null(),
         scoped: 0,
     };
     while !list.is_null() {
@@ -174,6 +175,8 @@ unsafe extern "C" fn loopgate_jail(mut list: *const WordList) -> c_int {
 
 struct Jail {
     ruleset: c_int,
+    /// The source of the next `bind=` (`from=`), a pointer into the step's word.
+    from: *const c_char,
     /// The Landlock scopes (`scope=`) the ruleset is created with.
     scoped: u64,
 }
@@ -224,6 +227,19 @@ impl Jail {
             b"gidmap" => {
                 write_proc(c"/proc/self/setgroups", b"deny")?;
                 write_proc(c"/proc/self/gid_map", CStr::from_ptr(value).to_bytes())
+            }
+            b"from" => {
+                self.from = value;
+                Ok(())
+            }
+            b"bind" => {
+                if self.from.is_null() {
+                    return Err(b"a bind without a source");
+                }
+                check(
+                    mount(self.from, value, core::ptr::null(), MS_BIND | MS_REC, core::ptr::null()),
+                    b"cannot bind",
+                )
             }
             b"anchor" => check(
                 mount(value, value, core::ptr::null(), MS_BIND, core::ptr::null()),

@@ -440,7 +440,7 @@ pub fn session_note(ws: &Workspace, agent: AgentKind) -> String {
             // Ready before the first command (best effort: the first command retries).
             install_library();
             format!(
-            " Every shell command runs confined by the kernel ({level}): writes outside the write roots, and to loopgate.toml, .loopgate/, the agents' settings, .git/hooks and .git/config, fail with `Permission denied` or `Read-only file system`; /tmp is not writable either: temp files go to `$TMPDIR`, the session's own temp dir (`mktemp` uses it)."
+            " Every shell command runs confined by the kernel ({level}): writes outside the write roots, and to loopgate.toml, .loopgate/, the agents' settings, .git/hooks and .git/config, fail with `Permission denied` or `Read-only file system`; /tmp is the session's own temp dir (`$TMPDIR`), or not writable where no mount namespace can be had (`mktemp` works either way)."
         )
         }
         Plan::Unconfined { why } => {
