@@ -65,6 +65,7 @@ fn confine(dir: &Path, cmd: &mut Command) -> anyhow::Result<Prepared> {
         write_roots: gate::escape::write_roots(&root, &loaded.config),
         extra_writable: Vec::new(),
         private_tmp: true,
+        scoped: false,
     };
     let prepared = sandbox::prepare(&plan)?;
     let report = prepared.report();

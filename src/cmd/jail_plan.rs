@@ -3,6 +3,7 @@
 //! jailed: `loopgate jail-shell` (`cmd::jail_shell`) and the bash builtin the tool gate's
 //! rewrite loads (`cmd::hook::rewrite`).
 
+use super::jail_reach;
 use sandbox::jail_files::{prune_hand_backs, session_tmp};
 use std::path::{Path, PathBuf};
 
@@ -49,29 +50,80 @@ pub fn from_pin(
     // command can poison them (docs/threat-model.md).
     let mut extra = vec![tmp.clone()];
     if let Some(home) = gate::roots::home() {
+        // Without a mount namespace nothing inside a writable tool home can be made
+        // read-only again: only its download caches that exist are writable then.
+        let narrowed = |c: &&str| !mounts && jail_reach::TOOL_HOMES.iter().any(|(dir, _)| dir == c);
         extra.extend(
             gate::escape::TOOL_CACHES
                 .iter()
+                .filter(|c| !narrowed(c))
                 .map(|c| home.join(c))
                 .filter(|p| p.exists()),
         );
+        if !mounts {
+            for (dir, caches) in jail_reach::TOOL_HOMES {
+                extra.extend(
+                    caches
+                        .iter()
+                        .map(|c| home.join(dir).join(c))
+                        .filter(|p| p.exists()),
+                );
+            }
+        }
     }
+    // The system temp dirs are shared with every unconfined process of the user: the
+    // agent's own shell writes its cwd file there right after the command (Claude Code
+    // `pwd -P >| /tmp/claude-<id>-cwd`, Gemini CLI `pgrep >/tmp/shell_pgrep_<id>.tmp`), so a
+    // link planted there would make that shell write wherever it points, and the session's
+    // temp dir could be swapped for a link between the gate's check and the jail's rule.
+    // The command gets the session's own temp dir (`$TMPDIR`) instead.
+    let shared_tmp = sandbox::system_temp_dirs();
+    let write_roots: Vec<PathBuf> = write_roots
+        .iter()
+        .filter(|r| !shared_tmp.contains(r))
+        .cloned()
+        .collect();
     let confine = sandbox::ConfinePlan {
-        write_roots: write_roots.to_vec(),
+        write_roots,
         extra_writable: extra,
         private_tmp: false,
+        scoped: true,
     };
     let mounts = mounts.then(|| {
         let mut writable = confine.write_roots.clone();
         writable.extend(confine.extra_writable.iter().cloned());
-        sandbox::mounts::MountPlan {
-            read_only: gate::referee_files::paths(root, gate::referee_files::Scope::All),
-            writable,
-            hidden: sandbox::mounts::expand_hidden(
+        let mut read_only = gate::referee_files::paths(root, gate::referee_files::Scope::All);
+        // The program the rewrite falls back to and the agent's hooks run: replaced from
+        // inside a write root (a build of its own repository), it would run unconfined next.
+        read_only.extend(std::env::current_exe().ok());
+        read_only.extend(jail_reach::submodule_git_paths(root));
+        let mut writable_inside = Vec::new();
+        if let Some(home) = gate::roots::home() {
+            for (dir, caches) in jail_reach::TOOL_HOMES {
+                read_only.push(home.join(dir));
+                writable_inside.extend(caches.iter().map(|c| home.join(dir).join(c)));
+            }
+        }
+        let hidden = {
+            let mut hidden = sandbox::mounts::expand_hidden(
                 &sandbox.deny_read,
                 root,
                 gate::roots::home().as_deref(),
-            ),
+            );
+            // Never one that holds a writable path (a $TMPDIR inside the runtime dir).
+            hidden.extend(
+                jail_reach::service_sockets()
+                    .into_iter()
+                    .filter(|s| !writable.iter().any(|w| w.starts_with(s))),
+            );
+            hidden
+        };
+        sandbox::mounts::MountPlan {
+            read_only,
+            writable,
+            writable_inside,
+            hidden,
+            private_tmp: Some(tmp.clone()),
             network: match sandbox.network {
                 gate::config::Network::On => sandbox::mounts::NetMode::Host,
                 gate::config::Network::Off => sandbox::mounts::NetMode::None,

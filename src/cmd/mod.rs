@@ -11,6 +11,7 @@ pub(crate) mod hook;
 mod init;
 mod install;
 pub mod jail_plan;
+pub mod jail_reach;
 pub(crate) mod jail_shell;
 mod policy;
 mod quarantine;

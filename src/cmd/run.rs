@@ -204,6 +204,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
                     write_roots: gate::escape::write_roots(&root, cfg),
                     extra_writable: extra,
                     private_tmp: true,
+                    scoped: false,
                 };
                 let p = sandbox::prepare(&plan)?;
                 let sup = crate::cmd::supervisor::serve::start(

@@ -20,6 +20,10 @@ pub enum Runner {
 
 pub struct Sandbox {
     _base: tempfile::TempDir,
+    /// Where the client's own shell writes its cwd file after each command: the system temp
+    /// dir, as Claude Code does (`pwd -P >| /tmp/claude-<id>-cwd`, a fresh id per call).
+    client_tmp: tempfile::TempDir,
+    calls: std::cell::Cell<u32>,
     pub home: PathBuf,
     pub repo: PathBuf,
     pub session: String,
@@ -102,8 +106,14 @@ impl Sandbox {
         for (k, v) in extra_env {
             env.push((k.to_string(), v.to_string()));
         }
+        let client_tmp = tempfile::Builder::new()
+            .prefix("lg-client-")
+            .tempdir_in(std::env::temp_dir())
+            .unwrap();
         let sb = Sandbox {
             _base: base,
+            client_tmp,
+            calls: std::cell::Cell::new(0),
             home,
             repo,
             session: "redteam-session".into(),
@@ -121,6 +131,15 @@ impl Sandbox {
         std::fs::write(h.join("keep/deep/precious.txt"), "precious\n").unwrap();
         std::fs::create_dir_all(h.join(".ssh")).unwrap();
         std::fs::write(h.join(".ssh/config"), "Host x\n").unwrap();
+        // A tool home among the writable tool caches: its download cache is writable, its
+        // programs, sourced script and configuration are not.
+        std::fs::create_dir_all(h.join(".cargo/bin")).unwrap();
+        std::fs::create_dir_all(h.join(".cargo/registry")).unwrap();
+        std::fs::write(
+            h.join(".cargo/env"),
+            "export PATH=\"$HOME/.cargo/bin:$PATH\"\n",
+        )
+        .unwrap();
         std::fs::write(
             h.join(".gitconfig"),
             "[user]\n\tname = t\n\temail = t@example.com\n",
@@ -233,8 +252,10 @@ impl Sandbox {
             .as_str()
             .unwrap_or(command)
             .to_string();
-        // Claude Code's own wrapping: eval in a fresh bash, then record the final cwd.
-        let cwd_file = self.home.join(".claude-cwd");
+        // Claude Code's own wrapping: eval in a fresh bash, then record the final cwd in a
+        // fresh file of the system temp dir.
+        self.calls.set(self.calls.get() + 1);
+        let cwd_file = self.client_cwd_file();
         let mut c = self.cmd("bash");
         c.current_dir(cwd)
             .arg("-c")
@@ -348,24 +369,31 @@ impl Sandbox {
         self.attempt_in(command, &self.repo, None)
     }
 
+    /// The file the client's shell writes its final directory to after the current call.
+    pub fn client_cwd_file(&self) -> PathBuf {
+        self.client_tmp
+            .path()
+            .join(format!("claude-{:04x}-cwd", self.calls.get()))
+    }
+
     /// The directory Claude Code would be in after the last attempt.
     pub fn last_cwd(&self) -> PathBuf {
         PathBuf::from(
-            std::fs::read_to_string(self.home.join(".claude-cwd"))
+            std::fs::read_to_string(self.client_cwd_file())
                 .unwrap()
                 .trim_end(),
         )
     }
 
     /// Every file and link the agent must not change: the whole HOME except the
-    /// repository's ordinary files, the client's own cwd file and loopgate's cwd hand-back;
+    /// repository's ordinary files, the download cache and loopgate's cwd hand-back;
     /// inside the repository, the referee's files.
     pub fn guarded(&self) -> BTreeMap<PathBuf, String> {
         let mut out = BTreeMap::new();
         walk(&self.home, &mut out, &|p: &Path| {
             let ordinary = p.starts_with(&self.repo) && !self.is_referee(p);
             !(ordinary
-                || p == self.home.join(".claude-cwd")
+                || p.starts_with(self.home.join(".cargo/registry"))
                 || p.starts_with(self.home.join(".local/state/loopgate/cwd")))
         });
         out

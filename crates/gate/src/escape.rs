@@ -110,6 +110,7 @@ pub fn check_confinement(
         write_roots: write_roots(root, config),
         extra_writable: extra,
         private_tmp: true,
+        scoped: false,
     };
     let prepared = sandbox::prepare(&plan)?;
     // The referee's files inside the write roots (the ledger, the config, git hooks): a

@@ -57,6 +57,8 @@ pub fn read_only_with(
         writable: writable.to_vec(),
         hidden: Vec::new(),
         network: NetMode::Host,
+        writable_inside: Vec::new(),
+        private_tmp: None,
     })?;
     Ok(RefereeFiles::ReadOnly(Arc::new(prepared)))
 }

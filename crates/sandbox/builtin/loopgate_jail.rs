@@ -142,7 +142,11 @@ pub static mut loopgate_jail_struct: Builtin = Builtin {
 
 /// Carry out every step, in order; 126 at the first that fails.
 unsafe extern "C" fn loopgate_jail(mut list: *const WordList) -> c_int {
-    let mut jail = Jail { ruleset: -1 };
+    let mut jail = Jail {
+        ruleset: -1,
+        from: core::ptr::null(),
+        scoped: 0,
+    };
     while !list.is_null() {
         let word = CStr::from_ptr((*(*list).word).word);
         *__errno_location() = 0;
@@ -171,6 +175,19 @@ unsafe extern "C" fn loopgate_jail(mut list: *const WordList) -> c_int {
 
 struct Jail {
     ruleset: c_int,
+    /// The source of the next `bind=` (`from=`), a pointer into the step's word.
+    from: *const c_char,
+    /// The Landlock scopes (`scope=`) the ruleset is created with.
+    scoped: u64,
+}
+
+/// `struct landlock_ruleset_attr` (ABI 6): passed whole only when it asks for scopes, so a
+/// kernel that knows only the first field still takes a ruleset without them.
+#[repr(C)]
+struct RulesetAttr {
+    handled_access_fs: u64,
+    handled_access_net: u64,
+    scoped: u64,
 }
 
 type Step = Result<(), &'static [u8]>;
@@ -211,6 +228,19 @@ impl Jail {
                 write_proc(c"/proc/self/setgroups", b"deny")?;
                 write_proc(c"/proc/self/gid_map", CStr::from_ptr(value).to_bytes())
             }
+            b"from" => {
+                self.from = value;
+                Ok(())
+            }
+            b"bind" => {
+                if self.from.is_null() {
+                    return Err(b"a bind without a source");
+                }
+                check(
+                    mount(self.from, value, core::ptr::null(), MS_BIND | MS_REC, core::ptr::null()),
+                    b"cannot bind",
+                )
+            }
             b"anchor" => check(
                 mount(value, value, core::ptr::null(), MS_BIND, core::ptr::null()),
                 b"cannot anchor",
@@ -247,12 +277,25 @@ impl Jail {
                 )?;
                 remount_read_only(path, number?)
             }
+            b"scope" => {
+                self.scoped = number?;
+                Ok(())
+            }
             b"landlock" => {
-                let handled: u64 = number?;
+                let attr = RulesetAttr {
+                    handled_access_fs: number?,
+                    handled_access_net: 0,
+                    scoped: self.scoped,
+                };
+                let size = if self.scoped == 0 {
+                    core::mem::size_of::<u64>()
+                } else {
+                    core::mem::size_of::<RulesetAttr>()
+                };
                 let fd = syscall(
                     SYS_landlock_create_ruleset,
-                    &handled as *const u64,
-                    core::mem::size_of::<u64>(),
+                    &attr as *const RulesetAttr,
+                    size,
                     0u32,
                 );
                 if fd < 0 {

@@ -65,6 +65,9 @@ pub fn steps(mounts: Option<&PreparedMounts>, rules: &RawRules) -> Option<Vec<St
     if let Some(m) = mounts.filter(|m| !m.is_empty()) {
         out.extend(m.builtin_steps()?);
     }
+    if rules.scoped != 0 {
+        out.push(format!("scope={}", rules.scoped));
+    }
     out.push(format!("landlock={}", rules.handled));
     for (path, access) in &rules.rules {
         out.push(format!("rw={access}:{}", path.to_str()?));
@@ -100,10 +103,25 @@ mod tests {
         let rules = RawRules {
             handled: 7,
             rules: vec![(PathBuf::from("/r"), 7), (PathBuf::from("/dev/null"), 2)],
+            scoped: 0,
         };
         assert_eq!(
             steps(None, &rules).unwrap(),
             ["landlock=7", "rw=7:/r", "rw=2:/dev/null", "restrict"]
+        );
+        let scoped = RawRules {
+            scoped: 3,
+            ..rules.clone()
+        };
+        assert_eq!(
+            steps(None, &scoped).unwrap(),
+            [
+                "scope=3",
+                "landlock=7",
+                "rw=7:/r",
+                "rw=2:/dev/null",
+                "restrict"
+            ]
         );
         let mounts = crate::mounts::prepare(&crate::mounts::MountPlan {
             network: crate::mounts::NetMode::Loopback,

@@ -7,7 +7,8 @@
 //! Every descendant inherits the domain: Landlock cannot be dropped once applied.
 
 use landlock::{
-    AccessFs, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, ABI,
+    Access, AccessFs, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr,
+    Scope, ABI,
 };
 use serde::{Deserialize, Serialize};
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -74,7 +75,16 @@ pub struct ConfinePlan {
     pub extra_writable: Vec<PathBuf>,
     /// Create a fresh 0700 temp dir for this run, writable, exported as `TMPDIR`.
     pub private_tmp: bool,
+    /// Also keep the child from signalling processes outside its jail and from reaching
+    /// abstract unix sockets made outside it (Landlock ABI 6; skipped on older kernels):
+    /// a jailed agent command must not stop or kill the unconfined processes around it,
+    /// such as the agent's next tool-gate hook, whose death the agent takes as "go ahead".
+    pub scoped: bool,
 }
+
+/// The Landlock scopes a `scoped` plan asks for, as the kernel's bits (signals and
+/// abstract unix sockets).
+const SCOPES: u64 = 3;
 
 /// A serializable account of one confinement, for stderr, `--json` and receipts.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -226,11 +236,15 @@ fn prepare_with(plan: &ConfinePlan, availability: Availability) -> Result<Prepar
     }
     let handled = AccessFs::from_write(TARGET_ABI);
     let ruleset_err = |e: landlock::RulesetError| ConfineError::Ruleset(e.to_string());
-    let mut created = Ruleset::default()
+    let mut ruleset = Ruleset::default()
         .handle_access(handled)
-        .map_err(ruleset_err)?
-        .create()
         .map_err(ruleset_err)?;
+    if plan.scoped && abi >= 6 {
+        ruleset = ruleset
+            .scope(Scope::from_all(ABI::V6))
+            .map_err(ruleset_err)?;
+    }
+    let mut created = ruleset.create().map_err(ruleset_err)?;
     for path in wanted {
         let fd = match PathFd::new(&path) {
             Ok(fd) => fd,
@@ -299,9 +313,12 @@ fn access_for(path: &Path, handled: BitFlags<AccessFs>, abi: ABI) -> BitFlags<Ac
 pub struct RawRules {
     pub handled: u64,
     pub rules: Vec<(PathBuf, u64)>,
+    /// The scopes (`ConfinePlan::scoped`), 0 when none or the kernel has none.
+    pub scoped: u64,
 }
 
 pub fn raw_rules(plan: &ConfinePlan, abi: u32) -> RawRules {
+    let scoped = if plan.scoped && abi >= 6 { SCOPES } else { 0 };
     let abi = ABI::from(abi.min(TARGET_ABI_NUMBER) as i32);
     let handled = AccessFs::from_write(abi);
     let rules = writable_paths(plan, None)
@@ -315,6 +332,7 @@ pub fn raw_rules(plan: &ConfinePlan, abi: u32) -> RawRules {
     RawRules {
         handled: handled.bits(),
         rules,
+        scoped,
     }
 }
 

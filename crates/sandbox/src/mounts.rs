@@ -33,6 +33,14 @@ pub struct MountPlan {
     /// tmpfs, a file by `/dev/null`.
     pub hidden: Vec<PathBuf>,
     pub network: NetMode,
+    /// Existing paths inside a read-only one that stay writable (a tool cache's downloads
+    /// inside its home, whose programs and configuration are read-only): each is bound on
+    /// itself before the read-only bind above it, which carries it along.
+    pub writable_inside: Vec<PathBuf>,
+    /// A private dir (the session's temp dir, directly in `/tmp`) to be seen at `/tmp`
+    /// as well as at its own path, so `/tmp` is writable without reaching the shared one.
+    /// Skipped when another planned path lies in `/tmp` (the mount would hide it).
+    pub private_tmp: Option<PathBuf>,
 }
 
 /// The network a child gets.
@@ -110,6 +118,12 @@ enum Step {
         keep: libc::c_ulong,
         error: Vec<u8>,
     },
+    /// Bind `from` (with what is mounted below it) onto `to`.
+    Bind {
+        from: CString,
+        to: CString,
+        error: Vec<u8>,
+    },
 }
 
 /// A namespace set-up ready to apply to a child.
@@ -161,6 +175,15 @@ pub fn prepare(plan: &MountPlan) -> std::io::Result<PreparedMounts> {
     anchors.sort();
     anchors.dedup();
     anchors.retain(|a| !kept.iter().any(|k| a.starts_with(k)));
+    anchors.extend(
+        plan.writable_inside
+            .iter()
+            .filter(|p| std::fs::symlink_metadata(p).is_ok())
+            .map(|p| canonical(p))
+            .filter(|p| kept.iter().any(|k| p.starts_with(k) && p != k)),
+    );
+    anchors.sort();
+    anchors.dedup();
     // Shorter first: an anchor mounted after a read-only bind below it would hide that bind.
     anchors.sort_by_key(|a| a.components().count());
     let mut steps = Vec::new();
@@ -200,6 +223,9 @@ pub fn prepare(plan: &MountPlan) -> std::io::Result<PreparedMounts> {
             });
         }
     }
+    if let Some(private) = &plan.private_tmp {
+        private_tmp_steps(private, &writable, &kept, &mut steps)?;
+    }
     // SAFETY: plain id queries.
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
     Ok(PreparedMounts {
@@ -211,6 +237,61 @@ pub fn prepare(plan: &MountPlan) -> std::io::Result<PreparedMounts> {
         read_only: kept,
         hidden,
     })
+}
+
+/// `private` seen at `/tmp`: first bound onto a directory of its own name inside itself,
+/// then (with that) onto `/tmp`, so its own path `/tmp/NAME` still reaches it. Nothing is
+/// done when `private` is not directly in `/tmp` or another writable or read-only path lies
+/// in `/tmp` (hidden ones are hidden by it anyway).
+fn private_tmp_steps(
+    private: &Path,
+    writable: &[PathBuf],
+    kept: &[PathBuf],
+    steps: &mut Vec<Step>,
+) -> std::io::Result<()> {
+    let tmp = canonical(Path::new("/tmp"));
+    let private = canonical(private);
+    let Some(name) = private.file_name() else {
+        return Ok(());
+    };
+    if private.parent() != Some(tmp.as_path()) {
+        return Ok(());
+    }
+    let elsewhere_in_tmp = writable
+        .iter()
+        .chain(kept)
+        .any(|p| p.starts_with(&tmp) && !p.starts_with(&private));
+    if elsewhere_in_tmp {
+        return Ok(());
+    }
+    let seat = private.join(name);
+    match std::fs::DirBuilder::new().create(&seat) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    if !std::fs::symlink_metadata(&seat)?.is_dir() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a directory",
+            seat.display()
+        )));
+    }
+    let error = format!(
+        "loopgate: jail: cannot give {} as /tmp\n",
+        private.display()
+    )
+    .into_bytes();
+    steps.push(Step::Bind {
+        from: cstring(&private)?,
+        to: cstring(&seat)?,
+        error: error.clone(),
+    });
+    steps.push(Step::Bind {
+        from: cstring(&private)?,
+        to: cstring(&tmp)?,
+        error,
+    });
+    Ok(())
 }
 
 impl PreparedMounts {
@@ -238,11 +319,15 @@ impl PreparedMounts {
         }
         out.push("slave".into());
         for step in &self.steps {
+            if let Step::Bind { from, .. } = step {
+                out.push(format!("from={}", text(from)?));
+            }
             out.push(match step {
                 Step::Anchor { path, .. } => format!("anchor={}", text(path)?),
                 Step::ReadOnly { path, keep, .. } => format!("ro={keep}:{}", text(path)?),
                 Step::HideDir { path, .. } => format!("hide-dir={}", text(path)?),
                 Step::HideFile { path, keep, .. } => format!("hide-file={keep}:{}", text(path)?),
+                Step::Bind { to, .. } => format!("bind={}", text(to)?),
             });
         }
         out.push("cwd".into());
@@ -362,6 +447,18 @@ fn enter(p: &PreparedMounts) -> std::io::Result<()> {
                         path.as_ptr(),
                         none,
                         libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | keep,
+                        std::ptr::null(),
+                    ) != 0
+                    {
+                        return fail(error);
+                    }
+                }
+                Step::Bind { from, to, error } => {
+                    if libc::mount(
+                        from.as_ptr(),
+                        to.as_ptr(),
+                        none,
+                        libc::MS_BIND | libc::MS_REC,
                         std::ptr::null(),
                     ) != 0
                     {
@@ -652,6 +749,8 @@ mod tests {
                 outside.clone(),        // not writable anyway: skipped
             ],
             writable: vec![root.clone()],
+            writable_inside: Vec::new(),
+            private_tmp: None,
         };
         let p = prepare(&plan).unwrap();
         let root = canonical(&root);
@@ -672,6 +771,69 @@ mod tests {
             })
             .collect();
         assert_eq!(anchors, vec![&cstring(&root.join(".git")).unwrap()]);
+    }
+
+    #[test]
+    fn the_private_tmp_is_bound_at_tmp_unless_another_writable_path_lies_there() {
+        let private = tempfile::tempdir_in("/tmp").unwrap();
+        let private = canonical(private.path());
+        let name = private.file_name().unwrap();
+        let plan = |writable: Vec<PathBuf>| MountPlan {
+            writable,
+            private_tmp: Some(private.clone()),
+            ..Default::default()
+        };
+        let steps = prepare(&plan(vec![private.clone()]))
+            .unwrap()
+            .builtin_steps()
+            .unwrap();
+        let from = format!("from={}", private.display());
+        let want = [
+            from.clone(),
+            format!("bind={}", private.join(name).display()),
+            from,
+            format!("bind={}", canonical(Path::new("/tmp")).display()),
+        ];
+        assert!(
+            steps.windows(4).any(|w| w == want),
+            "{steps:?} should hold {want:?}"
+        );
+        assert!(private.join(name).is_dir());
+        let repo = tempfile::tempdir_in("/tmp").unwrap();
+        let steps = prepare(&plan(vec![private.clone(), canonical(repo.path())]))
+            .unwrap()
+            .builtin_steps()
+            .unwrap();
+        assert!(!steps.iter().any(|w| w.starts_with("bind=")), "{steps:?}");
+    }
+
+    #[test]
+    fn a_writable_path_inside_a_read_only_one_is_bound_before_it() {
+        let base = tempfile::tempdir().unwrap();
+        let cache = canonical(base.path()).join(".cargo");
+        std::fs::create_dir_all(cache.join("registry")).unwrap();
+        std::fs::create_dir_all(cache.join("bin")).unwrap();
+        let p = prepare(&MountPlan {
+            read_only: vec![cache.clone()],
+            writable: vec![cache.clone()],
+            writable_inside: vec![
+                cache.join("registry"),
+                cache.join("git"), // missing: skipped
+                cache.clone(),     // the read-only path itself: not an island
+            ],
+            ..Default::default()
+        })
+        .unwrap();
+        let steps = p.builtin_steps().unwrap();
+        let at = |s: String| steps.iter().position(|w| *w == s);
+        let island = at(format!("anchor={}", cache.join("registry").display()));
+        let ro = at(format!("ro={}:{}", locked_flags(&cache), cache.display()));
+        assert!(island.is_some() && ro.is_some() && island < ro, "{steps:?}");
+        assert_eq!(
+            steps.iter().filter(|w| w.starts_with("anchor=")).count(),
+            1,
+            "{steps:?}"
+        );
     }
 
     #[test]

@@ -41,6 +41,7 @@ fn writes_land_inside_the_roots_only_and_grandchildren_inherit() {
         write_roots: vec![inside.clone()],
         extra_writable: vec![],
         private_tmp: true,
+        scoped: false,
     };
     let script = format!(
         "echo in > {i}/a; echo out > {o}/b; sh -c 'echo deep > {o}/c; echo deep > {i}/d'; echo t > \"$TMPDIR/t\" && echo tmp-ok; echo null > /dev/null && echo null-ok",
@@ -123,6 +124,7 @@ fn extra_writable_files_are_writable_but_not_their_siblings() {
         write_roots: vec![inside],
         extra_writable: vec![state.clone()],
         private_tmp: false,
+        scoped: false,
     };
     let (_out, p) = sh(
         &format!(
@@ -135,4 +137,32 @@ fn extra_writable_files_are_writable_but_not_their_siblings() {
     assert_eq!(fs::read_to_string(&state).unwrap(), "1\n");
     assert!(!outside.join("other").exists());
     assert!(p.report().writable.contains(&state));
+}
+
+#[test]
+fn a_scoped_child_cannot_signal_a_process_outside_its_jail_but_can_its_own() {
+    if !matches!(landlock_available(), Availability::Available { abi } if abi >= 6) {
+        eprintln!("skipped: no Landlock scopes (ABI 6) on this kernel");
+        return;
+    }
+    let (_t, inside, _) = dirs();
+    let mut outsider = Command::new("sleep").arg("30").spawn().unwrap();
+    let script = format!(
+        "kill -0 {}; echo outside=$?; sleep 30 & kill $!; wait $!; echo own=$?",
+        outsider.id()
+    );
+    let run = |scoped: bool| {
+        let plan = ConfinePlan {
+            write_roots: vec![inside.clone()],
+            scoped,
+            ..Default::default()
+        };
+        let (out, _) = sh(&script, &plan);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (scoped, unscoped) = (run(true), run(false));
+    let _ = outsider.kill();
+    let _ = outsider.wait();
+    assert_eq!(scoped, "outside=1\nown=143\n");
+    assert_eq!(unscoped, "outside=0\nown=143\n");
 }

@@ -91,6 +91,20 @@ impl BuiltinJail {
             mounts,
         )
         .ok()?;
+        // The agent's shell loads the library before it is confined: one a jailed command
+        // could replace (the state dir inside a write root, with no read-only mount over
+        // it) would run its code unconfined on the next command. `jail-shell` then.
+        let real = std::fs::canonicalize(&library).ok()?;
+        let replaceable = plan.mounts.is_none()
+            && plan
+                .confine
+                .write_roots
+                .iter()
+                .chain(&plan.confine.extra_writable)
+                .any(|w| real.starts_with(w));
+        if replaceable {
+            return None;
+        }
         let prepared = match &plan.mounts {
             Some(m) => Some(sandbox::mounts::prepare(m).ok()?),
             None => None,
@@ -439,7 +453,7 @@ pub fn session_note(ws: &Workspace, agent: AgentKind) -> String {
             // Ready before the first command (best effort: the first command retries).
             install_library();
             format!(
-            " Every shell command runs confined by the kernel ({level}): writes outside the write roots, and to loopgate.toml, .loopgate/, the agents' settings, .git/hooks and .git/config, fail with `Permission denied` or `Read-only file system`."
+            " Every shell command runs confined by the kernel ({level}): writes outside the write roots, and to loopgate.toml, .loopgate/, the agents' settings, .git/hooks and .git/config, fail with `Permission denied` or `Read-only file system`; /tmp is the session's own temp dir (`$TMPDIR`), or not writable where no mount namespace can be had (`mktemp` works either way)."
         )
         }
         Plan::Unconfined { why } => {
