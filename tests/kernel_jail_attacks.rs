@@ -6,7 +6,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use support::jail::Sandbox;
+use support::jail::{Runner, Sandbox};
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_default()
@@ -143,7 +143,10 @@ fn a_tool_cache_takes_downloads_but_not_programs_scripts_or_config_for_later() {
     assert!(!read(&cargo.join("env")).contains("pwned"));
     assert_eq!(read(&cargo.join("registry/cache/c")), "crate\n");
     // `jail-shell`, the fallback, alike.
-    let out = sb.jailed("echo x > ~/.cargo/config.toml; echo config=$?");
+    let out = sb.jailed(
+        "echo x > ~/.cargo/config.toml; echo config=$?",
+        Runner::JailShell,
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "config=1\n");
     assert!(!cargo.join("config.toml").exists());
 }
@@ -299,7 +302,10 @@ fn a_jailed_command_cannot_stop_or_kill_the_unconfined_processes_around_it() {
     let ran = sb.attempt(&format!("bash ./sig.sh {pid}"));
     let state = state_of(pid);
     // `jail-shell`, the fallback of a shell that cannot load the builtin, alike.
-    let fallback = sb.jailed(&format!("kill -STOP {pid}; echo stop=$?"));
+    let fallback = sb.jailed(
+        &format!("kill -STOP {pid}; echo stop=$?"),
+        Runner::JailShell,
+    );
     let fallback_state = state_of(pid);
     let _ = std::process::Command::new("kill")
         .args(["-CONT", &pid.to_string()])
@@ -353,11 +359,43 @@ fn a_jailed_commands_tmp_is_the_sessions_own_never_the_shared_one() {
     let later = sb.attempt(&format!("cat /tmp/{name}"));
     assert_eq!(later.stdout, "x\n", "{}", later.explain());
     // `jail-shell`, the fallback, alike.
-    let out = sb.jailed(&format!("cat /tmp/{name} && echo y > /tmp/{name}"));
+    let out = sb.jailed(
+        &format!("cat /tmp/{name} && echo y > /tmp/{name}"),
+        Runner::JailShell,
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout), "x\n", "{out:?}");
     assert_eq!(read(&tmp.join(&name)), "y\n");
     assert!(!shared.exists());
     let _ = std::fs::remove_file(tmp.join(&name));
+}
+
+/// An ssh agent listening in the shared /tmp (`/tmp/ssh-XXXX/agent.N`, as ssh-agent puts
+/// it) stays reachable, so `git push` over ssh works jailed: /tmp is then the shared one,
+/// visible and not writable, rather than the session's own.
+#[test]
+fn an_ssh_agent_socket_in_the_shared_tmp_stays_reachable() {
+    let dir = tempfile::Builder::new()
+        .prefix("ssh-lg")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let socket = dir.path().join("agent.1");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    let sock = socket.display().to_string();
+    let sb = Sandbox::with_env(None, &[("SSH_AUTH_SOCK", sock.as_str())]);
+    std::fs::write(
+        sb.repo.join("probe.sh"),
+        "test -S \"$SSH_AUTH_SOCK\" && echo agent-reachable\necho x > \"$1\" 2>/dev/null || echo tmp-refused\n",
+    )
+    .unwrap();
+    let planted = dir.path().join("planted");
+    let ran = sb.attempt(&format!("bash ./probe.sh '{}'", planted.display()));
+    assert_eq!(
+        ran.stdout,
+        "agent-reachable\ntmp-refused\n",
+        "{}",
+        ran.explain()
+    );
+    assert!(!planted.exists());
 }
 
 #[test]

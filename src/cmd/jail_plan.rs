@@ -123,7 +123,10 @@ pub fn from_pin(
             writable,
             writable_inside,
             hidden,
-            private_tmp: Some(tmp.clone()),
+            // An ssh agent's socket in the shared /tmp (`/tmp/ssh-XXXX/agent.N`) must stay
+            // reachable for `git push` over ssh: /tmp then stays the shared one, not writable.
+            private_tmp: (!jail_reach::ssh_agent_in(&sandbox::system_temp_dirs()))
+                .then(|| tmp.clone()),
             network: match sandbox.network {
                 gate::config::Network::On => sandbox::mounts::NetMode::Host,
                 gate::config::Network::Off => sandbox::mounts::NetMode::None,

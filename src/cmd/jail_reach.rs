@@ -94,3 +94,11 @@ pub fn submodule_git_paths(root: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// Whether the ssh agent's socket (`$SSH_AUTH_SOCK`) lies in one of `dirs`.
+pub fn ssh_agent_in(dirs: &[PathBuf]) -> bool {
+    std::env::var_os("SSH_AUTH_SOCK")
+        .map(PathBuf::from)
+        .map(|s| std::fs::canonicalize(&s).unwrap_or(s))
+        .is_some_and(|s| dirs.iter().any(|d| s.starts_with(d)))
+}
