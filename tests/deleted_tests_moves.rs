@@ -588,3 +588,42 @@ fn junit3_tests_deleted_beside_other_junit4_tests_are_deleted() {
         ),
     );
 }
+
+const SWITCHED_OFF: &str = "import pytest\n\n\ndef test_kept():\n    assert 1\n\n\n@pytest.mark.skip(reason=\"broken since the port\")\ndef test_off():\n    assert compute() == 3\n\n\n@pytest.mark.skipif(WINDOWS, reason=\"posix only\")\ndef test_posix():\n    assert compute() == 4\n";
+
+/// A test switched off where it is declared (`@pytest.mark.skip`, `@Ignore`, `xit`) ran
+/// nothing, so removing it stops nothing that ran; one skipped only under a condition ran
+/// elsewhere, and removing it is a deletion.
+#[test]
+fn removing_a_test_already_switched_off_is_no_deletion_but_a_conditional_one_is() {
+    both_ways(
+        &[("tests/test_calc.py", SWITCHED_OFF)],
+        &|r| {
+            let text = SWITCHED_OFF.replace(
+                "@pytest.mark.skip(reason=\"broken since the port\")\ndef test_off():\n    assert compute() == 3\n\n\n",
+                "",
+            );
+            r.write("tests/test_calc.py", &text);
+        },
+        &|code, receipt, how| {
+            assert_eq!(deleted(receipt), vec![], "{how}: {receipt:#}");
+            assert_eq!(code, Some(0), "{how}");
+        },
+    );
+    both_ways(
+        &[("tests/test_calc.py", SWITCHED_OFF)],
+        &|r| {
+            let text = SWITCHED_OFF.replace(
+                "\n\n@pytest.mark.skipif(WINDOWS, reason=\"posix only\")\ndef test_posix():\n    assert compute() == 4\n",
+                "\n",
+            );
+            r.write("tests/test_calc.py", &text);
+        },
+        &|code, receipt, how| {
+            let found = deleted(receipt);
+            assert_eq!(found.len(), 1, "{how}: {receipt:#}");
+            assert!(found[0].1.contains("dropped from 3 to 2"), "{how}: {found:?}");
+            assert_eq!(code, Some(3), "{how}");
+        },
+    );
+}

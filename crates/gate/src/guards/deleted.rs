@@ -18,8 +18,9 @@
 //! A test also did not leave when each of these says it is still run (see
 //! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
 //! another file gained (renamed as it moved); the file now loads a runner file of the
-//! change whose tests rose (those run in every file that loads it); it was a placeholder
-//! (pending, or skipped and empty: it ran nothing); or the very same test, declaration
+//! change whose tests rose (those run in every file that loads it); it ran nothing (a
+//! placeholder, pending or skipped and empty, or a test switched off where it is
+//! declared: `xit`, `@Ignore`, `@pytest.mark.skip`); or the very same test, declaration
 //! and body, is in an unchanged neighbour (a copy made earlier, the original removed now).
 //! Last, a deleted test file whose tests were written anew in a test file the change adds
 //! about the same thing (`OSGiTest` as `OSGiManifestIT`, `test/x_test.rb` as
@@ -153,7 +154,10 @@ pub fn deleted_tests(
         );
         if acc.empty > 0 {
             let s = if acc.empty == 1 { "" } else { "s" };
-            places.push(format!("{} placeholder{s}", acc.empty));
+            places.push(format!(
+                "{} that ran nothing (placeholder{s} or switched off)",
+                acc.empty
+            ));
         }
         let mut kept: BTreeMap<&str, u32> = BTreeMap::new();
         for path in &acc.kept {

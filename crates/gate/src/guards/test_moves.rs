@@ -28,9 +28,9 @@ pub struct Declared {
     /// The body's lines that say something (not blank, not comments, not a lone closing
     /// bracket), normalised.
     pub body: Vec<String>,
-    /// A placeholder: a pending test with no callback (`it('later')`), or a skipped one
-    /// with an empty block (`it.skip('x', () => {})`). It ran no assertion, so removing it
-    /// loses none.
+    /// It ran nothing: a placeholder (a pending test with no callback, `it('later')`, or a
+    /// skipped one with an empty block) or a test switched off where it is declared
+    /// (`xit`, `@Ignore`, `@pytest.mark.skip`). Removing it loses no assertion that ran.
     pub empty: bool,
 }
 
@@ -61,6 +61,7 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
         if n == 0 {
             continue;
         }
+        let declared_at = sig;
         let mut key = normalise(&line.text);
         let mut named = key.clone();
         // An attribute names no test: the line it decorates does, past other attributes
@@ -76,7 +77,7 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
             }
         }
         let body = body_of(&all, &lexed, sig);
-        let empty = empty_test(lang, &lexed, sig);
+        let empty = empty_test(lang, &lexed, sig) || disabled(lang, &all, declared_at, sig);
         let test = Declared {
             key,
             sig: named.split_whitespace().collect(),
@@ -86,6 +87,46 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
         out.extend(std::iter::repeat_n(test, n as usize));
     }
     out
+}
+
+/// Whether the test declared from line `from` to its naming line `sig` is switched off
+/// where it is declared, with no condition: a JUnit `@Ignore`/`@Disabled`, a Python
+/// `@pytest.mark.skip`/`@unittest.skip` among its attributes (those above it and those
+/// between), or a JavaScript/Ruby declaration by a skipping name (`it.skip`, `xit`,
+/// `xspecify`, ...). It ran nothing at the comparison point, so removing it stops nothing
+/// that ran (disabling it was the lowered bar, reported when it happened).
+fn disabled(lang: Lang, all: &[&str], from: usize, sig: usize) -> bool {
+    let off = |line: &str| {
+        let at = line.trim_start();
+        let name: String = at
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '@' | '.' | '_'))
+            .collect();
+        match lang {
+            Lang::Java | Lang::Kotlin => matches!(
+                name.as_str(),
+                "@Ignore" | "@Disabled" | "@org.junit.Ignore" | "@org.junit.jupiter.api.Disabled"
+            ),
+            Lang::Python => matches!(
+                name.as_str(),
+                "@pytest.mark.skip" | "@unittest.skip" | "@skip"
+            ),
+            Lang::Js => {
+                name.ends_with(".skip")
+                    || matches!(name.split('.').next(), Some("xit" | "xtest" | "xdescribe"))
+            }
+            Lang::Ruby => matches!(
+                name.as_str(),
+                "xit" | "xspecify" | "xexample" | "xscenario" | "xdescribe" | "xcontext"
+            ),
+            _ => false,
+        }
+    };
+    let above = (0..from)
+        .rev()
+        .take_while(|&i| attribute(all[i].trim_start()))
+        .any(|i| off(all[i]));
+    above || (from..=sig).filter_map(|i| all.get(i)).any(|l| off(l))
 }
 
 /// Whether a line opens with an attribute or annotation (`#[test]`, `@Test`, `[Fact]`).
@@ -399,9 +440,9 @@ mod tests {
     fn placeholders_are_pending_tests_and_skipped_empty_ones() {
         let js = "it.skip('only exports runners.', () => {})\nit('later')\nxit('soon', () => {\n})\nit('one line', () => expect(f()).toBe(1))\nit('block', () => {\n  expect(f()).toBe(1)\n})\ntest('smoke', () => {})\nit.skip('flaky', () => {\n  expect(f()).toBe(1)\n})\n";
         let empty: Vec<bool> = tests_in("a.test.js", js).iter().map(|t| t.empty).collect();
-        assert_eq!(empty, [true, true, true, false, false, false, false]);
+        assert_eq!(empty, [true, true, true, false, false, false, true]);
         // Layout alone never empties a test: unindented, the block still holds code.
-        let flat = "it.skip('block', () => {\nexpect(f()).toBe(1)\n})\n";
+        let flat = "it('block', () => {\nexpect(f()).toBe(1)\n})\n";
         assert!(!tests_in("a.test.js", flat)[0].empty);
         let rb =
             "it \"is pending\"\nxit \"later\" do\nend\nit \"works\" do\n  expect(1).to eq 1\nend\n";
@@ -412,6 +453,28 @@ mod tests {
         assert_eq!(empty, [true, true, false]);
         let py = "def test_a():\n    pass\n";
         assert!(!tests_in("tests/test_a.py", py)[0].empty);
+    }
+
+    #[test]
+    fn a_test_switched_off_where_it_is_declared_ran_nothing_but_a_conditional_skip_did() {
+        let py = "@pytest.mark.skip(reason='x')\ndef test_a():\n    assert f()\n\n@pytest.mark.skipif(WIN, reason='x')\ndef test_b():\n    assert f()\n\n@unittest.skip('later')\ndef test_c(self):\n    assert f()\n";
+        let off: Vec<bool> = tests_in("tests/test_a.py", py)
+            .iter()
+            .map(|t| t.empty)
+            .collect();
+        assert_eq!(off, [true, false, true]);
+        let java = "  @Ignore(\"flaky\")\n  @Test\n  public void a() {\n    assertTrue(f());\n  }\n  @Test\n  @Disabled\n  void b() {\n    assertTrue(f());\n  }\n  @Test\n  void c() {\n    assumeTrue(WIN);\n  }\n";
+        let off: Vec<bool> = tests_in("src/test/java/ATest.java", java)
+            .iter()
+            .map(|t| t.empty)
+            .collect();
+        assert_eq!(off, [true, true, false]);
+        let rb = "xspecify \"old\" do\n  get_it '/'\n  should.be.ok\nend\nspecify \"new\" do\n  get_it '/'\nend\n";
+        let off: Vec<bool> = tests_in("spec/a_spec.rb", rb)
+            .iter()
+            .map(|t| t.empty)
+            .collect();
+        assert_eq!(off, [true, false]);
     }
 
     #[test]
