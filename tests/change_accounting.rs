@@ -7,25 +7,8 @@
 mod gitrepo;
 mod support;
 
-use gitrepo::{guard, json, stderr, Repo};
+use gitrepo::{guard, guards_only as check, Repo};
 use serde_json::{json as js, Value};
-
-fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, Value) {
-    let out = repo
-        .loopgate()
-        .args(["check", "--guards-only", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1 | 3)),
-        "exit {:?}: {}{}",
-        out.status.code(),
-        gitrepo::stdout(&out),
-        stderr(&out)
-    );
-    (out.status.code(), json(&out))
-}
 
 fn findings(receipt: &Value, name: &str) -> Vec<Value> {
     guard(receipt, name)["findings"].as_array().unwrap().clone()

@@ -8,25 +8,8 @@
 mod gitrepo;
 mod support;
 
-use gitrepo::{guard, json, stderr, Repo};
+use gitrepo::{guard, guards_only as check, Repo};
 use serde_json::Value;
-
-fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, Value) {
-    let out = repo
-        .loopgate()
-        .args(["check", "--guards-only", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 3)),
-        "exit {:?}: {}{}",
-        out.status.code(),
-        gitrepo::stdout(&out),
-        stderr(&out)
-    );
-    (out.status.code(), json(&out))
-}
 
 fn deleted(receipt: &Value) -> Vec<(String, String)> {
     guard(receipt, "deleted_tests")["findings"]
@@ -622,7 +605,10 @@ fn removing_a_test_already_switched_off_is_no_deletion_but_a_conditional_one_is(
         &|code, receipt, how| {
             let found = deleted(receipt);
             assert_eq!(found.len(), 1, "{how}: {receipt:#}");
-            assert!(found[0].1.contains("dropped from 3 to 2"), "{how}: {found:?}");
+            assert!(
+                found[0].1.contains("dropped from 3 to 2"),
+                "{how}: {found:?}"
+            );
             assert_eq!(code, Some(3), "{how}");
         },
     );

@@ -6,40 +6,8 @@
 
 mod gitrepo;
 
-use gitrepo::{guard, json, stderr, Repo};
+use gitrepo::{guard, guards_only as check, lines_of, Repo};
 use serde_json::Value;
-
-fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, Value) {
-    let out = repo
-        .loopgate()
-        .args(["check", "--guards-only", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 3)),
-        "exit {:?}: {}{}",
-        out.status.code(),
-        gitrepo::stdout(&out),
-        stderr(&out)
-    );
-    (out.status.code(), json(&out))
-}
-
-/// `(path, line)` of every finding of guard `name`.
-fn lines_of(receipt: &Value, name: &str) -> Vec<(String, u64)> {
-    guard(receipt, name)["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect()
-}
 
 /// Commit `files` as they were, write `change`, and run `verify(exit code, receipt, mode)`
 /// on the change uncommitted and then committed.

@@ -6,38 +6,11 @@
 mod gitrepo;
 mod support;
 
-use gitrepo::{guard, json, stderr, Repo};
+use gitrepo::{guards_only as check, lines_of, Repo};
 use serde_json::Value;
 
-fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, Value) {
-    let out = repo
-        .loopgate()
-        .args(["check", "--guards-only", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 3)),
-        "exit {:?}: {}{}",
-        out.status.code(),
-        gitrepo::stdout(&out),
-        stderr(&out)
-    );
-    (out.status.code(), json(&out))
-}
-
 fn todos(receipt: &Value) -> Vec<(String, u64)> {
-    guard(receipt, "new_todos")["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap_or(0),
-            )
-        })
-        .collect()
+    lines_of(receipt, "new_todos")
 }
 
 const UTILS: &str = "module Utils

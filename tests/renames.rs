@@ -4,7 +4,7 @@
 
 mod gitrepo;
 
-use gitrepo::{guard, json, stderr, Repo};
+use gitrepo::{guard, guards_only as check, Repo};
 
 /// A test file with three tests and one skipped test, distinct per `name`.
 fn test_file(name: &str) -> String {
@@ -68,23 +68,6 @@ fn rename_and_edit(repo: &Repo) {
     repo.git(&["mv", "test/unit/beta.test.js", "test/spec/beta.test.js"]);
     let beta = test_file("beta") + "\ntest.skip('beta new', () => {});\n";
     repo.write("test/spec/beta.test.js", &beta);
-}
-
-fn check(repo: &Repo, args: &[&str]) -> (Option<i32>, serde_json::Value) {
-    let out = repo
-        .loopgate()
-        .args(["check", "--guards-only", "--json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1 | 3)),
-        "exit {:?}: {}{}",
-        out.status.code(),
-        gitrepo::stdout(&out),
-        stderr(&out)
-    );
-    (out.status.code(), json(&out))
 }
 
 fn findings(receipt: &serde_json::Value, name: &str) -> Vec<String> {

@@ -127,3 +127,37 @@ pub fn guard<'a>(receipt: &'a serde_json::Value, name: &str) -> &'a serde_json::
         .and_then(|gs| gs.iter().find(|g| g["name"] == name))
         .unwrap_or_else(|| panic!("no guard `{name}` in {receipt}"))
 }
+
+/// `loopgate check --guards-only --json ARGS` in `repo`: the exit code and the receipt. Any
+/// exit but 0 (pass), 1 (a check failed) or 3 (a guard tripped) fails the test.
+pub fn guards_only(repo: &Repo, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let out = repo
+        .loopgate()
+        .args(["check", "--guards-only", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1 | 3)),
+        "exit {:?}: {}{}",
+        out.status.code(),
+        stdout(&out),
+        stderr(&out)
+    );
+    (out.status.code(), json(&out))
+}
+
+/// `(path, line)` of every finding of guard `name` (line 0 when it has none).
+pub fn lines_of(receipt: &serde_json::Value, name: &str) -> Vec<(String, u64)> {
+    guard(receipt, name)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
