@@ -41,8 +41,12 @@ pub fn install(dir: &Path) -> std::io::Result<PathBuf> {
     })?;
     let hash = blake3::hash(bytes).to_hex();
     let path = dir.join(format!("loopgate-jail-{}.so", &hash.as_str()[..16]));
-    // Compared whole (a few kilobytes): a damaged file is written again, not loaded.
-    if std::fs::read(&path).is_ok_and(|b| b == bytes) {
+    // Compared whole (a few kilobytes): a damaged file is written again, not loaded. Only a
+    // regular file of the right size is read (a FIFO planted there would block the hook);
+    // anything else at that name is replaced by the rename below.
+    let regular = std::fs::symlink_metadata(&path)
+        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
+    if regular && std::fs::read(&path).is_ok_and(|b| b == bytes) {
         return Ok(path);
     }
     std::fs::DirBuilder::new()
@@ -94,6 +98,13 @@ mod tests {
         let mode = std::fs::metadata(&lib).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o700);
         std::fs::write(&path, b"not a library").unwrap();
+        assert_eq!(install(&lib).unwrap(), path);
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        // A FIFO in its place is replaced, not read (reading it would block).
+        std::fs::remove_file(&path).unwrap();
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert_eq!(install(&lib).unwrap(), path);
         assert_eq!(std::fs::read(&path).unwrap(), bytes);
     }
