@@ -639,6 +639,23 @@ fn changes_from_status(root: &Path, state: &WorkState) -> Vec<Change> {
     changes
 }
 
+/// `git ARGS` in `dir` for a test, with a fixed identity: its stdout. Fails the test when
+/// git does.
+#[cfg(test)]
+fn test_git(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}");
+    out.stdout
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -667,18 +684,7 @@ mod tests {
         let main = tmp.path().join("main");
         std::fs::create_dir_all(main.join("sub/deeper")).unwrap();
         let git = |dir: &Path, args: &[&str]| {
-            let ok = Command::new("git")
-                .current_dir(dir)
-                .args(args)
-                .env("GIT_AUTHOR_NAME", "t")
-                .env("GIT_AUTHOR_EMAIL", "t@t")
-                .env("GIT_COMMITTER_NAME", "t")
-                .env("GIT_COMMITTER_EMAIL", "t@t")
-                .output()
-                .unwrap()
-                .status
-                .success();
-            assert!(ok, "git {args:?}");
+            test_git(dir, args);
         };
         git(&main, &["init", "-q"]);
         git(&main, &["commit", "-q", "--allow-empty", "-m", "x"]);
@@ -696,17 +702,10 @@ mod tests {
     fn old_contents_come_from_the_store_and_git_only_answers_the_rest() {
         let tmp = tempfile::tempdir().unwrap();
         let git = |dir: &Path, args: &[&str]| {
-            let out = Command::new("git")
-                .current_dir(dir)
-                .args(args)
-                .env("GIT_AUTHOR_NAME", "t")
-                .env("GIT_AUTHOR_EMAIL", "t@t")
-                .env("GIT_COMMITTER_NAME", "t")
-                .env("GIT_COMMITTER_EMAIL", "t@t")
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "git {args:?}");
-            String::from_utf8(out.stdout).unwrap().trim().to_string()
+            String::from_utf8(test_git(dir, args))
+                .unwrap()
+                .trim()
+                .to_string()
         };
         let main = tmp.path().join("main");
         std::fs::create_dir_all(main.join("src")).unwrap();

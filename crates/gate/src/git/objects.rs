@@ -119,21 +119,8 @@ mod tests {
 #[cfg(test)]
 mod against_git {
     use super::*;
-    use std::process::Command;
 
-    fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
-        let out = Command::new("git")
-            .current_dir(dir)
-            .args(args)
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@t")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@t")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}");
-        out.stdout
-    }
+    use super::super::test_git as git;
 
     /// A history in which one file grows by a line per commit (so a repack stores most
     /// versions as deltas), with a directory, a symlink and a submodule entry.
