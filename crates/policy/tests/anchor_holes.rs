@@ -4,9 +4,12 @@
 //! lookalikes a developer runs every day stay allowed. Patch files are real files in a
 //! temp directory (agent mode reads a patch to see which files it changes).
 
+mod support;
+
 use policy::agent::{decide, AgentContext};
 use policy::{Decision, Profile, Verdict};
 use std::path::Path;
+use support::assert_verdict;
 
 fn ctx(root: &Path) -> AgentContext {
     AgentContext {
@@ -22,16 +25,7 @@ fn ctx(root: &Path) -> AgentContext {
 #[track_caller]
 fn expect(root: &Path, cmd: &str, verdict: Verdict, rule: &str, names: &str) -> Decision {
     let d = decide(cmd, &ctx(root));
-    assert_eq!(
-        (d.decision, d.rule.as_str()),
-        (verdict, rule),
-        "{cmd}: {d:?}"
-    );
-    assert!(
-        d.reason.contains(names),
-        "{cmd}: reason {:?} should name {names:?}",
-        d.reason
-    );
+    assert_verdict(&d, cmd, verdict, rule, names);
     d
 }
 
