@@ -1,6 +1,7 @@
 //! Lines that look like suppressions or debugging leftovers and are not, next to the real
 //! ones the guards must still catch: a type test's `@ts-expect-error`, the unchanged twin
-//! of an added suppression, a stack trace printed into a given stream. Each change is
+//! of an added suppression, a stack trace printed into a given stream, a notice on
+//! standard error. Each change is
 //! judged uncommitted (against HEAD) and committed (`--against HEAD^`). Real repositories,
 //! the real binary.
 
@@ -225,6 +226,33 @@ fn a_stack_trace_printed_into_a_given_stream_is_no_debugging_leftover() {
                 guard(receipt, "debug_artifacts")["status"],
                 "warn",
                 "{mode}"
+            );
+            assert_eq!(code, Some(0), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_notice_on_standard_error_is_no_debugging_leftover_but_standard_output_is() {
+    // A library's deliberate notice to its user goes to System.err (as `console.error`
+    // in JS); a print to System.out in library code is the leftover.
+    let notice = HELPER.replace(
+        "        return \"\";\n",
+        "        System.err.println(\"Suppressing static initializers (see the docs)\");\n        System.out.println(\"here\");\n        return \"\";\n",
+    );
+    both_ways(
+        &[("src/main/java/Helper.java", HELPER)],
+        &[("src/main/java/Helper.java", &notice)],
+        &|code, receipt, mode| {
+            let lines = lines_of(receipt, "debug_artifacts");
+            assert_eq!(lines.len(), 1, "{mode}: {receipt}");
+            let finding = &guard(receipt, "debug_artifacts")["findings"][0];
+            assert!(
+                finding["snippet"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("System.out.println"),
+                "{mode}: {finding}"
             );
             assert_eq!(code, Some(0), "{mode}");
         },

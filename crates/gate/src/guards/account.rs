@@ -22,13 +22,15 @@
 //!    removed one is another TODO.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
+use super::into_body;
 use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
+use super::lexer::{lex, LineView};
 use super::new_parameter;
 use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::test_paths::TestPaths;
-use super::{skips, todos};
+use super::{skip_helpers, skips, todos};
 use super::{DeltaKind, FileDelta, Finding, TestCounts};
 use std::collections::{BTreeMap, HashMap};
 
@@ -280,8 +282,10 @@ pub fn account(
     }
     // 3. A skip over a test renamed where it stood: the skip line and the declaration were
     // both rewritten in place, and neither declaration is found on the other side.
+    // Or a skip taken off a test's declaration and written into its body (`renamed` says
+    // which, see [`super::into_body`]).
     for (j, a) in added.iter().enumerate() {
-        if verdicts[j] != Verdict::New || a.anchor.is_none() {
+        if verdicts[j] != Verdict::New {
             continue;
         }
         let hit = (0..removed.len()).find(|&i| {
@@ -289,7 +293,7 @@ pub fn account(
             !used[i]
                 && r.file == a.file
                 && r.anchor.is_some()
-                && family(&r.label) == family(&a.label)
+                && (a.anchor.is_none() || family(&r.label) == family(&a.label))
                 && renamed(r, a)
         });
         if let Some(i) = hit {
@@ -577,17 +581,31 @@ pub fn marker_findings(
     };
     let mut removed = Marks::default();
     if need.any() {
+        let paths: Vec<String> = visible.iter().map(|d| old_path(d)).collect();
+        let packages = if need.skips {
+            skip_helpers::go_packages(
+                visible
+                    .iter()
+                    .zip(&paths)
+                    .filter_map(|(d, p)| Some((p.as_str(), d.old_text.as_deref()?))),
+            )
+        } else {
+            BTreeMap::new()
+        };
         for (i, d) in visible.iter().enumerate() {
-            let from = old_path(d);
-            if let (Some(lang), false) = (Lang::from_path(&from), d.removed_lines.is_empty()) {
+            let from = &paths[i];
+            if let (Some(lang), false) = (Lang::from_path(from), d.removed_lines.is_empty()) {
                 let side = scan::FileLines {
                     file: i,
-                    path: &from,
+                    path: from,
                     lines: &d.removed_lines,
                     text: d.old_text.as_deref(),
                     test_rise: None,
+                    shared_helpers: packages
+                        .get(skip_helpers::package_of(from))
+                        .map_or(&[], Vec::as_slice),
                 };
-                scan::scan(&side, lang, tests.is_test(&from), need, None, &mut removed);
+                scan::scan(&side, lang, tests.is_test(from), need, None, &mut removed);
             }
         }
     }
@@ -614,8 +632,28 @@ pub fn marker_findings(
                 || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
     };
     let anywhere = |_: &Mark, _: &Mark| true;
+    // Each file's new text lexed whole, read only when a skip may have moved into a body.
+    type Lexed = std::cell::OnceCell<Option<(Lang, Vec<LineView>)>>;
+    let new_views: Vec<Lexed> = visible.iter().map(|_| std::cell::OnceCell::new()).collect();
+    let body_of = |file: usize| {
+        new_views[file]
+            .get_or_init(|| {
+                let d = visible[file];
+                let lang = Lang::from_path(&d.path)?;
+                Some((
+                    lang,
+                    lex(&lang.syntax(), d.new_text.as_deref()?, usize::MAX),
+                ))
+            })
+            .as_ref()
+    };
     let renamed = |old: &Mark, new: &Mark| {
         let d = visible[new.file];
+        if new.anchor.is_none() {
+            return old.file == new.file
+                && body_of(new.file)
+                    .is_some_and(|(lang, v)| into_body::moved_into_body(old, new, *lang, v));
+        }
         old.file == new.file
             && places[old.file].same(old.line, new.line)
             && renamed_in_place(old, new, d.old_text.as_deref(), d.new_text.as_deref())
@@ -626,7 +664,10 @@ pub fn marker_findings(
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
         let widened = |old: &Mark, new: &Mark| {
             lang_of(new.file).is_some_and(|lang| {
-                if kind == Kind::Skips {
+                if kind == Kind::Skips && old.anchor.is_some() && new.anchor.is_none() {
+                    body_of(new.file)
+                        .is_some_and(|(lang, v)| into_body::widened_into_body(old, new, *lang, v))
+                } else if kind == Kind::Skips {
                     super::widen::skip_widened(&old.label, old.text, &new.label, new.text)
                 } else {
                     super::widen::widened(kind, lang, &new.label, old.text, new.text)

@@ -146,9 +146,11 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
             }
         }
         Lang::Java | Lang::Kotlin => {
+            // `System.err` is the channel for notices and errors, as `console.error` is
+            // in JS: a library's deliberate warning goes there, a leftover to `System.out`.
             let system_out = n.len() == 3
                 && n[0] == "System"
-                && ["out", "err"].contains(&n[1])
+                && n[1] == "out"
                 && ["println", "print", "printf"].contains(&n[2]);
             if code && system_out && called {
                 format!("System.{}.{}", n[1], n[2])
@@ -278,6 +280,12 @@ mod tests {
         ));
         assert!(hits(Lang::Java, "e.printStackTrace("));
         assert!(found(Lang::Java, true, "System.out.println(x);").is_empty());
+        // A notice on stderr is deliberate (mockito's Java agent says what it suppresses).
+        assert!(!hits(
+            Lang::Java,
+            "            System.err.println(\"Suppressing static class initializer\");"
+        ));
+        assert!(!hits(Lang::Kotlin, "System.err.printf(\"%s\", warning)"));
     }
 
     #[test]

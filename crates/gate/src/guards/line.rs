@@ -11,6 +11,8 @@ pub struct LineCtx<'a> {
     pub chains: Vec<Chain<'a>>,
     /// The file is a test file (markers that only mean "skip" inside tests use it).
     pub is_test: bool,
+    /// The file's own skip helpers (see [`super::skip_helpers`]): a call to one is a skip.
+    pub skip_helpers: &'a [String],
 }
 
 impl<'a> LineCtx<'a> {
@@ -23,6 +25,7 @@ impl<'a> LineCtx<'a> {
             toks,
             chains,
             is_test,
+            skip_helpers: &[],
         }
     }
 

@@ -6,6 +6,7 @@ mod account;
 mod debug;
 mod deleted;
 mod heredoc;
+mod into_body;
 mod junit_port;
 mod jvm_fixtures;
 mod languages;
@@ -17,6 +18,7 @@ mod not_lowered;
 mod protected;
 mod rust_tests;
 mod scan;
+mod skip_helpers;
 mod skips;
 mod test_moves;
 mod test_paths;
@@ -224,6 +226,15 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     let mut added = scan::Marks::default();
     let mut new_counts: Vec<Option<TestCounts>> = Vec::with_capacity(visible.len());
     let mut rises = Vec::new();
+    let packages = if enabled.skips {
+        skip_helpers::go_packages(
+            visible
+                .iter()
+                .filter_map(|d| Some((d.path.as_str(), d.new_text.as_deref()?))),
+        )
+    } else {
+        Default::default()
+    };
     // One pass per file: lex it once, count its tests, collect the markers on its added
     // lines.
     for (i, d) in visible.iter().enumerate() {
@@ -255,6 +266,9 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                 lines: &d.added_lines,
                 text: d.new_text.as_deref(),
                 test_rise,
+                shared_helpers: packages
+                    .get(skip_helpers::package_of(&d.path))
+                    .map_or(&[], Vec::as_slice),
             };
             let skips_added = scan::scan(
                 &side,

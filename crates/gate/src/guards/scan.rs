@@ -4,7 +4,7 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{debug, junit_port, lint, skips, todos, Finding, Line};
+use super::{debug, junit_port, lint, skip_helpers, skips, todos, Finding, Line};
 use std::collections::HashSet;
 
 /// The guards fed by markers on lines.
@@ -33,6 +33,7 @@ impl Kind {
     pub fn message(self, labels: &[String]) -> &'static str {
         match self {
             Kind::Skips if labels.iter().any(|l| skips::is_focus(l)) => "a focus marker was added: it runs only these tests and silently skips all the others; remove it",
+            Kind::Skips if labels.iter().any(|l| skip_helpers::is_helper_label(l)) => "a call to a helper that skips the running test (its body skips or assumes) was added: remove it and make the test pass instead of skipping it",
             Kind::Skips => "a test skip marker was added: remove it and make the test pass instead of skipping it",
             Kind::Lint => "a lint or type-check suppression was added: fix the reported problem instead of silencing it",
             Kind::Todos => "an unfinished-work marker was added: finish the work now or remove the marker",
@@ -229,6 +230,9 @@ pub struct FileLines<'a, 'p> {
     /// How many more tests the file holds than at the comparison point, when both counts
     /// are known (added side only; see [`junit_port`]).
     pub test_rise: Option<u32>,
+    /// Skip helpers declared in other files of the change that this one may call (Go's
+    /// package: see [`skip_helpers::go_packages`]).
+    pub shared_helpers: &'p [String],
 }
 
 /// Collect the markers of the enabled guards on `f`'s lines. Returns how many skip markers
@@ -247,11 +251,21 @@ pub fn scan<'a>(
     let mut ported: Vec<Mark<'a>> = Vec::new();
     let mut added_numbers: Option<HashSet<u32>> = None;
     let role = FileRole::of(f.path, f.text);
+    let mut helpers = match (on.skips, f.text) {
+        (true, Some(text)) => skip_helpers::of(lang, text, lexed.as_deref(), is_test),
+        _ => Vec::new(),
+    };
+    for h in f.shared_helpers {
+        if on.skips && is_test && !helpers.contains(h) {
+            helpers.push(h.clone());
+        }
+    }
     for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
-        let cx = LineCtx::new(lang, &view, is_test);
+        let mut cx = LineCtx::new(lang, &view, is_test);
+        cx.skip_helpers = &helpers;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let found = kind.find(&cx, role);
             if found.is_empty() {
@@ -424,12 +438,18 @@ fn closing_from(s: &str, open: char, close: char, mut depth: usize) -> Result<us
 /// How many markers of `kind` the whole text of the file at `path` holds.
 pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u32 {
     let role = FileRole::of(path, Some(text));
+    let views = lex(&lang.syntax(), text, usize::MAX);
+    let helpers = match kind {
+        Kind::Skips => skip_helpers::of_views(lang, &views, is_test),
+        _ => Vec::new(),
+    };
     let mut n = 0u32;
-    for view in lex(&lang.syntax(), text, usize::MAX) {
+    for view in &views {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
-        let cx = LineCtx::new(lang, &view, is_test);
+        let mut cx = LineCtx::new(lang, view, is_test);
+        cx.skip_helpers = &helpers;
         n = n.saturating_add(kind.find(&cx, role).len() as u32);
     }
     n

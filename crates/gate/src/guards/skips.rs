@@ -79,6 +79,7 @@ pub fn family(label: &str) -> &str {
         {
             "body.skip"
         }
+        _ if super::skip_helpers::is_helper_label(label) => "body.skip",
         _ if [".Skip(", ".Skipf(", ".SkipNow("]
             .iter()
             .any(|s| label.ends_with(s)) =>
@@ -120,6 +121,7 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
         Lang::C => c(cx, &mut out),
         Lang::Shell => {}
     }
+    super::skip_helpers::calls(cx, cx.skip_helpers, &mut out);
     out
 }
 

@@ -6,7 +6,7 @@ use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::rust_tests::{self, MacroBlocks, TestMacros};
 use super::tokens::Tok;
-use super::{skips, TestCounts};
+use super::{skip_helpers, skips, TestCounts};
 
 #[cfg(test)]
 pub fn count(lang: Lang, text: &str, is_test: bool) -> TestCounts {
@@ -33,11 +33,13 @@ pub fn count_views(
     let junit3 = lang == Lang::Java && extends_test_case(lang, views);
     let mut blocks = MacroBlocks::default();
     let mut annotated = false;
+    let helpers = skip_helpers::of_views(lang, views, is_test);
     for view in views {
         if view.code.trim().is_empty() {
             continue;
         }
-        let cx = LineCtx::new(lang, view, is_test);
+        let mut cx = LineCtx::new(lang, view, is_test);
+        cx.skip_helpers = &helpers;
         let mut tests = match lang {
             Lang::Rust => {
                 let attrs = rust_tests::attribute_tests(&cx, macros);

@@ -366,12 +366,7 @@ pub fn skip_widened(old_label: &str, old: &str, new_label: &str, new: &str) -> b
     } else {
         return false;
     };
-    // No condition at all, or a constant one, skips every time.
-    let always = |arg: &Option<String>| match arg.as_deref() {
-        None => true,
-        Some(a) if when => ["True", "true", "1", "!0", "not False"].contains(&a),
-        Some(a) => ["False", "false", "0", "!1", "not True"].contains(&a),
-    };
+    let always = |arg: &Option<String>| always_skips(when, arg.as_deref());
     // A call that goes on past its line (`skipif(` wrapped by a formatter) has its
     // condition on the next lines: not known to be constant, so no widening seen.
     if unclosed(new, &name) {
@@ -379,6 +374,40 @@ pub fn skip_widened(old_label: &str, old: &str, new_label: &str, new: &str) -> b
     }
     let (was, now) = (condition(old, &old_name), condition(new, &name));
     !always(&was) && always(&now)
+}
+
+/// Whether a skip line (label `label`) skips only under a condition: a conditional skip
+/// (`skipif`, `xfail`, `skipUnless`, ...) whose condition is not a constant, or is on the
+/// lines after it.
+pub fn conditional_skip(label: &str, line: &str) -> bool {
+    let name = label
+        .trim_start_matches('@')
+        .trim_end_matches('(')
+        .rsplit('.')
+        .next()
+        .unwrap_or("");
+    let when = if SKIP_WHEN_TRUE.contains(&name) {
+        true
+    } else if SKIP_UNLESS.contains(&name) {
+        false
+    } else {
+        return false;
+    };
+    if unclosed(line, name) {
+        return true;
+    }
+    condition(line, name).is_some_and(|c| !always_skips(when, Some(&c)))
+}
+
+/// Whether a conditional skip with this first argument skips every time: no condition at
+/// all, or a constant one. `when`: it skips when its argument is true (`skipif`), not
+/// false (`skipUnless`).
+fn always_skips(when: bool, arg: Option<&str>) -> bool {
+    match arg {
+        None => true,
+        Some(a) if when => ["True", "true", "1", "!0", "not False"].contains(&a),
+        Some(a) => ["False", "false", "0", "!1", "not True"].contains(&a),
+    }
 }
 
 /// Whether `name(` on the line opens a call that does not close on it.

@@ -1,0 +1,401 @@
+//! A test file's own skip helpers: functions whose body skips the running test
+//! (`getClassOrSkipTest` around `assumeNoException`, `skip_without_network` around
+//! `pytest.skip`, `skipIfShort(t)` around `t.Skip`). A call to one skips the test that makes
+//! it as surely as the marker in its body would written there, so each call is a skip:
+//! a change that adds a test calling the helper adds a skip, and one that replaces the
+//! calls by assumptions written out rewrites the same skips.
+//!
+//! Only helpers declared in the same file are known (the guard reads the changed files,
+//! not the whole tree), and only one level deep: a helper calling a helper is not one.
+
+use super::languages::Lang;
+use super::lexer::{lex, LineView};
+use super::line::LineCtx;
+use super::skips;
+use super::tokens::Tok;
+use std::collections::BTreeMap;
+
+/// The names of the skip helpers declared in a test file, from its text and, when the
+/// caller has it, the text lexed whole (`views`). Empty for a file that is not a test file
+/// or a language with no skip statement in a body.
+pub fn of(lang: Lang, text: &str, views: Option<&[LineView]>, is_test: bool) -> Vec<String> {
+    // Every body skip spells one of the hints: most test files hold none and are not read
+    // further.
+    if !is_test || !body_skips(lang) || !HINTS.iter().any(|h| text.contains(h)) {
+        return Vec::new();
+    }
+    match views {
+        Some(v) => of_views(lang, v, is_test),
+        None => of_views(lang, &lex(&lang.syntax(), text, usize::MAX), is_test),
+    }
+}
+
+/// [`of`] over a file already lexed whole.
+pub fn of_views(lang: Lang, views: &[LineView], is_test: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    if !is_test || !body_skips(lang) {
+        return out;
+    }
+    // First the functions that skip in their body, then those that call one of them (a
+    // shared test body calling `getClassOrSkipTest`), a few levels deep.
+    let mut level: Vec<String> = Vec::new();
+    for round in 0..=NESTING {
+        let mut found: Vec<String> = Vec::new();
+        for (i, view) in views.iter().enumerate() {
+            let hinted = if round == 0 {
+                HINTS.iter().any(|h| view.code.contains(h))
+            } else {
+                level.iter().any(|h| view.code.contains(h.as_str()))
+            };
+            if !hinted {
+                continue;
+            }
+            let mut cx = LineCtx::new(lang, view, is_test);
+            cx.skip_helpers = &level;
+            let skips_here = if round == 0 {
+                skips::find(&cx)
+                    .iter()
+                    .any(|l| skips::family(l) == "body.skip")
+            } else {
+                let mut calls_here = Vec::new();
+                calls(&cx, &level, &mut calls_here);
+                !calls_here.is_empty()
+            };
+            if !skips_here {
+                continue;
+            }
+            let around =
+                enclosing(lang, views, i).filter(|(n, at)| !is_test_fn(lang, n, views, *at));
+            if let Some((name, _)) = around {
+                if !out.contains(&name) && !found.contains(&name) {
+                    found.push(name);
+                }
+            }
+        }
+        if found.is_empty() {
+            break;
+        }
+        out.extend(found.iter().cloned());
+        level = found;
+    }
+    out
+}
+
+/// How many levels of helpers calling helpers are followed.
+const NESTING: usize = 3;
+
+/// Go's test files share their directory's package, so a helper declared in one
+/// `_test.go` file is called from its siblings without an import. The helpers declared in
+/// the given Go test files (path, text), gathered per directory: one side of a change.
+pub fn go_packages<'t>(
+    files: impl IntoIterator<Item = (&'t str, &'t str)>,
+) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (path, text) in files {
+        if Lang::from_path(path) != Some(Lang::Go) || !path.ends_with("_test.go") {
+            continue;
+        }
+        let found = of(Lang::Go, text, None, true);
+        if !found.is_empty() {
+            let names = out.entry(package_of(path).to_string()).or_default();
+            names.extend(
+                found
+                    .into_iter()
+                    .filter(|n| !names.contains(n))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    out
+}
+
+/// The directory of a repository-relative path (`""` at the top).
+pub fn package_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// The languages whose tests skip themselves from their body.
+fn body_skips(lang: Lang) -> bool {
+    matches!(
+        lang,
+        Lang::Python | Lang::Go | Lang::Java | Lang::Kotlin | Lang::Ruby | Lang::Js
+    )
+}
+
+const HINTS: &[&str] = &["kip", "ssume", "pending"];
+
+/// The function whose body holds line `at`: the nearest line above it, less indented than
+/// everything between, that declares a function (the line itself for a one-line
+/// declaration). Its name and line index.
+pub(super) fn enclosing(lang: Lang, views: &[LineView], at: usize) -> Option<(String, usize)> {
+    if let Some(name) = declared(lang, &views[at]) {
+        return Some((name, at));
+    }
+    let mut depth = indent(&views[at].code);
+    for j in (0..at).rev() {
+        let code = &views[j].code;
+        let trimmed = code.trim();
+        if trimmed.is_empty() || indent(code) >= depth {
+            continue;
+        }
+        if let Some(name) = declared(lang, &views[j]) {
+            return Some((name, j));
+        }
+        // The end of a signature over several lines (`):`, `) {`) says nothing of depth.
+        if trimmed.starts_with([')', ']']) {
+            continue;
+        }
+        depth = indent(code);
+        if depth == 0 {
+            return None;
+        }
+    }
+    None
+}
+
+fn indent(code: &str) -> usize {
+    code.len() - code.trim_start().len()
+}
+
+/// Keywords that open a statement, never a declaration, in the C-like languages.
+const STATEMENTS: &[&str] = &[
+    "return",
+    "new",
+    "throw",
+    "if",
+    "else",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "try",
+    "do",
+    "case",
+    "assert",
+    "synchronized",
+    "yield",
+    "await",
+];
+
+/// The name of the function the line declares, if it declares one.
+pub(super) fn declared(lang: Lang, view: &LineView) -> Option<String> {
+    let cx = LineCtx::new(lang, view, true);
+    let name_at = |i: usize| cx.ident(i).map(str::to_string);
+    let after_keyword = |kw: &str| -> Option<usize> {
+        (0..cx.toks.len().min(6)).find(|&i| cx.ident(i) == Some(kw))
+    };
+    match lang {
+        Lang::Python => {
+            let def = after_keyword("def")?;
+            (def <= 1 && cx.punct(def + 2, '(')).then(|| name_at(def + 1))?
+        }
+        Lang::Ruby => {
+            if cx.ident(0) != Some("def") {
+                return None;
+            }
+            if cx.ident(1) == Some("self") && cx.punct(2, '.') {
+                name_at(3)
+            } else {
+                name_at(1)
+            }
+        }
+        Lang::Go => {
+            if cx.ident(0) != Some("func") {
+                return None;
+            }
+            let mut i = 1;
+            if cx.punct(1, '(') {
+                // A method's receiver: `func (s *Suite) skipUnlessDocker(`.
+                i = (2..cx.toks.len()).find(|&k| cx.punct(k, ')'))? + 1;
+            }
+            (cx.punct(i + 1, '(') || cx.punct(i + 1, '[')).then(|| name_at(i))?
+        }
+        Lang::Js => {
+            if let Some(f) = after_keyword("function") {
+                let i = if cx.punct(f + 1, '*') { f + 2 } else { f + 1 };
+                return cx.punct(i + 1, '(').then(|| name_at(i))?;
+            }
+            let kw = (0..2).find(|&i| matches!(cx.ident(i), Some("const" | "let" | "var")))?;
+            let value = kw + 3;
+            let arrow_or_fn = cx.punct(kw + 2, '=')
+                && (cx.punct(value, '(')
+                    || matches!(cx.ident(value), Some("function" | "async"))
+                    || (cx.ident(value).is_some()
+                        && cx.punct(value + 1, '=')
+                        && cx.punct(value + 2, '>')));
+            arrow_or_fn.then(|| name_at(kw + 1))?
+        }
+        Lang::Kotlin if after_keyword("fun").is_some() => {
+            let f = after_keyword("fun")?;
+            let paren = (f + 1..cx.toks.len()).find(|&i| cx.punct(i, '('))?;
+            name_at(paren - 1)
+        }
+        Lang::Java | Lang::Kotlin => {
+            let first = cx.ident(0)?;
+            if STATEMENTS.contains(&first) || first == "fun" {
+                return None;
+            }
+            let paren = (0..cx.toks.len()).find(|&i| cx.punct(i, '('))?;
+            if paren < 2 || (0..paren).any(|i| cx.punct(i, '=')) {
+                return None;
+            }
+            let name = cx.ident(paren - 1)?;
+            let typed = matches!(
+                cx.tok(paren - 2),
+                Some(Tok::Ident(w)) if !STATEMENTS.contains(&w)
+            ) || cx.punct(paren - 2, '>')
+                || cx.punct(paren - 2, ']');
+            (typed && !STATEMENTS.contains(&name)).then(|| name.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Whether the function named `name`, declared on line `at`, is a test itself (a skip in
+/// a test skips that test, and is found there) by the runner's naming rule or a test
+/// annotation over it.
+fn is_test_fn(lang: Lang, name: &str, views: &[LineView], at: usize) -> bool {
+    let named = match lang {
+        Lang::Python | Lang::Ruby | Lang::Java | Lang::Kotlin => name.starts_with("test"),
+        Lang::Go => ["Test", "Benchmark", "Example", "Fuzz"]
+            .iter()
+            .any(|p| name.starts_with(p)),
+        _ => false,
+    };
+    let annotated = views[..at]
+        .iter()
+        .rev()
+        .map(|v| v.code.trim())
+        .filter(|c| !c.is_empty())
+        .take_while(|c| c.starts_with('@'))
+        .any(|c| {
+            let name = c[1..]
+                .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                .next();
+            name.is_some_and(|n| n.ends_with("Test") || n == "Theory")
+        });
+    named || annotated
+}
+
+/// The calls to `helpers` on the line, as skip labels (`getClassOrSkipTest(`): a plain
+/// call, or one on `self`/`this`; never the helper's own declaration.
+pub fn calls(cx: &LineCtx, helpers: &[String], out: &mut Vec<String>) {
+    if helpers.is_empty() {
+        return;
+    }
+    for ch in &cx.chains {
+        let name = ch.last();
+        if !helpers.iter().any(|h| h == name) {
+            continue;
+        }
+        let receiver_ok = match ch.names.len() {
+            1 => ch.free(&cx.toks),
+            2 => ["self", "this"].contains(&ch.head()),
+            _ => false,
+        };
+        // Ruby calls a method with no arguments without brackets.
+        let called = ch.called(&cx.toks)
+            || (cx.lang == Lang::Ruby
+                && !matches!(
+                    ch.after(&cx.toks),
+                    Some(Tok::Punct('=' | '.' | ':' | ',' | ')' | ']'))
+                ));
+        if receiver_ok && called && declared(cx.lang, cx.view).as_deref() != Some(name) {
+            out.push(format!("{name}("));
+        }
+    }
+}
+
+/// Whether a skip label is a call to a helper (a plain name and a bracket).
+pub fn is_helper_label(label: &str) -> bool {
+    label.strip_suffix('(').is_some_and(|n| {
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '?' || c == '!')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(lang: Lang, text: &str) -> Vec<String> {
+        of(lang, text, None, true)
+    }
+
+    fn labels(lang: Lang, text: &str, line: &str) -> Vec<String> {
+        let helpers = names(lang, text);
+        let view = super::super::lexer::lex_line(&lang.syntax(), line);
+        let mut cx = LineCtx::new(lang, &view, true);
+        cx.skip_helpers = &helpers;
+        skips::find(&cx)
+    }
+
+    const JAVA: &str = "class T {\n    @Test\n    public void reads() {\n        Class<?> c = getClassOrSkipTest(\"java.util.SequencedSet\");\n    }\n\n    private Class<?> getClassOrSkipTest(String className) {\n        try {\n            return Class.forName(className);\n        } catch (ClassNotFoundException e) {\n            Assume.assumeNoException(\"no \" + className, e);\n            return null;\n        }\n    }\n}\n";
+
+    #[test]
+    fn a_java_method_around_an_assumption_is_a_helper_and_its_calls_skip() {
+        assert_eq!(names(Lang::Java, JAVA), vec!["getClassOrSkipTest"]);
+        assert_eq!(
+            labels(
+                Lang::Java,
+                JAVA,
+                "        Class<?> m = getClassOrSkipTest(\"java.util.SequencedMap\");"
+            ),
+            vec!["getClassOrSkipTest("]
+        );
+        // Its own declaration is no call; another method of that name on another object is
+        // not this helper.
+        assert!(labels(
+            Lang::Java,
+            JAVA,
+            "    private Class<?> getClassOrSkipTest(String className) {"
+        )
+        .is_empty());
+        assert!(labels(Lang::Java, JAVA, "        other.getClassOrSkipTest(x);").is_empty());
+    }
+
+    #[test]
+    fn helpers_in_python_go_ruby_and_js() {
+        let py = "import pytest\n\ndef needs_network():\n    if not online():\n        pytest.skip(\"offline\")\n\ndef test_get():\n    needs_network()\n";
+        assert_eq!(names(Lang::Python, py), vec!["needs_network"]);
+        assert_eq!(
+            labels(Lang::Python, py, "    needs_network()"),
+            vec!["needs_network("]
+        );
+        let go = "package x\n\nfunc skipUnlessDocker(t *testing.T) {\n\tif !docker() {\n\t\tt.Skip(\"no docker\")\n\t}\n}\n";
+        assert_eq!(names(Lang::Go, go), vec!["skipUnlessDocker"]);
+        let rb = "class T < Minitest::Test\n  def skip_on_jruby\n    skip 'jruby' if jruby?\n  end\n\n  def test_a\n    skip_on_jruby\n  end\nend\n";
+        assert_eq!(names(Lang::Ruby, rb), vec!["skip_on_jruby"]);
+        assert_eq!(
+            labels(Lang::Ruby, rb, "    skip_on_jruby"),
+            vec!["skip_on_jruby("]
+        );
+        let js = "function skipOnWindows(t) {\n  if (win) t.skip('windows')\n}\n";
+        assert_eq!(names(Lang::Js, js), vec!["skipOnWindows"]);
+    }
+
+    #[test]
+    fn a_test_that_skips_itself_is_no_helper() {
+        // Its skip is the test's own, found where it is; the test is not called by name.
+        let py = "def test_fork():\n    if win:\n        pytest.skip('no fork')\n";
+        assert!(names(Lang::Python, py).is_empty());
+        let java = "class T {\n    @Test\n    public void reads() {\n        assumeTrue(isUnix());\n    }\n}\n";
+        assert!(names(Lang::Java, java).is_empty());
+        let go = "func TestFork(t *testing.T) {\n\tt.Skip(\"later\")\n}\n";
+        assert!(names(Lang::Go, go).is_empty());
+        // A skip inside a test callback has no named function around it.
+        let js = "describe('x', () => {\n  it('y', function () {\n    this.skip()\n  })\n})\n";
+        assert!(names(Lang::Js, js).is_empty());
+    }
+
+    #[test]
+    fn outside_test_files_and_without_body_skips_there_are_none() {
+        assert!(of(Lang::Java, JAVA, None, false).is_empty());
+        let plain = "def helper():\n    return skip_list()\n";
+        assert!(names(Lang::Python, plain).is_empty());
+        assert!(is_helper_label("getClassOrSkipTest("));
+        assert!(!is_helper_label("pytest.skip("));
+        assert!(!is_helper_label("@Ignore"));
+    }
+}
