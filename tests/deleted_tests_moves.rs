@@ -8,7 +8,7 @@
 mod gitrepo;
 mod support;
 
-use gitrepo::{guard, guards_only as check, Repo};
+use gitrepo::{both_ways, guard, Repo};
 use serde_json::Value;
 
 fn deleted(receipt: &Value) -> Vec<(String, String)> {
@@ -23,23 +23,6 @@ fn deleted(receipt: &Value) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-/// Make the change on a fresh repository, judge it uncommitted, commit it, judge it again.
-fn both_ways(
-    files: &[(&str, &str)],
-    change: &dyn Fn(&Repo),
-    verify: &dyn Fn(Option<i32>, &Value, &str),
-) {
-    let mut all = files.to_vec();
-    all.push((".gitignore", ".loopgate/\n"));
-    let r = Repo::with(&all);
-    change(&r);
-    let (code, receipt) = check(&r, &[]);
-    verify(code, &receipt, "uncommitted, against HEAD");
-    r.commit("the change");
-    let (code, receipt) = check(&r, &["--against", "HEAD^"]);
-    verify(code, &receipt, "committed, --against HEAD^");
 }
 
 fn assert_no_deleted_tests(code: Option<i32>, receipt: &Value, mode: &str) {

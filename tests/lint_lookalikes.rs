@@ -7,28 +7,7 @@
 
 mod gitrepo;
 
-use gitrepo::{guard, guards_only as check, lines_of, Repo};
-use serde_json::Value;
-
-/// Commit `files` as they were, write `change`, and run `verify(exit code, receipt, mode)`
-/// on the change uncommitted and then committed.
-fn both_ways(
-    files: &[(&str, &str)],
-    change: &[(&str, &str)],
-    verify: &dyn Fn(Option<i32>, &Value, &str),
-) {
-    let mut all = files.to_vec();
-    all.push((".gitignore", ".loopgate/\n"));
-    let r = Repo::with(&all);
-    for (path, body) in change {
-        r.write(path, body);
-    }
-    let (code, receipt) = check(&r, &[]);
-    verify(code, &receipt, "uncommitted, against HEAD");
-    r.commit("the change");
-    let (code, receipt) = check(&r, &["--against", "HEAD^"]);
-    verify(code, &receipt, "committed, --against HEAD^");
-}
+use gitrepo::{both_ways, guard, lines_of, writing};
 
 const ROUTES_TYPES: &str = "import { expect } from 'tstyche'\n\
 import { route } from '../../index'\n\
@@ -52,7 +31,7 @@ fn ts_expect_error_in_a_type_test_asserts_and_is_not_a_suppression() {
         let (p, body) = with_assertion(path, "@ts-expect-error");
         both_ways(
             &[(path, ROUTES_TYPES), ("index.ts", "export const x = 1\n")],
-            &[(&p, &body)],
+            &writing(&[(&p, &body)]),
             &|code, receipt, mode| {
                 assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{path} {mode}");
                 assert_eq!(code, Some(0), "{path} {mode}: {receipt}");
@@ -68,7 +47,7 @@ fn ts_ignore_in_a_type_test_and_ts_expect_error_in_source_are_still_suppressions
     let (p, body) = with_assertion(path, "@ts-ignore");
     both_ways(
         &[(path, ROUTES_TYPES)],
-        &[(&p, &body)],
+        &writing(&[(&p, &body)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "disabled_lint"),
@@ -89,7 +68,7 @@ fn ts_ignore_in_a_type_test_and_ts_expect_error_in_source_are_still_suppressions
         let (p, body) = with_assertion(path, "@ts-expect-error");
         both_ways(
             &[(path, ROUTES_TYPES)],
-            &[(&p, &body)],
+            &writing(&[(&p, &body)]),
             &|code, receipt, mode| {
                 assert_eq!(
                     lines_of(receipt, "disabled_lint"),
@@ -123,7 +102,7 @@ fn a_suppression_added_over_a_twin_is_reported_where_it_was_added() {
     );
     both_ways(
         &[("viper_test.go", BIND_TESTS)],
-        &[("viper_test.go", &new)],
+        &writing(&[("viper_test.go", &new)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "disabled_lint"),
@@ -141,7 +120,7 @@ fn a_suppression_added_over_a_twin_is_reported_where_it_was_added() {
     );
     both_ways(
         &[("viper_test.go", BIND_TESTS)],
-        &[("viper_test.go", &plain)],
+        &writing(&[("viper_test.go", &plain)]),
         &|code, receipt, mode| {
             assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}");
             assert_eq!(code, Some(0), "{mode}");
@@ -170,7 +149,7 @@ fn annotations_added_over_a_method_like_the_next_one_are_reported_on_it() {
     );
     both_ways(
         &[("src/main/java/Maker.java", MAKER)],
-        &[("src/main/java/Maker.java", &new)],
+        &writing(&[("src/main/java/Maker.java", &new)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "disabled_lint"),
@@ -200,7 +179,7 @@ fn a_stack_trace_printed_into_a_given_stream_is_no_debugging_leftover() {
     );
     both_ways(
         &[("src/main/java/Helper.java", HELPER)],
-        &[("src/main/java/Helper.java", &captured)],
+        &writing(&[("src/main/java/Helper.java", &captured)]),
         &|code, receipt, mode| {
             assert_eq!(lines_of(receipt, "debug_artifacts"), vec![], "{mode}");
             assert_eq!(code, Some(0), "{mode}: {receipt}");
@@ -213,7 +192,7 @@ fn a_stack_trace_printed_into_a_given_stream_is_no_debugging_leftover() {
     );
     both_ways(
         &[("src/main/java/Helper.java", HELPER)],
-        &[("src/main/java/Helper.java", &dumped)],
+        &writing(&[("src/main/java/Helper.java", &dumped)]),
         &|code, receipt, mode| {
             let path = "src/main/java/Helper.java".to_string();
             assert_eq!(
@@ -242,7 +221,7 @@ fn a_notice_on_standard_error_is_no_debugging_leftover_but_standard_output_is() 
     );
     both_ways(
         &[("src/main/java/Helper.java", HELPER)],
-        &[("src/main/java/Helper.java", &notice)],
+        &writing(&[("src/main/java/Helper.java", &notice)]),
         &|code, receipt, mode| {
             let lines = lines_of(receipt, "debug_artifacts");
             assert_eq!(lines.len(), 1, "{mode}: {receipt}");
@@ -315,7 +294,7 @@ fn a_pragma_kept_on_a_statement_rewritten_around_blank_lines_is_the_same_pragma(
     let path = "tests/test_map.py";
     both_ways(
         &[(path, MAPPED_OLD)],
-        &[(path, MAPPED_NEW)],
+        &writing(&[(path, MAPPED_NEW)]),
         &|_, receipt, mode| {
             assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}");
         },
@@ -325,7 +304,7 @@ fn a_pragma_kept_on_a_statement_rewritten_around_blank_lines_is_the_same_pragma(
     let other = MAPPED_NEW.replace("    if unmapped:", "    if len(unmapped) > 0:");
     both_ways(
         &[(path, MAPPED_OLD)],
-        &[(path, &other)],
+        &writing(&[(path, &other)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "disabled_lint"),
@@ -343,7 +322,7 @@ fn a_pragma_kept_on_a_statement_rewritten_around_blank_lines_is_the_same_pragma(
     );
     both_ways(
         &[(path, MAPPED_OLD)],
-        &[(path, &more)],
+        &writing(&[(path, &more)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "disabled_lint"),

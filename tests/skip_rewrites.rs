@@ -8,28 +8,8 @@
 
 mod gitrepo;
 
-use gitrepo::{guard, guards_only as check, lines_of, Repo};
+use gitrepo::{both_ways, guard, lines_of, writing};
 use serde_json::Value;
-
-/// Commit `files`, write `change` (an empty body removes the file), and run
-/// `verify(exit code, receipt, mode)` on the change uncommitted and then committed.
-fn both_ways(
-    files: &[(&str, &str)],
-    change: &[(&str, &str)],
-    verify: &dyn Fn(Option<i32>, &Value, &str),
-) {
-    let mut all = files.to_vec();
-    all.push((".gitignore", ".loopgate/\n"));
-    let r = Repo::with(&all);
-    for (path, body) in change {
-        r.write(path, body);
-    }
-    let (code, receipt) = check(&r, &[]);
-    verify(code, &receipt, "uncommitted, against HEAD");
-    r.commit("the change");
-    let (code, receipt) = check(&r, &["--against", "HEAD^"]);
-    verify(code, &receipt, "committed, --against HEAD^");
-}
 
 fn messages(receipt: &Value, name: &str) -> Vec<String> {
     guard(receipt, name)["findings"]
@@ -38,6 +18,11 @@ fn messages(receipt: &Value, name: &str) -> Vec<String> {
         .iter()
         .map(|f| f["message"].as_str().unwrap().to_string())
         .collect()
+}
+
+fn assert_no_new_skips(code: Option<i32>, receipt: &Value, mode: &str) {
+    assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
+    assert_eq!(code, Some(0), "{mode}");
 }
 
 const JAVA_TEST: &str = "src/test/java/EmptyValuesTest.java";
@@ -77,7 +62,7 @@ fn a_new_test_that_calls_the_files_skip_helper_adds_a_skip() {
     let changed = WITH_HELPER.replace("    private Class<?> getClassOrSkipTest(", new_test);
     both_ways(
         &[(JAVA_TEST, WITH_HELPER)],
-        &[(JAVA_TEST, &changed)],
+        &writing(&[(JAVA_TEST, &changed)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "new_skips"),
@@ -122,11 +107,8 @@ fn helper_calls_replaced_by_the_assumptions_written_out_are_the_same_skips() {
     );
     both_ways(
         &[(JAVA_TEST, WITH_HELPER)],
-        &[(JAVA_TEST, written_out)],
-        &|code, receipt, mode| {
-            assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
-            assert_eq!(code, Some(0), "{mode}");
-        },
+        &writing(&[(JAVA_TEST, written_out)]),
+        &assert_no_new_skips,
     );
 }
 
@@ -144,11 +126,8 @@ fn a_function_that_only_looks_like_a_skip_helper_is_none() {
     assert_ne!(changed, lookalike);
     both_ways(
         &[(JAVA_TEST, &lookalike)],
-        &[(JAVA_TEST, &changed)],
-        &|code, receipt, mode| {
-            assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
-            assert_eq!(code, Some(0), "{mode}");
-        },
+        &writing(&[(JAVA_TEST, &changed)]),
+        &assert_no_new_skips,
     );
 }
 
@@ -172,12 +151,12 @@ fn a_go_skip_helper_skips_where_its_package_calls_it_and_nowhere_else() {
             ("conf/write_test.go", GO_SIBLING),
             ("other/other_test.go", GO_ELSEWHERE),
         ],
-        &[
+        &writing(&[
             ("conf/helpers_test.go", &add_call(GO_HELPERS, "TestRead")),
             ("conf/write_test.go", &add_call(GO_SIBLING, "TestWrite")),
             // Another package: its own `skipWindows`, if any, is not this one.
             ("other/other_test.go", &add_call(GO_ELSEWHERE, "TestOther")),
-        ],
+        ]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "new_skips"),
@@ -227,11 +206,8 @@ fn an_xfail_moved_into_the_body_of_its_test_under_its_condition_is_the_same_one(
     );
     both_ways(
         &[(PY_TEST, XFAIL_ON_DECLARATION)],
-        &[(PY_TEST, into_body)],
-        &|code, receipt, mode| {
-            assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
-            assert_eq!(code, Some(0), "{mode}");
-        },
+        &writing(&[(PY_TEST, into_body)]),
+        &assert_no_new_skips,
     );
 }
 
@@ -255,7 +231,7 @@ fn a_skip_moved_into_another_test_or_stripped_of_its_condition_is_reported() {
     );
     both_ways(
         &[(PY_TEST, XFAIL_ON_DECLARATION)],
-        &[(PY_TEST, elsewhere)],
+        &writing(&[(PY_TEST, elsewhere)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "new_skips"),
@@ -279,7 +255,7 @@ fn a_skip_moved_into_another_test_or_stripped_of_its_condition_is_reported() {
     );
     both_ways(
         &[(PY_TEST, &skipif)],
-        &[(PY_TEST, unconditional)],
+        &writing(&[(PY_TEST, unconditional)]),
         &|code, receipt, mode| {
             assert_eq!(
                 lines_of(receipt, "new_skips"),

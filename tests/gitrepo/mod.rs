@@ -161,3 +161,31 @@ pub fn lines_of(receipt: &serde_json::Value, name: &str) -> Vec<(String, u64)> {
         })
         .collect()
 }
+
+/// Commit `files` (and a `.gitignore` for loopgate's state), make `change`, and run
+/// `verify(exit code, receipt, mode)` on a guards-only check of the change uncommitted
+/// (against HEAD) and then committed (`--against HEAD^`, judge mode).
+pub fn both_ways(
+    files: &[(&str, &str)],
+    change: &dyn Fn(&Repo),
+    verify: &dyn Fn(Option<i32>, &serde_json::Value, &str),
+) {
+    let mut all = files.to_vec();
+    all.push((".gitignore", ".loopgate/\n"));
+    let r = Repo::with(&all);
+    change(&r);
+    let (code, receipt) = guards_only(&r, &[]);
+    verify(code, &receipt, "uncommitted, against HEAD");
+    r.commit("the change");
+    let (code, receipt) = guards_only(&r, &["--against", "HEAD^"]);
+    verify(code, &receipt, "committed, --against HEAD^");
+}
+
+/// A change that writes `files` (path, text).
+pub fn writing<'a>(files: &'a [(&'a str, &'a str)]) -> impl Fn(&Repo) + 'a {
+    move |r| {
+        for (path, body) in files {
+            r.write(path, body);
+        }
+    }
+}
