@@ -102,7 +102,7 @@ if [ -n "${LOOPGATE_BENCH_REPOS:-}" ]; then
   for src in $LOOPGATE_BENCH_REPOS; do
     name="$(basename "$src")"
     echo "== guards-only check on $name ($(git -C "$src" ls-files | wc -l) files)"
-    git clone -q "$src" "$WORK/real-$name"
+    git -c init.defaultBranch=main clone -q "$src" "$WORK/real-$name"
     edit_real "$WORK/real-$name"
     out="$(cd "$WORK/real-$name" && timed "$RUNS")"
     echo "$out"
