@@ -601,6 +601,7 @@ pub fn marker_findings(
                     lines: &d.removed_lines,
                     text: d.old_text.as_deref(),
                     test_rise: None,
+                    removed: &[],
                     shared_helpers: packages
                         .get(skip_helpers::package_of(from))
                         .map_or(&[], Vec::as_slice),

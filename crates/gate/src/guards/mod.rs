@@ -266,6 +266,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                 lines: &d.added_lines,
                 text: d.new_text.as_deref(),
                 test_rise,
+                removed: &d.removed_lines,
                 shared_helpers: packages
                     .get(skip_helpers::package_of(&d.path))
                     .map_or(&[], Vec::as_slice),

@@ -230,6 +230,8 @@ pub struct FileLines<'a, 'p> {
     /// How many more tests the file holds than at the comparison point, when both counts
     /// are known (added side only; see [`junit_port`]).
     pub test_rise: Option<u32>,
+    /// The lines removed from the file (added side only; see [`junit_port`]).
+    pub removed: &'a [Line],
     /// Skip helpers declared in other files of the change that this one may call (Go's
     /// package: see [`skip_helpers::go_packages`]).
     pub shared_helpers: &'p [String],
@@ -250,6 +252,7 @@ pub fn scan<'a>(
     // Skips that come with a JUnit 3 to 4 port of a test that did not run before.
     let mut ported: Vec<Mark<'a>> = Vec::new();
     let mut added_numbers: Option<HashSet<u32>> = None;
+    let mut removed_text: Option<Vec<&'a str>> = None;
     let role = FileRole::of(f.path, f.text);
     let mut helpers = match (on.skips, f.text) {
         (true, Some(text)) => skip_helpers::of(lang, text, lexed.as_deref(), is_test),
@@ -303,6 +306,9 @@ pub fn scan<'a>(
                         all,
                         added_numbers
                             .get_or_insert_with(|| f.lines.iter().map(|l| l.number).collect()),
+                        removed_text.get_or_insert_with(|| {
+                            f.removed.iter().map(|l| l.text.as_str()).collect()
+                        }),
                         line.number,
                     );
             }

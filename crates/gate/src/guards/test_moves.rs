@@ -12,7 +12,7 @@ use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::scan::views;
-use super::tests_count::{extends_test_case, junit3_method, tests_on_line};
+use super::tests_count::{junit3_method, junit3_suite, tests_on_line};
 use super::Line;
 
 /// One test declared on a changed line.
@@ -44,7 +44,7 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
     };
     let all: Vec<&str> = text.split('\n').collect();
     let lexed = lex(&lang.syntax(), text, usize::MAX);
-    let junit3 = lang == Lang::Java && extends_test_case(lang, &lexed);
+    let junit3 = junit3_suite(lang, &lexed, is_test);
     let mut out = Vec::new();
     for (line, view) in views(lines, Some(text), lang, Some(lexed.clone())) {
         if view.code.trim().is_empty() {
@@ -434,6 +434,16 @@ mod tests {
         // Outside a `TestCase` subclass, a method named test... is no test.
         let plain = junit3.replace(" extends TestCase", "");
         assert_eq!(tests_in("src/test/java/ParserTest.java", &plain).len(), 1);
+    }
+
+    #[test]
+    fn junit3_methods_of_a_suite_base_subclass_are_declared_tests() {
+        let junit3 = "public class ParserTest extends BaseTest {\n  public void testParses() {\n    assertTrue(parse(\"a\"));\n  }\n  public void testMode(int mode) {\n  }\n}\n";
+        let sigs: Vec<String> = tests_in("src/test/java/ParserTest.java", junit3)
+            .into_iter()
+            .map(|t| t.sig)
+            .collect();
+        assert_eq!(sigs, ["publicvoidtestParses(){"]);
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub fn count_views(
     macros: &TestMacros,
 ) -> TestCounts {
     let mut counts = TestCounts::default();
-    let junit3 = lang == Lang::Java && extends_test_case(lang, views);
+    let junit3 = junit3_suite(lang, views, is_test);
     let mut blocks = MacroBlocks::default();
     let mut annotated = false;
     let helpers = skip_helpers::of_views(lang, views, is_test);
@@ -64,9 +64,58 @@ pub fn count_views(
     counts
 }
 
+/// Whether the file's `public void testX()` methods are JUnit 3 tests: a class in it extends
+/// `TestCase` (see [`extends_test_case`]), or it is a test file whose class extends some
+/// base (a suite's own base, itself a `TestCase` in another file) and that declares no test
+/// the JUnit 4/5 way at all, since JUnit 4/5 classes would run only annotated methods.
+pub(super) fn junit3_suite(lang: Lang, views: &[LineView], is_test: bool) -> bool {
+    if lang != Lang::Java {
+        return false;
+    }
+    if extends_test_case(lang, views) {
+        return true;
+    }
+    is_test
+        && class_extends(lang, views)
+        && !views
+            .iter()
+            .filter(|v| v.code.contains('@'))
+            .any(|v| tests_on_line(&LineCtx::new(lang, v, is_test)) > 0)
+}
+
+/// Whether a `class Name ... extends Base` declaration is in the file (the header may run
+/// over a few lines; `extends` inside `<...>` bounds a type parameter, not the class).
+fn class_extends(lang: Lang, views: &[LineView]) -> bool {
+    const HEADER_LINES: usize = 4;
+    let code: Vec<&LineView> = views.iter().filter(|v| !v.code.trim().is_empty()).collect();
+    (0..code.len()).any(|at| {
+        let first = LineCtx::new(lang, code[at], false);
+        let Some(class) = (0..first.toks.len())
+            .find(|&i| first.ident(i) == Some("class") && first.ident(i + 1).is_some())
+        else {
+            return false;
+        };
+        let mut depth = 0i32;
+        let mut skip = class + 2;
+        for view in code.iter().skip(at).take(HEADER_LINES) {
+            let cx = LineCtx::new(lang, view, false);
+            for i in std::mem::take(&mut skip)..cx.toks.len() {
+                match cx.tok(i) {
+                    Some(Tok::Punct('<')) => depth += 1,
+                    Some(Tok::Punct('>')) => depth -= 1,
+                    Some(Tok::Punct('{' | ';')) => return false,
+                    Some(Tok::Ident("extends")) if depth <= 0 => return true,
+                    _ => {}
+                }
+            }
+        }
+        false
+    })
+}
+
 /// Whether a class in the file extends JUnit 3's `TestCase` (or a `...TestCase` base of
 /// it, as JUnit 3 suites conventionally name their own bases).
-pub(super) fn extends_test_case(lang: Lang, views: &[LineView]) -> bool {
+fn extends_test_case(lang: Lang, views: &[LineView]) -> bool {
     views
         .iter()
         .filter(|v| v.code.contains("extends"))
@@ -310,12 +359,27 @@ mod tests {
     }
 
     #[test]
+    fn junit3_methods_count_in_subclasses_of_a_suite_base_without_annotations() {
+        let suite = "public class JsonPointerTest\n    extends BaseTest\n{\n    public void testAppend() throws Exception {\n    }\n    public void testIndex() {}\n    public void testMode(int mode) {}\n    protected void helper() {}\n}\n";
+        assert_eq!(n(Lang::Java, suite).tests, 2);
+        // Only in test files: the same class elsewhere is code with test-named methods.
+        assert_eq!(count(Lang::Java, suite, false).tests, 0);
+        // A JUnit 4/5 class runs only its annotated methods.
+        let junit5 = "class ReaderTest extends BaseTest {\n  @Test\n  void reads() {}\n  public void testHelper() {}\n}\n";
+        assert_eq!(n(Lang::Java, junit5).tests, 1);
+        // No class extends anything: not a JUnit 3 suite.
+        let plain = "class Probe<T extends Number> {\n  public void testX() {}\n}\n";
+        assert_eq!(n(Lang::Java, plain).tests, 0);
+    }
+
+    #[test]
     fn test_named_methods_elsewhere_are_not_junit3_tests() {
         let plain = "public class Parser {\n    public void testConnection() {}\n}\n";
         assert_eq!(n(Lang::Java, plain).tests, 0);
         let other_base =
             "public class Probe extends TestCaseFactory {\n    public void testX() {}\n}\n";
-        assert_eq!(n(Lang::Java, other_base).tests, 0);
+        // Outside test files only a `TestCase` base makes a suite.
+        assert_eq!(count(Lang::Java, other_base, false).tests, 0);
         let in_string =
             "class A {\n  String s = \"extends TestCase\";\n  public void testX() {}\n}\n";
         assert_eq!(n(Lang::Java, in_string).tests, 0);
