@@ -140,7 +140,8 @@ const EXAMPLES: &str = "spew/example_test.go";
 
 const WITH_EXAMPLES: &str = "package spew_test\n\nfunc TestConfig(t *testing.T) {\n\tcheck(t)\n}\n\nfunc ExampleDump() {\n\tspew.Dump(1)\n\n\t// Output:\n\t// (int) 1\n}\n\nfunc ExampleConfigState_Dump() {\n\tscs := spew.ConfigState{Indent: \"\\t\"}\n\tscs.Dump(1)\n\t// Output:\n\t// (int) 1\n}\n";
 
-const WITHOUT_EXAMPLES: &str = "package spew_test\n\nfunc TestConfig(t *testing.T) {\n\tcheck(t)\n}\n";
+const WITHOUT_EXAMPLES: &str =
+    "package spew_test\n\nfunc TestConfig(t *testing.T) {\n\tcheck(t)\n}\n";
 
 #[test]
 fn go_examples_with_output_are_tests_and_deleting_them_is_caught() {
