@@ -146,7 +146,9 @@ fn js(cx: &LineCtx) -> u32 {
 }
 
 /// What may follow a test function's name and still declare a test: the skip and focus
-/// variants, tables and runner modes (`it.skip.each(...)`, `test.concurrent(...)`).
+/// variants, tables and runner modes (`it.skip.each(...)`, `test.concurrent(...)`,
+/// Vitest's `test.for(...)`, fast-check's `test.prop(...)`, `@effect/vitest`'s
+/// `it.effect(...)`).
 /// Anything else is a method of something named like one: nodeunit's `test.equal(...)`
 /// and `test.done()` on the callback's `test` parameter, Playwright's `test.step(...)`.
 fn js_test_modifier(name: &str) -> bool {
@@ -160,6 +162,12 @@ fn js_test_modifier(name: &str) -> bool {
         "fixme",
         "fail",
         "prop",
+        "for",
+        "effect",
+        "scoped",
+        "live",
+        "scopedLive",
+        "flakyTest",
     ];
     skips::JS_VARIANTS.contains(&name) || MODES.contains(&name)
 }
@@ -331,8 +339,8 @@ mod tests {
         let nodeunit = "exports.http = {\n  testGet: function (test) {\n    test.equal(1, 1);\n    test.ok(true);\n    test.done();\n  }\n};\n";
         assert_eq!(n(Lang::Js, nodeunit).tests, 0);
         // Playwright's steps and hooks are not tests either; modes and variants are.
-        let modes = "test.step('a', () => {});\ntest.beforeEach(() => {});\ntest.concurrent('b', () => {});\nit.skip.each([1])('c', () => {});\ntest.only('d', () => {});\ntest.serial('e', t => {});\n";
-        assert_eq!(n(Lang::Js, modes).tests, 4);
+        let modes = "test.step('a', () => {});\ntest.beforeEach(() => {});\ntest.concurrent('b', () => {});\nit.skip.each([1])('c', () => {});\ntest.only('d', () => {});\ntest.serial('e', t => {});\nit.effect('f', () => Effect.void);\n";
+        assert_eq!(n(Lang::Js, modes).tests, 5);
     }
 
     #[test]
