@@ -159,7 +159,8 @@ fn skips_first(lang: Lang, all: &[&str], lexed: &[LineView], sig: usize, is_test
         return false;
     };
     match lang {
-        Lang::Ruby => ch.is(&["skip"]) || ch.is(&["pending"]),
+        // A statement, not a variable of that name assigned (`skip = ...`).
+        Lang::Ruby => (ch.is(&["skip"]) || ch.is(&["pending"])) && !cx.punct(ch.end, '='),
         Lang::Python => {
             (ch.is(&["pytest", "skip"]) || ch.is(&["self", "skipTest"])) && ch.called(&cx.toks)
         }
@@ -455,8 +456,11 @@ mod tests {
         let empty = |path: &str, text: &str| -> Vec<bool> {
             tests_in(path, text).iter().map(|t| t.empty).collect()
         };
-        let ruby = "it 'a' do\n  skip\n  assert x\nend\nit 'b' do\n  skip 'why' if jruby?\n  assert x\nend\nit 'c' do\n  assert x\n  skip\nend\nit 'd' do\n  skip_this = 1\nend\n";
-        assert_eq!(empty("test/a_test.rb", ruby), [true, false, false, false]);
+        let ruby = "it 'a' do\n  skip\n  assert x\nend\nit 'b' do\n  skip 'why' if jruby?\n  assert x\nend\nit 'c' do\n  assert x\n  skip\nend\nit 'd' do\n  skip_this = 1\nend\nit 'e' do\n  skip = slow?\n  assert x\nend\n";
+        assert_eq!(
+            empty("test/a_test.rb", ruby),
+            [true, false, false, false, false]
+        );
         let python = "def test_a():\n    pytest.skip('no')\n    assert 1\n\ndef test_b(self):\n    if sys.platform == 'win32':\n        self.skipTest('no')\n    assert 1\n\ndef test_c(self):\n    self.skipTest('no')\n";
         assert_eq!(empty("tests/test_a.py", python), [true, false, true]);
         let js = "it('a', function () {\n  this.skip();\n  expect(1);\n});\nit('b', function () {\n  if (win) this.skip();\n  expect(1);\n});\n";
