@@ -33,10 +33,16 @@ const OUTPUT_DIRS: &[&str] = &[
 ];
 
 /// Whether printing is the intended output of the file at `path`: it lies under a script,
-/// benchmark or example directory, or it starts with a `#!` line (an executable script).
+/// benchmark or example directory, it starts with a `#!` line (an executable script), or
+/// it is a Go test file with testable examples (`func ExampleX()`), whose printing
+/// `go test` compares with their `// Output:` comments.
 pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
     let mut dirs = path.split('/').rev().skip(1);
-    dirs.any(|d| OUTPUT_DIRS.contains(&d)) || text.is_some_and(|t| t.starts_with("#!"))
+    let go_examples = path.ends_with("_test.go")
+        && text.is_some_and(|t| t.lines().any(|l| l.starts_with("func Example")));
+    dirs.any(|d| OUTPUT_DIRS.contains(&d))
+        || text.is_some_and(|t| t.starts_with("#!"))
+        || go_examples
 }
 
 /// The debugging leftovers on one line. `output_file`: see [`prints_are_output`].
@@ -129,9 +135,14 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
         Lang::Go => {
             if ch.is(&["runtime", "Breakpoint"]) && called {
                 "runtime.Breakpoint()".into()
-            } else if n.len() == 2 && n[0] == "spew" && n[1].starts_with("Dump") && called {
+            } else if !output_file
+                && n.len() == 2
+                && n[0] == "spew"
+                && n[1].starts_with("Dump")
+                && called
+            {
                 format!("spew.{}", n[1])
-            } else if bare_call(cx, ch, &["println", "print"]) {
+            } else if !output_file && bare_call(cx, ch, &["println", "print"]) {
                 // Go's builtin print/println write to stderr and exist for debugging.
                 format!("{}(", ch.head())
             } else {
@@ -307,6 +318,19 @@ mod tests {
         ] {
             assert!(!prints_are_output(path, None), "{path}");
         }
+        let example = "package a\n\nfunc ExampleDump() {\n\tspew.Dump(x)\n\t// Output:\n}\n";
+        assert!(prints_are_output("spew/example_test.go", Some(example)));
+        assert!(!prints_are_output("spew/example.go", Some(example)));
+        assert!(!prints_are_output(
+            "spew/dump_test.go",
+            Some("func TestDump(t *testing.T) {\n\tspew.Dump(x)\n}\n")
+        ));
+        let view = lex_line(&Lang::Go.syntax(), "\tspew.Dump(x)");
+        assert!(find(&LineCtx::new(Lang::Go, &view, true), true).is_empty());
+        assert_eq!(
+            find(&LineCtx::new(Lang::Go, &view, true), false),
+            vec!["spew.Dump"]
+        );
         assert!(prints_are_output("tool.js", Some("#!/usr/bin/env node\n")));
         assert!(!prints_are_output("tool.js", Some("// #!\n")));
         let view = lex_line(&Lang::Js.syntax(), "console.log(x)");

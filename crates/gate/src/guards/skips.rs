@@ -12,7 +12,7 @@ const JS_RECEIVERS: &[&str] = &[
 ];
 /// `failing` (AVA, Jest) and `fails` (Vitest) mark an expected failure: the test passes
 /// while the code is broken, as Python's `xfail` does.
-const JS_VARIANTS: &[&str] = &[
+pub(super) const JS_VARIANTS: &[&str] = &[
     "skip", "only", "todo", "skipIf", "runIf", "failing", "fails",
 ];
 /// `xit(...)` style (skipped) and `fit(...)` style (focused) test functions.

@@ -12,7 +12,9 @@ use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::scan::views;
-use super::tests_count::{junit3_method, junit3_suite, tests_on_line};
+use super::tests_count::{
+    go_example, go_example_runs, junit3_method, junit3_suite, tests_on_line,
+};
 use super::Line;
 
 /// One test declared on a changed line.
@@ -77,7 +79,10 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
             }
         }
         let body = body_of(&all, &lexed, sig);
-        let empty = empty_test(lang, &lexed, sig) || disabled(lang, &all, declared_at, sig);
+        let empty = empty_test(lang, &lexed, sig)
+            || disabled(lang, &all, declared_at, sig)
+            || skips_first(lang, &all, &lexed, sig, is_test)
+            || (lang == Lang::Go && go_example(&cx) > 0 && !go_example_runs(&lexed, declared_at));
         let test = Declared {
             key,
             sig: named.split_whitespace().collect(),
@@ -127,6 +132,46 @@ fn disabled(lang: Lang, all: &[&str], from: usize, sig: usize) -> bool {
         .take_while(|&i| attribute(all[i].trim_start()))
         .any(|i| off(all[i]));
     above || (from..=sig).filter_map(|i| all.get(i)).any(|l| off(l))
+}
+
+/// Whether the first statement of the body of the test whose signature is line `sig` is
+/// an unconditional skip: Ruby's `skip`/`pending`, Python's `pytest.skip(...)`/
+/// `self.skipTest(...)`, JavaScript's `this.skip()`, Go's `t.Skip(...)`/`t.SkipNow()`.
+/// Such a test is switched off where it is declared as surely as `xit`: nothing of it
+/// ran. A skip under a condition (an `if`/`unless` before or after it on that line, or an
+/// `if` block around it) is not this: the test ran where the condition did not hold.
+fn skips_first(lang: Lang, all: &[&str], lexed: &[LineView], sig: usize, is_test: bool) -> bool {
+    let Some(head) = all.get(sig) else {
+        return false;
+    };
+    let depth = indent(head);
+    let Some(first) = (sig + 1..all.len().min(lexed.len()))
+        .find(|&i| !lexed[i].code.trim().is_empty())
+        .filter(|&i| indent(all[i]) > depth)
+    else {
+        return false;
+    };
+    let cx = LineCtx::new(lang, &lexed[first], is_test);
+    if (0..cx.toks.len()).any(|i| matches!(cx.ident(i), Some("if" | "unless"))) {
+        return false;
+    }
+    let Some(ch) = cx.chains.first().filter(|ch| ch.start == 0) else {
+        return false;
+    };
+    match lang {
+        // A statement, not a variable of that name assigned (`skip = ...`).
+        Lang::Ruby => (ch.is(&["skip"]) || ch.is(&["pending"])) && !cx.punct(ch.end, '='),
+        Lang::Python => {
+            (ch.is(&["pytest", "skip"]) || ch.is(&["self", "skipTest"])) && ch.called(&cx.toks)
+        }
+        Lang::Js => ch.is(&["this", "skip"]) && ch.called(&cx.toks),
+        Lang::Go => {
+            ch.names.len() == 2
+                && matches!(ch.last(), "Skip" | "Skipf" | "SkipNow")
+                && ch.called(&cx.toks)
+        }
+        _ => false,
+    }
 }
 
 /// Whether a line opens with an attribute or annotation (`#[test]`, `@Test`, `[Fact]`).
@@ -404,6 +449,34 @@ mod tests {
         let found = tests_in("src/test/java/T.java", java);
         assert_eq!(found[0].key, "@Test / public void adds() {");
         assert_eq!(found[0].body, ["assertEquals(2, add(1, 1));"]);
+    }
+
+    #[test]
+    fn a_test_whose_first_statement_skips_ran_nothing() {
+        let empty = |path: &str, text: &str| -> Vec<bool> {
+            tests_in(path, text).iter().map(|t| t.empty).collect()
+        };
+        let ruby = "it 'a' do\n  skip\n  assert x\nend\nit 'b' do\n  skip 'why' if jruby?\n  assert x\nend\nit 'c' do\n  assert x\n  skip\nend\nit 'd' do\n  skip_this = 1\nend\nit 'e' do\n  skip = slow?\n  assert x\nend\n";
+        assert_eq!(
+            empty("test/a_test.rb", ruby),
+            [true, false, false, false, false]
+        );
+        let python = "def test_a():\n    pytest.skip('no')\n    assert 1\n\ndef test_b(self):\n    if sys.platform == 'win32':\n        self.skipTest('no')\n    assert 1\n\ndef test_c(self):\n    self.skipTest('no')\n";
+        assert_eq!(empty("tests/test_a.py", python), [true, false, true]);
+        let js = "it('a', function () {\n  this.skip();\n  expect(1);\n});\nit('b', function () {\n  if (win) this.skip();\n  expect(1);\n});\n";
+        assert_eq!(empty("test/a.test.js", js), [true, false]);
+        let go = "func TestA(t *testing.T) {\n\tt.Skip(\"flaky\")\n\tcheck(t)\n}\n\nfunc TestB(t *testing.T) {\n\tif testing.Short() {\n\t\tt.SkipNow()\n\t}\n\tcheck(t)\n}\n";
+        assert_eq!(empty("pkg/a_test.go", go), [true, false]);
+    }
+
+    #[test]
+    fn a_go_example_without_output_ran_nothing() {
+        let go = "func ExampleA() {\n\tfmt.Println(1)\n\t// Output: 1\n}\n\nfunc ExampleB() {\n\tfmt.Println(1)\n}\n";
+        let found = tests_in("pkg/example_test.go", go);
+        assert_eq!(
+            found.iter().map(|t| t.empty).collect::<Vec<_>>(),
+            [false, true]
+        );
     }
 
     #[test]

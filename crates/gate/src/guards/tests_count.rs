@@ -34,7 +34,7 @@ pub fn count_views(
     let mut blocks = MacroBlocks::default();
     let mut annotated = false;
     let helpers = skip_helpers::of_views(lang, views, is_test);
-    for view in views {
+    for (at, view) in views.iter().enumerate() {
         if view.code.trim().is_empty() {
             continue;
         }
@@ -47,6 +47,9 @@ pub fn count_views(
             }
             _ => tests_on_line(&cx),
         };
+        if lang == Lang::Go && go_example(&cx) > 0 && !go_example_runs(views, at) {
+            tests = tests.saturating_sub(1);
+        }
         if junit3 {
             // A method already counted by its `@Test` is not counted again by its name.
             if tests > 0 {
@@ -185,10 +188,37 @@ fn js(cx: &LineCtx) -> u32 {
                 && ch.free(&cx.toks)
                 && ch.called(&cx.toks)
                 && !matches!(ch.before(&cx.toks), Some(Tok::Ident("function")))
-                && ch.names[1..].iter().all(|n| n != &"describe")
+                && ch.names[1..].iter().all(|n| js_test_modifier(n))
         })
         .count();
     count as u32
+}
+
+/// What may follow a test function's name and still declare a test: the skip and focus
+/// variants, tables and runner modes (`it.skip.each(...)`, `test.concurrent(...)`,
+/// Vitest's `test.for(...)`, fast-check's `test.prop(...)`, `@effect/vitest`'s
+/// `it.effect(...)`).
+/// Anything else is a method of something named like one: nodeunit's `test.equal(...)`
+/// and `test.done()` on the callback's `test` parameter, Playwright's `test.step(...)`.
+fn js_test_modifier(name: &str) -> bool {
+    const MODES: &[&str] = &[
+        "each",
+        "concurrent",
+        "serial",
+        "sequential",
+        "shuffle",
+        "cb",
+        "fixme",
+        "fail",
+        "prop",
+        "for",
+        "effect",
+        "scoped",
+        "live",
+        "scopedLive",
+        "flakyTest",
+    ];
+    skips::JS_VARIANTS.contains(&name) || MODES.contains(&name)
 }
 
 /// `def test_x(` (at token `at`, after an optional `async`) and similar.
@@ -219,7 +249,44 @@ fn go(cx: &LineCtx) -> u32 {
         .strip_prefix("Test")
         .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_lowercase()))
         && name != "TestMain";
-    u32::from(cx.ident(0) == Some("func") && is_test_name && cx.punct(2, '('))
+    u32::from(cx.ident(0) == Some("func") && is_test_name && cx.punct(2, '(')) + go_example(cx)
+}
+
+/// A Go testable example, `func ExampleX()` in a `_test.go` file: `go test` runs it and
+/// compares what it prints with its `// Output:` comment. Whether it has that comment (an
+/// example without one is compiled, not run) is read from the whole file by
+/// [`go_example_runs`].
+pub(super) fn go_example(cx: &LineCtx) -> u32 {
+    let named = cx
+        .ident(1)
+        .and_then(|n| n.strip_prefix("Example"))
+        .is_some_and(|rest| {
+            rest.chars()
+                .next()
+                .is_none_or(|c| c == '_' || c.is_uppercase())
+        });
+    u32::from(
+        cx.is_test && cx.ident(0) == Some("func") && named && cx.punct(2, '(') && cx.punct(3, ')'),
+    )
+}
+
+/// Whether the example declared on line `at` (0-based) has an output comment
+/// (`// Output:` or `// Unordered output:`, any case, as `go test` reads it) before the
+/// `}` that closes it at the start of a line.
+pub(super) fn go_example_runs(views: &[LineView], at: usize) -> bool {
+    for view in views.iter().skip(at + 1) {
+        let output = view.comments.iter().any(|c| {
+            let c = c.trim_start_matches(['/', '*', ' ', '\t']).to_lowercase();
+            c.starts_with("output:") || c.starts_with("unordered output:")
+        });
+        if output {
+            return true;
+        }
+        if view.code.starts_with('}') {
+            return false;
+        }
+    }
+    false
 }
 
 fn annotations(cx: &LineCtx, names: &[&str]) -> u32 {
@@ -313,6 +380,24 @@ mod tests {
         let text = "describe('a', () => {\n  it('one', () => {});\n  it.skip('two', () => {});\n  test.each([1])('three', () => {});\n  // it('commented', () => {})\n  const s = \"it('in string')\";\n});\n";
         assert_eq!(n(Lang::Js, text), TestCounts { tests: 3, skips: 1 });
         assert_eq!(n(Lang::Js, "x.test(y); function it() {}").tests, 0);
+    }
+
+    #[test]
+    fn js_methods_of_a_test_named_object_declare_nothing() {
+        // nodeunit: assertions are methods of the callback's `test` parameter.
+        let nodeunit = "exports.http = {\n  testGet: function (test) {\n    test.equal(1, 1);\n    test.ok(true);\n    test.done();\n  }\n};\n";
+        assert_eq!(n(Lang::Js, nodeunit).tests, 0);
+        // Playwright's steps and hooks are not tests either; modes and variants are.
+        let modes = "test.step('a', () => {});\ntest.beforeEach(() => {});\ntest.concurrent('b', () => {});\nit.skip.each([1])('c', () => {});\ntest.only('d', () => {});\ntest.serial('e', t => {});\nit.effect('f', () => Effect.void);\n";
+        assert_eq!(n(Lang::Js, modes).tests, 5);
+    }
+
+    #[test]
+    fn go_examples_with_output_are_tests() {
+        let text = "func ExampleDump() {\n\tspew.Dump(x)\n\t// Output:\n\t// 1\n}\n\nfunc Example_sorted() {\n\tfmt.Println(1)\n\t// unordered output: 1\n}\n\nfunc ExampleNoOutput() {\n\tfmt.Println(1)\n}\n\nfunc Examples() {\n}\n\nfunc ExampleArg(t int) {\n\t// Output:\n}\n";
+        assert_eq!(n(Lang::Go, text).tests, 2);
+        // Outside a test file an `Example` function is ordinary code.
+        assert_eq!(count(Lang::Go, text, false).tests, 0);
     }
 
     #[test]
