@@ -156,3 +156,31 @@ fn an_attribute_macros_conditional_ignore_is_a_skip() {
         &expect("new_skips", vec![]),
     );
 }
+
+#[test]
+fn a_file_split_in_parts_carries_its_file_wide_eslint_configuration_into_each() {
+    let header = "'use strict'\n\n/* eslint no-prototype-builtins: 0 */\n\n";
+    let whole = format!("{header}test('a', () => {{}})\ntest('b', () => {{}})\n");
+    let one = format!("{header}test('a', () => {{}})\n");
+    let two = format!("{header}test('b', () => {{}})\n");
+    both_ways(
+        &[("test/plugin.test.js", &whole)],
+        &|r| {
+            r.remove("test/plugin.test.js");
+            r.write("test/plugin.1.test.js", &one);
+            r.write("test/plugin.2.test.js", &two);
+        },
+        &expect("disabled_lint", vec![]),
+    );
+    // A new file of another name taking the header is a new suppression.
+    let other = format!("{header}test('z', () => {{ other() }})\n");
+    both_ways(
+        &[("test/plugin.test.js", &whole)],
+        &|r| {
+            r.remove("test/plugin.test.js");
+            r.write("test/plugin.1.test.js", &whole);
+            r.write("test/other.test.js", &other);
+        },
+        &expect("disabled_lint", vec![("test/other.test.js", 3)]),
+    );
+}

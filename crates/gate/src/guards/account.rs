@@ -697,6 +697,7 @@ pub fn marker_findings(
         if kind == Kind::Lint {
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
             rewrapped_entries(added.of(kind), removed.of(kind), &mut verdicts);
+            split_file_headers(visible, added.of(kind), &mut verdicts);
         }
         let totals = |file: usize| {
             let d = visible[file];
@@ -761,6 +762,48 @@ fn rewrapped_entries(added: &[Mark], removed: &[Mark], verdicts: &mut [Verdict])
             .all(|r| removed.iter().any(|m| reach(m) && named(r, m.text)))
         {
             *v = Verdict::Rewritten;
+        }
+    }
+}
+
+/// A file the change deleted (or renamed) and split into new ones beside it
+/// (`plugin.test.js` into `plugin.1.test.js` .. `plugin.4.test.js`: same directory, same
+/// first name segment) carries its file-wide suppressions into each part: the copy of such
+/// a line in a new part covers code it covered before, so it moved.
+fn split_file_headers(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
+    let stem = |path: &str| -> (String, String) {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        (
+            dir.to_string(),
+            name.split('.').next().unwrap_or("").to_string(),
+        )
+    };
+    for (a, v) in added.iter().zip(verdicts.iter_mut()) {
+        let d = visible[a.file];
+        let Some(lang) = Lang::from_path(&d.path) else {
+            continue;
+        };
+        if *v != Verdict::New
+            || matches!(d.kind, DeltaKind::Modified | DeltaKind::Deleted)
+            || stem(&d.path).1.is_empty()
+            || !super::widen::file_wide(lang, &a.label, a.text)
+        {
+            continue;
+        }
+        let line = compact(a.text);
+        let source = visible.iter().enumerate().find(|(_, o)| {
+            let gone = match &o.kind {
+                DeltaKind::Deleted => Some(o.path.as_str()),
+                DeltaKind::Renamed { from } => Some(from.as_str()),
+                _ => None,
+            };
+            gone.is_some_and(|g| stem(g) == stem(&d.path))
+                && o.old_text
+                    .as_deref()
+                    .is_some_and(|t| t.split('\n').any(|l| compact(l) == line))
+        });
+        if let Some((from, _)) = source {
+            *v = Verdict::Moved { from };
         }
     }
 }

@@ -60,6 +60,12 @@ pub fn within_file_wide(lang: Lang, label: &str, old: &str, new: &str) -> bool {
     }
 }
 
+/// Whether the suppression `label` on `line` reaches the whole file (`#![allow(..)]`,
+/// `/* eslint-disable */`, `/* eslint no-undef: 0 */`, `@file:Suppress(..)`).
+pub fn file_wide(lang: Lang, label: &str, line: &str) -> bool {
+    suppression(lang, label, line).reach == 2
+}
+
 /// What one suppression covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Scope {
