@@ -30,7 +30,7 @@ use super::new_parameter;
 use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::test_paths::TestPaths;
-use super::{skip_helpers, skips, todos};
+use super::{lint, skip_helpers, skips, todos};
 use super::{DeltaKind, FileDelta, Finding, TestCounts};
 use std::collections::{BTreeMap, HashMap};
 
@@ -697,6 +697,8 @@ pub fn marker_findings(
         }
         if kind == Kind::Lint {
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
+            rewrapped_entries(added.of(kind), removed.of(kind), &mut verdicts);
+            split_file_headers(visible, added.of(kind), &mut verdicts);
         }
         let totals = |file: usize| {
             let d = visible[file];
@@ -740,6 +742,73 @@ pub fn marker_findings(
 /// each within what it covered (see [`super::widen::within_file_wide`]): the file silences
 /// less than it did, so those are [`Verdict::Narrowed`]. A file-wide one still in the file
 /// leaves what is added to it new.
+/// An entry of a multi-line suppression list (see [`lint::open_lists`]) whose rules the
+/// change removed from a suppression elsewhere (a one-line `#![allow(a, b)]` wrapped over
+/// lines, an entry moved to another list) silences nothing that was not silenced before.
+fn rewrapped_entries(added: &[Mark], removed: &[Mark], verdicts: &mut [Verdict]) {
+    let named = |rule: &str, text: &str| {
+        text.split(|c: char| !(c.is_alphanumeric() || "_:.-/".contains(c)))
+            .any(|w| w == rule)
+    };
+    for (a, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New || !lint::is_list_entry(&a.label) {
+            continue;
+        }
+        // An entry of a file-wide list takes its rule from a file-wide suppression only.
+        let wide = |t: &str| t.contains("#![") || t.contains("@file:");
+        let reach = |m: &Mark| !wide(&a.label) || wide(&m.label) || wide(m.text);
+        let rules = lint::list_entries(a.text);
+        if rules
+            .iter()
+            .all(|r| removed.iter().any(|m| reach(m) && named(r, m.text)))
+        {
+            *v = Verdict::Rewritten;
+        }
+    }
+}
+
+/// A file the change deleted (or renamed) and split into new ones beside it
+/// (`plugin.test.js` into `plugin.1.test.js` .. `plugin.4.test.js`: same directory, same
+/// first name segment) carries its file-wide suppressions into each part: the copy of such
+/// a line in a new part covers code it covered before, so it moved.
+fn split_file_headers(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
+    let stem = |path: &str| -> (String, String) {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        (
+            dir.to_string(),
+            name.split('.').next().unwrap_or("").to_string(),
+        )
+    };
+    for (a, v) in added.iter().zip(verdicts.iter_mut()) {
+        let d = visible[a.file];
+        let Some(lang) = Lang::from_path(&d.path) else {
+            continue;
+        };
+        if *v != Verdict::New
+            || matches!(d.kind, DeltaKind::Modified | DeltaKind::Deleted)
+            || stem(&d.path).1.is_empty()
+            || !super::widen::file_wide(lang, &a.label, a.text)
+        {
+            continue;
+        }
+        let line = compact(a.text);
+        let source = visible.iter().enumerate().find(|(_, o)| {
+            let gone = match &o.kind {
+                DeltaKind::Deleted => Some(o.path.as_str()),
+                DeltaKind::Renamed { from } => Some(from.as_str()),
+                _ => None,
+            };
+            gone.is_some_and(|g| stem(g) == stem(&d.path))
+                && o.old_text
+                    .as_deref()
+                    .is_some_and(|t| t.split('\n').any(|l| compact(l) == line))
+        });
+        if let Some((from, _)) = source {
+            *v = Verdict::Moved { from };
+        }
+    }
+}
+
 fn narrowed_from_file_wide(
     visible: &[&FileDelta],
     added: &[Mark],

@@ -86,6 +86,157 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
     }
 }
 
+/// The label of an ESLint inline rule configuration that turns rules off.
+pub const ESLINT_OFF: &str = "eslint rule: off";
+
+/// The rules an ESLint inline configuration comment turns off (`eslint no-undef: 0`,
+/// `eslint a: "off", b: ["off", {..}]`), from the comment's text; empty when it is no
+/// such comment or turns every rule it names on (`1`, `2`, `"warn"`, `"error"`).
+pub fn eslint_rules_off(piece: &str) -> Vec<String> {
+    let Some(rest) = piece.trim_start().strip_prefix("eslint") else {
+        return Vec::new();
+    };
+    if !rest.starts_with(char::is_whitespace) {
+        return Vec::new();
+    }
+    let rest = rest.trim_end();
+    let rest = rest.strip_suffix("*/").unwrap_or(rest);
+    // `-- why` ends the configuration.
+    let rest = rest.split(" -- ").next().unwrap_or(rest);
+    let mut out = Vec::new();
+    for item in top_level_commas(rest) {
+        let Some((rule, value)) = item.split_once(':') else {
+            continue;
+        };
+        let rule = rule.trim().trim_matches(['"', '\'']);
+        let value = value.trim();
+        let severity = value
+            .strip_prefix('[')
+            .map_or(value, |v| v.split(',').next().unwrap_or(""))
+            .trim()
+            .trim_end_matches(']')
+            .trim()
+            .trim_matches(['"', '\'']);
+        let valid = !rule.is_empty()
+            && rule
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_/@.".contains(c));
+        if valid && (severity == "0" || severity == "off") {
+            out.push(rule.to_string());
+        }
+    }
+    out
+}
+
+/// `s` split at the commas outside brackets and braces.
+fn top_level_commas(s: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' | '{' | '(' => depth += 1,
+            ']' | '}' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// The labels of a line holding only entries of a suppression's list opened on an earlier
+/// line (`clippy::needless_lifetimes,` inside `#![allow(` .. `)]`): each names one more
+/// rule the attribute silences.
+const LIST_OPENERS: &[(&str, &str)] = &[
+    ("#![allow(", "#![allow(..)] entry"),
+    ("#[allow(", "#[allow(..)] entry"),
+    ("#![expect(", "#![expect(..)] entry"),
+    ("#[expect(", "#[expect(..)] entry"),
+    ("@SuppressWarnings(", "@SuppressWarnings(..) entry"),
+    ("@Suppress(", "@Suppress(..) entry"),
+    ("@file:Suppress(", "@file:Suppress(..) entry"),
+];
+
+/// Whether `label` is that of an entry of a multi-line suppression list.
+pub fn is_list_entry(label: &str) -> bool {
+    LIST_OPENERS.iter().any(|(_, l)| *l == label)
+}
+
+/// For each line of `text` (0-based), the entry label when the line is inside a
+/// suppression's argument list that opened on an earlier line and has not closed yet.
+pub fn open_lists(lang: Lang, text: &str) -> Vec<Option<&'static str>> {
+    let mut out = Vec::new();
+    if !matches!(lang, Lang::Rust | Lang::Java | Lang::Kotlin) {
+        return out;
+    }
+    let mut open: Option<(&'static str, i32)> = None;
+    for line in text.split('\n') {
+        let code = line.split("//").next().unwrap_or("");
+        if let Some((label, depth)) = open {
+            out.push(Some(label));
+            let depth = depth + paren_depth(code);
+            open = (depth > 0).then_some((label, depth));
+            continue;
+        }
+        out.push(None);
+        let compact: String = code.split_whitespace().collect();
+        let opener = LIST_OPENERS
+            .iter()
+            .find(|(o, _)| compact.starts_with(o) && (o.starts_with('#') == (lang == Lang::Rust)));
+        if let Some((_, label)) = opener {
+            let depth = paren_depth(code);
+            open = (depth > 0).then_some((*label, depth));
+        }
+    }
+    out
+}
+
+/// How many more `(` than `)` the code holds, outside string literals.
+fn paren_depth(code: &str) -> i32 {
+    let (mut depth, mut quote, mut escaped) = (0, false, false);
+    for c in code.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quote => escaped = true,
+            '"' => quote = !quote,
+            '(' if !quote => depth += 1,
+            ')' if !quote => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
+/// The rules a line inside a suppression's list names (`clippy::a, clippy::b,`,
+/// `"unchecked",`): names, paths or string literals, the list's closers aside.
+pub fn list_entries(line: &str) -> Vec<String> {
+    let code = line.split("//").next().unwrap_or("");
+    let code = code.trim().trim_end_matches([')', ']', '}', ',', ' ']);
+    let code = code.trim_start_matches(['{', ' ']);
+    let rule = |s: &str| {
+        let bare = s.trim_matches('"');
+        !bare.is_empty()
+            && (s.starts_with('"') || !s.contains(char::is_whitespace))
+            && bare
+                .chars()
+                .all(|c| c.is_alphanumeric() || "_:.-/ ".contains(c))
+    };
+    let items: Vec<&str> = code
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if items.is_empty() || !items.iter().all(|s| rule(s)) {
+        return Vec::new();
+    }
+    items
+        .iter()
+        .map(|s| s.trim_matches('"').to_string())
+        .collect()
+}
+
 /// Whether `path` is a type-test file: TypeScript (or checked JavaScript) that is never
 /// run, only type-checked, where `// @ts-expect-error` over a statement is the assertion
 /// that the statement does not type-check (`expectError(...)` in another spelling). The
@@ -93,10 +244,29 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
 /// - `*.test-d.*` and `*.spec-d.*`: tsd and Vitest's `typecheck.include`;
 /// - `*.tst.*`: TSTyche;
 /// - `*.test.*` directly in a `__typetests__` or `typetests` directory: TSTyche;
-/// - any file under a `test-d` directory: tsd.
+/// - any file under a `test-d` directory: tsd;
+/// - a TypeScript file under a `typings` directory inside a test directory (`test`,
+///   `tests`, `__tests__`): typings tests that the build only compiles with `tsc`.
 ///
 /// A `types/` directory is not enough: it also holds the declarations the tests check.
 pub fn is_type_test(path: &str) -> bool {
+    typings_test(path) || runner_type_test(path)
+}
+
+fn typings_test(path: &str) -> bool {
+    let ts = [".ts", ".mts", ".cts", ".tsx"]
+        .iter()
+        .any(|e| path.ends_with(e))
+        && !path.ends_with(".d.ts");
+    let mut dirs = path.split('/').rev().skip(1).collect::<Vec<_>>();
+    dirs.reverse();
+    let test_dir = dirs
+        .iter()
+        .position(|d| ["test", "tests", "__tests__"].contains(d));
+    ts && test_dir.is_some_and(|t| dirs[t + 1..].contains(&"typings"))
+}
+
+fn runner_type_test(path: &str) -> bool {
     let mut parts = path.rsplit('/');
     let name = parts.next().unwrap_or(path);
     let parent = parts.next();
@@ -125,6 +295,8 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
             if !(type_test && *d == "@ts-expect-error") {
                 out.push(d.to_string());
             }
+        } else if cx.lang == Lang::Js && !eslint_rules_off(piece).is_empty() {
+            out.push(ESLINT_OFF.to_string());
         }
     }
     match cx.lang {
@@ -351,6 +523,8 @@ mod tests {
             "src/__typetests__/hooks.test.tsx",
             "test-d/index.ts",
             "packages/a/test-d/nested/options.ts",
+            "test/module/typings/esm/index.ts",
+            "tests/typings/cjs/index.mts",
         ] {
             assert!(is_type_test(path), "{path}");
         }
@@ -365,9 +539,73 @@ mod tests {
             "src/__typetests__/nested/a.test.ts",
             "test-data/fixtures.ts",
             "lib/test-dx/a.ts",
+            "src/typings/index.ts",
+            "typings/test/index.ts",
+            "test/typings/index.d.ts",
+            "test/typings/run.js",
+            "test/unit/index.ts",
         ] {
             assert!(!is_type_test(path), "{path}");
         }
+    }
+
+    #[test]
+    fn eslint_rules_turned_off_inline_are_suppressions_and_turned_on_are_not() {
+        for line in [
+            "/*eslint no-undef:0*/",
+            "/* eslint no-console: \"off\", eqeqeq: 2 */",
+            "/* eslint quotes: [\"off\", \"double\"] */",
+            "/* eslint @typescript-eslint/no-explicit-any: off */",
+            "/* eslint indent: [0, 4] */",
+            "/* eslint eqeqeq: off -- legacy code */",
+        ] {
+            assert_eq!(found(Lang::Js, line), vec![ESLINT_OFF], "{line}");
+        }
+        for line in [
+            "/* eslint no-undef: 2 */",
+            "/* eslint eqeqeq: \"error\", quotes: [\"warn\", \"double\"] */",
+            "/* eslint-env node */",
+            "// eslint is run in CI: 0 errors",
+            "const s = '/* eslint no-undef: 0 */';",
+        ] {
+            assert!(!hits(Lang::Js, line), "{line}");
+        }
+        assert_eq!(
+            eslint_rules_off(" eslint a: 0, b: [\"off\", {x: 1}], c: 1"),
+            vec!["a", "b"]
+        );
+    }
+
+    #[test]
+    fn entries_of_multi_line_suppression_lists_are_found() {
+        let text = "#![allow(\n    clippy::a,\n    clippy::b, clippy::c, // why\n)]\nfn f() {}\n#![allow(x)]\ny";
+        assert_eq!(
+            open_lists(Lang::Rust, text),
+            vec![
+                None,
+                Some("#![allow(..)] entry"),
+                Some("#![allow(..)] entry"),
+                Some("#![allow(..)] entry"),
+                None,
+                None,
+                None
+            ]
+        );
+        assert_eq!(list_entries("    clippy::a,"), vec!["clippy::a"]);
+        assert_eq!(
+            list_entries("    clippy::b, clippy::c, // why"),
+            vec!["clippy::b", "clippy::c"]
+        );
+        assert!(list_entries(")]").is_empty());
+        let java = "@SuppressWarnings({\n    \"unchecked\",\n    \"rawtypes\"})\nclass A {}";
+        let lists = open_lists(Lang::Java, java);
+        assert_eq!(lists[1], Some("@SuppressWarnings(..) entry"));
+        assert_eq!(lists[2], Some("@SuppressWarnings(..) entry"));
+        assert_eq!(lists[3], None);
+        assert_eq!(list_entries("    \"rawtypes\"})"), vec!["rawtypes"]);
+        // Other attributes' lists are not suppressions.
+        let derive = "#[derive(\n    Debug,\n)]";
+        assert!(open_lists(Lang::Rust, derive).iter().all(Option::is_none));
     }
 
     #[test]

@@ -254,6 +254,9 @@ pub fn scan<'a>(
     let mut added_numbers: Option<HashSet<u32>> = None;
     let mut removed_text: Option<Vec<&'a str>> = None;
     let role = FileRole::of(f.path, f.text);
+    // Lines inside a suppression's list opened on an earlier line (see
+    // [`lint::open_lists`]), read once the first added line needs it.
+    let mut lists: Option<Vec<Option<&'static str>>> = None;
     let mut helpers = match (on.skips, f.text) {
         (true, Some(text)) => skip_helpers::of(lang, text, lexed.as_deref(), is_test),
         _ => Vec::new(),
@@ -270,7 +273,22 @@ pub fn scan<'a>(
         let mut cx = LineCtx::new(lang, &view, is_test);
         cx.skip_helpers = &helpers;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
-            let found = kind.find(&cx, role);
+            let mut found = kind.find(&cx, role);
+            if kind == Kind::Lint && found.is_empty() {
+                let lists = lists.get_or_insert_with(|| {
+                    f.text
+                        .map(|t| lint::open_lists(lang, t))
+                        .unwrap_or_default()
+                });
+                let inside = (line.number as usize)
+                    .checked_sub(1)
+                    .and_then(|i| lists.get(i).copied().flatten());
+                if let Some(label) = inside {
+                    if !lint::list_entries(&line.text).is_empty() {
+                        found.push(label.to_string());
+                    }
+                }
+            }
             if found.is_empty() {
                 continue;
             }

@@ -309,7 +309,39 @@ fn rust(cx: &LineCtx, out: &mut Vec<String>) {
         if inner {
             out.push("#[cfg_attr(.., ignore)]".into());
         }
+    } else if attr_macro_ignores(cx, at) {
+        out.push("#[..::attr(.., ignore)]".into());
     }
+}
+
+/// `#[rustversion::attr(not(nightly), ignore)]`, `#[rustc::attr(.., ignore = "why")]`: an
+/// attribute macro named `attr` (on a path) that applies its last argument when its
+/// condition holds, as `cfg_attr` does; an `ignore` there is a conditional ignore.
+fn attr_macro_ignores(cx: &LineCtx, at: usize) -> bool {
+    let mut i = at;
+    while cx.ident(i).is_some() && cx.punct(i + 1, ':') && cx.punct(i + 2, ':') {
+        i += 3;
+    }
+    if i == at || cx.ident(i) != Some("attr") || !cx.punct(i + 1, '(') {
+        return false;
+    }
+    // The last top-level argument of `attr(..)`.
+    let mut depth = 0usize;
+    let mut last_arg = i + 2;
+    for j in i + 1..cx.toks.len() {
+        if cx.punct(j, '(') {
+            depth += 1;
+        } else if cx.punct(j, ')') {
+            depth -= 1;
+            if depth == 0 {
+                let head = cx.ident(last_arg) == Some("ignore");
+                return head && (j == last_arg + 1 || cx.punct(last_arg + 1, '='));
+            }
+        } else if depth == 1 && cx.punct(j, ',') {
+            last_arg = j + 1;
+        }
+    }
+    false
 }
 
 /// JUnit assumptions (`Assume` in JUnit 4, `Assumptions` in JUnit 5): a failed one aborts
@@ -803,6 +835,18 @@ mod tests {
         assert!(hits(Lang::Rust, "#[ignore]"));
         assert!(hits(Lang::Rust, "#[ignore = \"slow\"]"));
         assert!(hits(Lang::Rust, "#[cfg_attr(windows, ignore)]"));
+        assert!(hits(Lang::Rust, "#[rustc::attr(not(nightly), ignore)]"));
+        assert!(hits(
+            Lang::Rust,
+            "#[rustversion::attr(before(1.70), ignore = \"old\")]"
+        ));
+        assert!(!hits(
+            Lang::Rust,
+            "#[rustversion::attr(not(nightly), ignore_me)]"
+        ));
+        assert!(!hits(Lang::Rust, "#[rustversion::attr(ignore, test)]"));
+        assert!(!hits(Lang::Rust, "#[attr(not(nightly), ignore)]"));
+        assert!(!hits(Lang::Rust, "#[rustversion::nightly]"));
         assert!(!hits(Lang::Rust, "fn ignore() {}"));
         assert!(!hits(Lang::Rust, "// #[ignore]"));
         assert!(!hits(Lang::Rust, "#[serde(ignore_unknown)]"));

@@ -60,6 +60,12 @@ pub fn within_file_wide(lang: Lang, label: &str, old: &str, new: &str) -> bool {
     }
 }
 
+/// Whether the suppression `label` on `line` reaches the whole file (`#![allow(..)]`,
+/// `/* eslint-disable */`, `/* eslint no-undef: 0 */`, `@file:Suppress(..)`).
+pub fn file_wide(lang: Lang, label: &str, line: &str) -> bool {
+    suppression(lang, label, line).reach == 2
+}
+
 /// What one suppression covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Scope {
@@ -127,6 +133,18 @@ const WORD_VARIANT: &[&str] = &["istanbul ignore", "c8 ignore", "v8 ignore", "js
 fn suppression(lang: Lang, label: &str, line: &str) -> Scope {
     let view = lex_line(&lang.syntax(), line);
     let cx = LineCtx::new(lang, &view, false);
+    if label == lint::ESLINT_OFF {
+        // The rules turned off: more of them is a wider suppression.
+        let rules = cx
+            .comment_pieces()
+            .into_iter()
+            .flat_map(lint::eslint_rules_off)
+            .collect();
+        return Scope {
+            reach: 2,
+            rules: Some(rules),
+        };
+    }
     let table = lint::directives(lang);
     if let Some((_, ignore_case)) = table.iter().find(|(d, _)| *d == label) {
         for piece in cx.comment_pieces() {
@@ -526,6 +544,24 @@ mod tests {
             "@SuppressWarnings",
             "@SuppressWarnings({\"unchecked\", \"rawtypes\"})",
             "@SuppressWarnings(\"unchecked\")"
+        ));
+    }
+
+    #[test]
+    fn more_eslint_rules_turned_off_widen() {
+        let off = crate::guards::lint::ESLINT_OFF;
+        assert!(lint(
+            Lang::Js,
+            off,
+            "/* eslint no-undef: 0 */",
+            "/* eslint no-undef: 0, no-console: \"off\" */"
+        ));
+        // A rule turned on beside it turns nothing more off.
+        assert!(!lint(
+            Lang::Js,
+            off,
+            "/* eslint no-undef: 0 */",
+            "/* eslint no-undef: \"off\", eqeqeq: 2 */"
         ));
     }
 
