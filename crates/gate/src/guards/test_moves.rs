@@ -12,9 +12,7 @@ use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::scan::views;
-use super::tests_count::{
-    go_example, go_example_runs, junit3_method, junit3_suite, tests_on_line,
-};
+use super::tests_count::{go_example, go_example_runs, junit3_method, junit3_suite, tests_on_line};
 use super::Line;
 
 /// One test declared on a changed line.
