@@ -8,7 +8,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, guard, lines_of, writing, Repo};
+use gitrepo::{both_ways, lines_of, messages, writing, Repo};
 use serde_json::Value;
 
 const BASE: &str = "src/test/java/core/BaseTest.java";
@@ -22,15 +22,6 @@ fn suite(methods: &str) -> String {
 const APPEND: &str =
     "    public void testAppend() throws Exception {\n        check(true);\n    }\n\n";
 const INDEX: &str = "    public void testIndex() {\n        check(1 > 0);\n    }\n\n";
-
-fn messages(receipt: &Value, name: &str) -> Vec<String> {
-    guard(receipt, name)["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["message"].as_str().unwrap().to_string())
-        .collect()
-}
 
 fn one_deleted<'a>(path: &'a str, says: &'a str) -> impl Fn(Option<i32>, &Value, &str) + 'a {
     move |code, receipt, mode| {

@@ -8,17 +8,8 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, guard, lines_of, writing};
+use gitrepo::{both_ways, lines_of, messages, writing};
 use serde_json::Value;
-
-fn messages(receipt: &Value, name: &str) -> Vec<String> {
-    guard(receipt, name)["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["message"].as_str().unwrap().to_string())
-        .collect()
-}
 
 fn assert_no_new_skips(code: Option<i32>, receipt: &Value, mode: &str) {
     assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");

@@ -147,6 +147,16 @@ pub fn guards_only(repo: &Repo, args: &[&str]) -> (Option<i32>, serde_json::Valu
     (out.status.code(), json(&out))
 }
 
+/// The message of every finding of guard `name`.
+pub fn messages(receipt: &serde_json::Value, name: &str) -> Vec<String> {
+    guard(receipt, name)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// `(path, line)` of every finding of guard `name` (line 0 when it has none).
 pub fn lines_of(receipt: &serde_json::Value, name: &str) -> Vec<(String, u64)> {
     guard(receipt, name)["findings"]
