@@ -737,11 +737,6 @@ pub fn marker_findings(
     out
 }
 
-/// A file-wide suppression the change removed from a file (`#![allow(warnings)]` at the top
-/// of it, not moved or rewritten there) and replaced by narrower ones over items or lines,
-/// each within what it covered (see [`super::widen::within_file_wide`]): the file silences
-/// less than it did, so those are [`Verdict::Narrowed`]. A file-wide one still in the file
-/// leaves what is added to it new.
 /// An entry of a multi-line suppression list (see [`lint::open_lists`]) whose rules the
 /// change removed from a suppression elsewhere (a one-line `#![allow(a, b)]` wrapped over
 /// lines, an entry moved to another list) silences nothing that was not silenced before.
@@ -809,6 +804,11 @@ fn split_file_headers(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ve
     }
 }
 
+/// A file-wide suppression the change removed from a file (`#![allow(warnings)]` at the top
+/// of it, not moved or rewritten there) and replaced by narrower ones over items or lines,
+/// each within what it covered (see [`super::widen::within_file_wide`]): the file silences
+/// less than it did, so those are [`Verdict::Narrowed`]. A file-wide one still in the file
+/// leaves what is added to it new.
 fn narrowed_from_file_wide(
     visible: &[&FileDelta],
     added: &[Mark],
