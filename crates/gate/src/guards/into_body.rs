@@ -7,7 +7,7 @@
 
 use super::languages::Lang;
 use super::lexer::{lex_line, LineView};
-use super::line::LineCtx;
+use super::line::{indent, LineCtx};
 use super::scan::Mark;
 use super::skip_helpers::{declared, enclosing};
 use super::{skips, widen};
@@ -86,10 +86,6 @@ fn under_condition(new: &Mark, lang: Lang, views: &[LineView]) -> bool {
         depth = indent(&v.code);
     }
     false
-}
-
-fn indent(code: &str) -> usize {
-    code.len() - code.trim_start().len()
 }
 
 #[cfg(test)]

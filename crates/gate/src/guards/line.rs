@@ -4,6 +4,11 @@ use super::languages::Lang;
 use super::lexer::LineView;
 use super::tokens::{chains, tokenize, Chain, Tok};
 
+/// How far a line is indented: the bytes of whitespace before its first character.
+pub fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
 pub struct LineCtx<'a> {
     pub lang: Lang,
     pub view: &'a LineView,

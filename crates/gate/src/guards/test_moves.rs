@@ -10,7 +10,7 @@
 use super::account::normalise;
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
-use super::line::LineCtx;
+use super::line::{indent, LineCtx};
 use super::scan::views;
 use super::tests_count::{go_example, go_example_runs, junit3_method, junit3_suite, tests_on_line};
 use super::Line;
@@ -184,10 +184,6 @@ fn annotated(lang: Lang, lexed: &[LineView], at: usize, is_test: bool) -> bool {
         .rev()
         .find(|&i| lexed.get(i).is_some_and(|v| !v.code.trim().is_empty()))
         .is_some_and(|i| tests_on_line(&LineCtx::new(lang, &lexed[i], is_test)) > 0)
-}
-
-fn indent(line: &str) -> usize {
-    line.len() - line.trim_start().len()
 }
 
 /// The saying lines of the body of the test whose signature is line `sig` (0-based).
