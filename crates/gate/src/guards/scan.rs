@@ -232,8 +232,8 @@ pub struct FileLines<'a, 'p> {
     pub test_rise: Option<u32>,
     /// The lines removed from the file (added side only; see [`junit_port`]).
     pub removed: &'a [Line],
-    /// Skip helpers declared in other files of the change that this one may call (Go's
-    /// package: see [`skip_helpers::go_packages`]).
+    /// The skip helpers of the file's Go package in the change (see
+    /// [`skip_helpers::go_packages`]); empty for other languages.
     pub shared_helpers: &'p [String],
 }
 
@@ -257,15 +257,18 @@ pub fn scan<'a>(
     // Lines inside a suppression's list opened on an earlier line (see
     // [`lint::open_lists`]), read once the first added line needs it.
     let mut lists: Option<Vec<Option<&'static str>>> = None;
-    let mut helpers = match (on.skips, f.text) {
-        (true, Some(text)) => skip_helpers::of(lang, text, lexed.as_deref(), is_test),
-        _ => Vec::new(),
+    let helpers = if on.skips {
+        skip_helpers::for_file(
+            lang,
+            f.path,
+            f.text,
+            lexed.as_deref(),
+            is_test,
+            f.shared_helpers,
+        )
+    } else {
+        Vec::new()
     };
-    for h in f.shared_helpers {
-        if on.skips && is_test && !helpers.contains(h) {
-            helpers.push(h.clone());
-        }
-    }
     for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;

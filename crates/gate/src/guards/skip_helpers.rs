@@ -10,7 +10,7 @@
 
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
-use super::line::LineCtx;
+use super::line::{indent, LineCtx};
 use super::skips;
 use super::tokens::Tok;
 use std::collections::BTreeMap;
@@ -84,6 +84,25 @@ pub fn of_views(lang: Lang, views: &[LineView], is_test: bool) -> Vec<String> {
 /// How many levels of helpers calling helpers are followed.
 const NESTING: usize = 3;
 
+/// The helpers a test file may call: its own ([`of`]), or for a Go test file those of its
+/// package in the change (`package`, from [`go_packages`], which read this file too). A
+/// file of another language beside Go test files calls none of theirs.
+pub fn for_file(
+    lang: Lang,
+    path: &str,
+    text: Option<&str>,
+    views: Option<&[LineView]>,
+    is_test: bool,
+    package: &[String],
+) -> Vec<String> {
+    match text {
+        _ if !is_test => Vec::new(),
+        _ if lang == Lang::Go && path.ends_with("_test.go") => package.to_vec(),
+        Some(text) => of(lang, text, views, is_test),
+        None => Vec::new(),
+    }
+}
+
 /// Go's test files share their directory's package, so a helper declared in one
 /// `_test.go` file is called from its siblings without an import. The helpers declared in
 /// the given Go test files (path, text), gathered per directory: one side of a change.
@@ -151,10 +170,6 @@ pub(super) fn enclosing(lang: Lang, views: &[LineView], at: usize) -> Option<(St
         }
     }
     None
-}
-
-fn indent(code: &str) -> usize {
-    code.len() - code.trim_start().len()
 }
 
 /// Keywords that open a statement, never a declaration, in the C-like languages.
@@ -387,6 +402,40 @@ mod tests {
         // A skip inside a test callback has no named function around it.
         let js = "describe('x', () => {\n  it('y', function () {\n    this.skip()\n  })\n})\n";
         assert!(names(Lang::Js, js).is_empty());
+    }
+
+    #[test]
+    fn a_go_test_file_takes_its_packages_helpers_and_no_other_file_does() {
+        let package = vec!["skipWindows".to_string()];
+        let go = "package conf\n\nfunc TestRead(t *testing.T) {\n\tskipWindows(t)\n}\n";
+        let py = "def skipWindows(t):\n    return t\n\ndef test_read():\n    skipWindows(1)\n";
+        let for_go = for_file(
+            Lang::Go,
+            "conf/read_test.go",
+            Some(go),
+            None,
+            true,
+            &package,
+        );
+        assert_eq!(for_go, package);
+        assert!(for_file(
+            Lang::Go,
+            "conf/read_test.go",
+            Some(go),
+            None,
+            false,
+            &package
+        )
+        .is_empty());
+        let for_py = for_file(
+            Lang::Python,
+            "conf/test_read.py",
+            Some(py),
+            None,
+            true,
+            &package,
+        );
+        assert!(for_py.is_empty(), "{for_py:?}");
     }
 
     #[test]
