@@ -34,6 +34,23 @@ fn embedded_default_runs_npm_test_and_passes() {
     assert_eq!(receipt["body_hash"].as_str().unwrap().len(), 64);
 }
 
+/// loopgate's state never goes into git: on a repository where `install` never added
+/// `.loopgate/` to `.gitignore`, a check's receipts are not untracked files for `git add -A`.
+#[test]
+fn a_check_leaves_no_state_for_git_to_commit() {
+    let repo = node_project(PASSING_TEST);
+    assert!(!repo.join(".gitignore").exists());
+    let out = repo.loopgate().arg("check").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(repo.join(".loopgate/receipts/latest.json").is_file());
+    assert_eq!(
+        repo.git(&["status", "--porcelain", "--untracked-files=all"]),
+        ""
+    );
+    repo.git(&["add", "-A"]);
+    assert_eq!(repo.git(&["diff", "--cached", "--name-only"]), "");
+}
+
 #[test]
 fn failing_test_exits_1_with_the_output_tail() {
     let repo = node_project(FAILING_TEST);

@@ -26,7 +26,10 @@ pub const DIR_NAME: &str = ".loopgate";
 /// refused unread rather than allowed to eat a hook's memory and time.
 pub const MAX_STATE_BYTES: u64 = 256 * 1024 * 1024;
 
-/// `<repo_root>/.loopgate`, created with mode 0700 (and tightened if it exists looser).
+/// `dir` (the state directory or one inside it), created with mode 0700 (and tightened if
+/// it exists looser). A `.loopgate` directory among `dir` and its parents is made to ignore
+/// itself for git, so loopgate's state never shows as untracked or lands in a commit
+/// (`git add -A`) in a repository where `loopgate install` did not add it to `.gitignore`.
 pub fn ensure_dir(dir: &Path) -> io::Result<()> {
     fs::DirBuilder::new()
         .recursive(true)
@@ -36,7 +39,27 @@ pub fn ensure_dir(dir: &Path) -> io::Result<()> {
     if meta.permissions().mode() & 0o077 != 0 {
         fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
     }
-    Ok(())
+    match dir
+        .ancestors()
+        .find(|a| a.file_name() == Some(DIR_NAME.as_ref()))
+    {
+        Some(state) => ignore_for_git(state),
+        None => Ok(()),
+    }
+}
+
+/// `<state>/.gitignore` holding `*`: the directory and everything in it, the `.gitignore`
+/// included, is ignored. Written once, atomically; an existing one (ours or the user's) is
+/// left alone.
+fn ignore_for_git(state: &Path) -> io::Result<()> {
+    let path = state.join(".gitignore");
+    if fs::symlink_metadata(&path).is_ok() {
+        return Ok(());
+    }
+    match synced_temp_in(state, b"*\n")?.persist_noclobber(&path) {
+        Err(e) if e.error.kind() != io::ErrorKind::AlreadyExists => Err(e.error),
+        _ => Ok(()),
+    }
 }
 
 pub fn state_dir(repo_root: &Path) -> PathBuf {
@@ -58,6 +81,10 @@ fn synced_temp_beside(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTe
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     ensure_dir(dir)?;
+    synced_temp_in(dir, bytes)
+}
+
+fn synced_temp_in(dir: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let mut tmp = tempfile::Builder::new()
         .prefix(&cleanup::temp_prefix())
         .permissions(fs::Permissions::from_mode(0o600))
@@ -150,8 +177,29 @@ mod tests {
             fs::metadata(&file).unwrap().permissions().mode() & 0o777,
             0o600
         );
-        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().collect();
-        assert_eq!(leftovers.len(), 1, "no temp file left behind");
+        let mut left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".gitignore", "x.json"], "no temp file left behind");
+    }
+
+    #[test]
+    fn the_state_dir_ignores_itself_for_git() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sub = tmp.path().join(".loopgate/receipts");
+        ensure_dir(&sub).unwrap();
+        let ignore = tmp.path().join(".loopgate/.gitignore");
+        assert_eq!(fs::read(&ignore).unwrap(), b"*\n");
+        // A user's own ignore file is theirs: never rewritten.
+        fs::write(&ignore, b"receipts/\n").unwrap();
+        ensure_dir(&sub).unwrap();
+        assert_eq!(fs::read(&ignore).unwrap(), b"receipts/\n");
+        // Directories that are not loopgate's state get nothing.
+        let other = tmp.path().join("audit");
+        ensure_dir(&other).unwrap();
+        assert!(!other.join(".gitignore").exists());
     }
 
     #[test]
