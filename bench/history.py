@@ -315,7 +315,9 @@ def cmd_select(argv):
     rdir = repos_dir(argv)
     rows = []
     # Probe commits are picked by hand for a known blind spot; they are kept as they are.
-    probes = [(c["repo"], c["commit"], c["set"]) for c in tsv("commits.tsv") if c["set"] == "probe"]
+    # A new set has no commits.tsv yet: nothing to keep.
+    known = tsv("commits.tsv") if os.path.exists(os.path.join(DATA, "commits.tsv")) else []
+    probes = [(c["repo"], c["commit"], c["set"]) for c in known if c["set"] == "probe"]
     for r in tsv("repos.tsv"):
         path = clone_of(rdir, r["name"])
         # A commit whose blobs the mirror lacks (large binaries are left out) cannot be
