@@ -184,3 +184,16 @@ fn a_file_split_in_parts_carries_its_file_wide_eslint_configuration_into_each() 
         &expect("disabled_lint", vec![("test/other.test.js", 3)]),
     );
 }
+
+/// coverage.py's partial-branch exclusion is the branch-level twin of `pragma: no cover`:
+/// added, it hides an untested branch from the coverage bar.
+#[test]
+fn a_coverage_branch_exclusion_is_a_new_suppression() {
+    let before = "def f(x):\n    if x:\n        return 1\n    return 2\n";
+    let after = "def f(x):\n    if x:  # pragma: no branch\n        return 1\n    return 2\n";
+    both_ways(
+        &[("pkg/f.py", before)],
+        &writing(&[("pkg/f.py", after)]),
+        &expect("disabled_lint", vec![("pkg/f.py", 2)]),
+    );
+}

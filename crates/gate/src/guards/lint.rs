@@ -39,6 +39,7 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
             ("ruff: noqa", false),
             ("flake8: noqa", true),
             ("pragma: no cover", false),
+            ("pragma: no branch", false),
             ("nosec", false),
         ],
         Lang::Go => &[
@@ -619,6 +620,8 @@ mod tests {
             "# pylint: disable=invalid-name",
             "x = 1  # pyright: ignore",
             "if x:  # pragma: no cover",
+            "elif y:  # pragma: no branch",
+            "while True:  # pragma:no branch",
             "run(cmd)  # nosec",
             "x = 1  # type: int  # noqa",
             "@no_type_check",
