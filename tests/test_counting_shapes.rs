@@ -192,3 +192,31 @@ fn printing_in_a_go_example_is_its_output_and_in_a_test_a_leftover() {
         },
     );
 }
+
+/// `(cond ? it.skip : it)('name', fn)`: the test is still there, skipped on some runs. That
+/// is a new skip, not a deleted test.
+#[test]
+fn a_test_chosen_by_a_condition_is_still_a_test() {
+    let two = "describe('app', () => {\n  it('handles errors', done => {\n    run(done);\n  });\n  it('responds', () => {\n    check();\n  });\n});\n";
+    let gated = two.replace(
+        "  it('handles errors'",
+        "  (/^v18\\./.test(process.version) ? it.skip : it)('handles errors'",
+    );
+    both_ways(
+        &[("__tests__/app.js", two)],
+        &writing(&[("__tests__/app.js", &gated)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "deleted_tests"),
+                vec![],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(
+                lines_of(receipt, "new_skips"),
+                vec![("__tests__/app.js".to_string(), 2)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

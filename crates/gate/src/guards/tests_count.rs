@@ -191,7 +191,37 @@ fn js(cx: &LineCtx) -> u32 {
                 && ch.names[1..].iter().all(|n| js_test_modifier(n))
         })
         .count();
-    count as u32
+    count as u32 + conditional_test_calls(cx, HEADS)
+}
+
+/// `(cond ? it.skip : it)('name', fn)`: a test function chosen by a condition, then called.
+/// Counted once, at the branch after `:` that closes the parenthesis.
+fn conditional_test_calls(cx: &LineCtx, heads: &[&str]) -> u32 {
+    let chosen = |ch: &&super::tokens::Chain| {
+        heads.contains(&ch.head())
+            && ch.names[1..].iter().all(|n| js_test_modifier(n))
+            && ch.before(&cx.toks) == Some(Tok::Punct(':'))
+            && ch.after(&cx.toks) == Some(Tok::Punct(')'))
+            && cx.punct(ch.end + 1, '(')
+    };
+    let conditional = |ch: &super::tokens::Chain| {
+        let mut depth = 0usize;
+        for i in (0..ch.start).rev() {
+            match cx.toks[i] {
+                Tok::Punct(')' | ']' | '}') => depth += 1,
+                Tok::Punct('(') if depth == 0 => return false,
+                Tok::Punct('(' | '[' | '{') => depth -= 1,
+                Tok::Punct('?') if depth == 0 => return true,
+                _ => {}
+            }
+        }
+        false
+    };
+    cx.chains
+        .iter()
+        .filter(chosen)
+        .filter(|ch| conditional(ch))
+        .count() as u32
 }
 
 /// What may follow a test function's name and still declare a test: the skip and focus
@@ -380,6 +410,18 @@ mod tests {
         let text = "describe('a', () => {\n  it('one', () => {});\n  it.skip('two', () => {});\n  test.each([1])('three', () => {});\n  // it('commented', () => {})\n  const s = \"it('in string')\";\n});\n";
         assert_eq!(n(Lang::Js, text), TestCounts { tests: 3, skips: 1 });
         assert_eq!(n(Lang::Js, "x.test(y); function it() {}").tests, 0);
+    }
+
+    #[test]
+    fn js_test_chosen_by_a_condition_counts_once() {
+        let text =
+            "(/^v18/.test(v) ? it.skip : it)('a', () => {});\n(ok ? test : test.skip)('b', fn);\n";
+        assert_eq!(n(Lang::Js, text).tests, 2);
+        // Not called, or no condition: nothing declared.
+        assert_eq!(
+            n(Lang::Js, "const f = ok ? it.skip : it;\nrun(x, it)(y);\n").tests,
+            0
+        );
     }
 
     #[test]
