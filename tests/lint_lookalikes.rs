@@ -333,3 +333,40 @@ fn a_pragma_kept_on_a_statement_rewritten_around_blank_lines_is_the_same_pragma(
         },
     );
 }
+
+/// Output switched on for debugging (`if debug { print(..) }`, a `debugf` helper) is
+/// deliberate; the same print outside the gate is a leftover. Go's builtin `println` in a
+/// test file is the harness reporting on stderr.
+#[test]
+fn output_behind_a_debug_switch_or_in_a_go_test_is_no_debugging_leftover() {
+    let lib = "package proto\n\nconst debug = false\n\nfunc build(n int) int {\n\treturn n\n}\n";
+    let gated = lib.replace(
+        "\treturn n\n",
+        "\tif debug {\n\t\tprint(n, \" fields\")\n\t}\n\tprintln(n)\n\treturn n\n",
+    );
+    both_ways(
+        &[("proto/build.go", lib)],
+        &writing(&[("proto/build.go", &gated)]),
+        &|_, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "debug_artifacts"),
+                vec![("proto/build.go".to_string(), 9)],
+                "{mode}: {receipt}"
+            );
+        },
+    );
+    let test = "package proto\n\nimport \"testing\"\n\nfunc TestBuild(t *testing.T) {\n\tif build(1) != 1 {\n\t\tt.Fatal(\"x\")\n\t}\n}\n";
+    let reports = test.replace("\t\tt.Fatal", "\t\tprintln(\"build failed\")\n\t\tt.Fatal");
+    both_ways(
+        &[("proto/build_test.go", test)],
+        &writing(&[("proto/build_test.go", &reports)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "debug_artifacts"),
+                vec![],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(0), "{mode}");
+        },
+    );
+}

@@ -4,7 +4,7 @@
 //! - debugger hooks (`debugger;`, `breakpoint()`, `dbg!`, `binding.pry`, `var_dump`, ...)
 //!   exist only to debug, so they are findings in every file, tests included;
 //! - print-style output that is mostly debugging in library code (`console.log`,
-//!   `System.out.println`, `printStackTrace()`) is a finding only in library and
+//!   `System.out.println`, `printStackTrace()`, Go's builtin `println`) is a finding only in library and
 //!   application source: not in test files, and not in files whose role is to print, the
 //!   command-line scripts, benchmarks and examples ([`prints_are_output`]).
 //!
@@ -16,7 +16,7 @@
 //! talk, and flagging them would drown the real leftovers.
 
 use super::languages::Lang;
-use super::line::LineCtx;
+use super::line::{indent, LineCtx};
 use super::tokens::{Chain, Tok};
 
 /// Directories whose files are programs run by hand, where printing is the point.
@@ -43,6 +43,46 @@ pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
     dirs.any(|d| OUTPUT_DIRS.contains(&d))
         || text.is_some_and(|t| t.starts_with("#!"))
         || go_examples
+}
+
+/// Whether line `number` (1-based) of `lines` sits in a block opened by a condition or a
+/// function that names debugging (`if debug {`, `if *debugLog {`, `if self.debug:`,
+/// `func debugf(..) {`): output there is switched on deliberately, not left over. Blocks
+/// are read by indentation, the enclosing openers being the nearest earlier lines indented
+/// less.
+pub fn under_debug_gate(lines: &[&str], number: usize) -> bool {
+    let Some(line) = number.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return false;
+    };
+    let mut depth = indent(line);
+    for opener in lines[..number - 1].iter().rev() {
+        if depth == 0 {
+            break;
+        }
+        if opener.trim().is_empty() || indent(opener) >= depth {
+            continue;
+        }
+        depth = indent(opener);
+        if gates_on_debug(opener) {
+            return true;
+        }
+    }
+    false
+}
+
+fn gates_on_debug(opener: &str) -> bool {
+    let words: Vec<&str> = opener
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let opens = matches!(
+        words.first().copied(),
+        Some("if" | "elif" | "else" | "unless" | "when" | "func" | "def" | "fn" | "function")
+    ) || opener.trim_start().starts_with('}');
+    opens
+        && words
+            .iter()
+            .any(|w| w.to_ascii_lowercase().contains("debug"))
 }
 
 /// The debugging leftovers on one line. `output_file`: see [`prints_are_output`].
@@ -142,8 +182,9 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
                 && called
             {
                 format!("spew.{}", n[1])
-            } else if !output_file && bare_call(cx, ch, &["println", "print"]) {
-                // Go's builtin print/println write to stderr and exist for debugging.
+            } else if code && bare_call(cx, ch, &["println", "print"]) {
+                // Go's builtin print/println write to stderr and exist for debugging; in a
+                // test file, a harness reports on stderr with them.
                 format!("{}(", ch.head())
             } else {
                 return None;
@@ -262,7 +303,6 @@ mod tests {
             (Lang::Ruby, "    binding.pry"),
             (Lang::Ruby, "    byebug"),
             (Lang::Go, "\truntime.Breakpoint()"),
-            (Lang::Go, "\tprintln(\"here\")"),
             (Lang::Elixir, "    |> IO.inspect(label: \"x\")"),
             (Lang::Elixir, "    require IEx; IEx.pry"),
             (Lang::CSharp, "    System.Diagnostics.Debugger.Break();"),
@@ -273,6 +313,24 @@ mod tests {
         ] {
             assert!(!found(lang, true, line).is_empty(), "{line}");
         }
+    }
+
+    #[test]
+    fn output_switched_on_for_debugging_is_deliberate() {
+        let text = "func f() {\n\tif debug {\n\t\tprint(i)\n\t\tif x {\n\t\t\tprint(x)\n\t\t}\n\t}\n\tprint(y)\n}\n\nfunc debugf(s string) {\n\tif *on {\n\t\tprintln(s)\n\t}\n}\n";
+        let lines: Vec<&str> = text.split('\n').collect();
+        assert!(under_debug_gate(&lines, 3));
+        assert!(under_debug_gate(&lines, 5));
+        assert!(!under_debug_gate(&lines, 8), "after the gate closed");
+        assert!(under_debug_gate(&lines, 13), "in a debug helper");
+        let py = "def f(self):\n    if self.debug:\n        print(x)\n    console.log(y)\n";
+        let lines: Vec<&str> = py.split('\n').collect();
+        assert!(under_debug_gate(&lines, 3));
+        assert!(!under_debug_gate(&lines, 4));
+        // A word merely containing the letters elsewhere does not open a gate.
+        let js = "function render() {\n  const debugged = 1;\n  console.log(debugged);\n}\n";
+        let lines: Vec<&str> = js.split('\n').collect();
+        assert!(!under_debug_gate(&lines, 3));
     }
 
     #[test]
@@ -291,6 +349,11 @@ mod tests {
         ));
         assert!(hits(Lang::Java, "e.printStackTrace("));
         assert!(found(Lang::Java, true, "System.out.println(x);").is_empty());
+        assert_eq!(
+            found(Lang::Go, false, "\tprintln(\"here\")"),
+            vec!["println("]
+        );
+        assert!(found(Lang::Go, true, "\tprintln(\"write failed\")").is_empty());
         // A notice on stderr is deliberate (mockito's Java agent says what it suppresses).
         assert!(!hits(
             Lang::Java,

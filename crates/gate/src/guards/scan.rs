@@ -292,6 +292,14 @@ pub fn scan<'a>(
                     }
                 }
             }
+            if kind == Kind::Debug && !found.is_empty() {
+                let all = all_lines.get_or_insert_with(|| {
+                    f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                });
+                if debug::under_debug_gate(all, line.number as usize) {
+                    found.clear();
+                }
+            }
             if found.is_empty() {
                 continue;
             }
