@@ -162,6 +162,19 @@ fn a_near_duplicate_deleted_while_its_neighbour_gains_something_else_is_deleted(
 }
 
 #[test]
+fn a_test_whose_checks_the_neighbour_took_only_in_part_is_deleted() {
+    // The neighbour took the removed test's two last checks but dropped the exit code and
+    // stderr checks both had: most of the removed test is checked nowhere now.
+    let before = "#[test]\nfn runs_a() {\n    let r = run(\"a\");\n    assert_eq!(r.code, 0);\n    assert_eq!(r.err, \"\");\n}\n\n#[test]\nfn runs_b() {\n    let r = run(\"b\");\n    assert_eq!(r.code, 0);\n    assert_eq!(r.err, \"\");\n    assert_eq!(r.out, \"b\");\n    assert_eq!(r.lines, 1);\n}\n";
+    let after = "#[test]\nfn runs_a() {\n    let r = run(\"a\");\n    assert_eq!(r.out, \"b\");\n    assert_eq!(r.lines, 1);\n}\n";
+    both_ways(
+        &[(RS, before)],
+        &writing(&[(RS, after)]),
+        &assert_one_deleted(RS, "tests in `tests/keys.rs` dropped from 2 to 1:"),
+    );
+}
+
+#[test]
 fn a_finding_says_which_test_a_merged_one_went_into() {
     let gone = "\n#[test]\nfn rejects_nan() {\n    assert!(parse(\"NaN\").is_err());\n}\n";
     let before = format!("{}{gone}", two_tests());
