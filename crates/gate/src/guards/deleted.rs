@@ -17,11 +17,14 @@
 //!
 //! A test also did not leave when each of these says it is still run (see
 //! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
-//! another file gained (renamed as it moved); the file now loads a runner file of the
-//! change whose tests rose (those run in every file that loads it); it ran nothing (a
+//! another file gained (renamed as it moved); its statements now live in a test that was
+//! there before and grew with the change (merged into it, see [`super::merged`]); the
+//! file now loads a runner file of the change whose tests rose (those run in every file
+//! that loads it); it ran nothing (a
 //! placeholder, pending or skipped and empty, or a test switched off where it is
 //! declared: `xit`, `@Ignore`, `@pytest.mark.skip`); or the very same test, declaration
-//! and body, is in an unchanged neighbour (a copy made earlier, the original removed now).
+//! and body, is in an unchanged neighbour or in a file the change only respaced (a copy
+//! made earlier, the original removed now).
 //! Last, a deleted test file whose tests were written anew in a test file the change adds
 //! about the same thing (`OSGiTest` as `OSGiManifestIT`, `test/x_test.rb` as
 //! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
@@ -148,11 +151,6 @@ pub fn deleted_tests(
             .iter()
             .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path))
             .collect();
-        places.extend(
-            acc.runners
-                .iter()
-                .map(|(j, n)| format!("{n} run through `{}`, which it loads", deltas[*j].path)),
-        );
         let mut into: BTreeMap<(usize, &str), u32> = BTreeMap::new();
         for (j, name) in &acc.merged {
             *into.entry((*j, name)).or_default() += 1;
@@ -161,6 +159,11 @@ pub fn deleted_tests(
             .extend(into.iter().map(|((j, name), n)| {
                 format!("{n} merged into `{name}` in `{}`", deltas[*j].path)
             }));
+        places.extend(
+            acc.runners
+                .iter()
+                .map(|(j, n)| format!("{n} run through `{}`, which it loads", deltas[*j].path)),
+        );
         if acc.empty > 0 {
             let s = if acc.empty == 1 { "" } else { "s" };
             places.push(format!(
