@@ -445,7 +445,7 @@ fn moved_out(
         })
         .collect();
     let runners: Vec<usize> = loads.iter().flatten().copied().collect();
-    let mut receivers: Option<Vec<merged::Receiver>> = None;
+    let mut receivers: Option<merged::Receivers> = None;
     let mut out = Vec::with_capacity(drops.len());
     for (drop, loads) in drops.iter().zip(loads) {
         let d = deltas[drop.at];
@@ -500,8 +500,8 @@ fn moved_out(
         for t in unplaced {
             if room > 0 && !t.body.is_empty() {
                 let into = receivers.get_or_insert_with(|| merged::receivers(deltas, tests));
-                if let Some(k) = merged::carrier(into, &t, file) {
-                    acc.merged.push((into[k].at, into[k].name.clone()));
+                if let Some(r) = into.carrier(&t, file) {
+                    acc.merged.push((r.at, r.name.clone()));
                     room -= 1;
                     continue;
                 }

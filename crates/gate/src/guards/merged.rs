@@ -22,6 +22,10 @@ use super::languages::Lang;
 use super::test_moves::{declared, same_tests, Declared};
 use super::test_paths::TestPaths;
 use super::{DeltaKind, FileDelta, Line};
+use std::collections::{BTreeMap, HashMap};
+
+/// A multiset of statements: each with how many times it occurs.
+type Bag = BTreeMap<String, usize>;
 
 /// A test the change kept (same declaration before and after) whose body gained
 /// statements.
@@ -30,10 +34,17 @@ pub struct Receiver {
     pub at: usize,
     /// The line that names it, as a finding shows it (`fn test_integer_key()`).
     pub name: String,
-    after: Vec<String>,
-    before: Vec<String>,
-    /// `after` minus `before`, as a multiset; statements are taken out as they carry.
-    gained: Vec<String>,
+    after: Bag,
+    before: Bag,
+    /// `after` minus `before`; statements are taken out as they carry.
+    gained: Bag,
+}
+
+/// The receivers of a change, with which of them gained each statement (a removed test
+/// is only weighed against those that gained one of its own).
+pub struct Receivers {
+    list: Vec<Receiver>,
+    gained_by: HashMap<String, Vec<usize>>,
 }
 
 /// A body line as a statement: a formatter's or a merge's trailing `;` is no difference.
@@ -41,34 +52,39 @@ fn statement(line: &str) -> String {
     normalise(line).trim_end_matches(';').trim_end().to_string()
 }
 
-fn statements(body: &[String]) -> Vec<String> {
-    body.iter().map(|l| statement(l)).collect()
+fn bag(body: &[String]) -> Bag {
+    let mut out = Bag::new();
+    for l in body {
+        *out.entry(statement(l)).or_default() += 1;
+    }
+    out
 }
 
-/// `a` minus `b`, each line of `b` taking away one equal line of `a`.
-fn minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut left: Vec<&String> = b.iter().collect();
+fn size(b: &Bag) -> usize {
+    b.values().sum()
+}
+
+/// `a` minus `b`: each statement of `b` takes away one equal statement of `a`.
+fn minus(a: &Bag, b: &Bag) -> Bag {
     a.iter()
-        .filter(|l| match left.iter().position(|x| x == l) {
-            Some(i) => {
-                left.swap_remove(i);
-                false
-            }
-            None => true,
+        .filter_map(|(k, n)| {
+            let left = n.saturating_sub(b.get(k).copied().unwrap_or(0));
+            (left > 0).then(|| (k.clone(), left))
         })
-        .cloned()
         .collect()
 }
 
-/// How many lines of `a` are lines of `b`, each line of `b` used once.
-fn shared(a: &[String], b: &[String]) -> usize {
-    a.len() - minus(a, b).len()
+/// How many statements of `a` are statements of `b`, each of `b` used once.
+fn shared(a: &Bag, b: &Bag) -> usize {
+    a.iter()
+        .map(|(k, n)| (*n).min(b.get(k).copied().unwrap_or(0)))
+        .sum()
 }
 
 /// The tests of the change's files that kept their declaration and gained statements.
-pub fn receivers(deltas: &[&FileDelta], tests: &TestPaths) -> Vec<Receiver> {
+pub fn receivers(deltas: &[&FileDelta], tests: &TestPaths) -> Receivers {
     let builtin = TestPaths::default();
-    let mut out = Vec::new();
+    let mut list = Vec::new();
     for (at, d) in deltas.iter().enumerate() {
         let old_path = match &d.kind {
             DeltaKind::Renamed { from } => from.as_str(),
@@ -99,10 +115,10 @@ pub fn receivers(deltas: &[&FileDelta], tests: &TestPaths) -> Vec<Receiver> {
             builtin.is_test(&d.path),
         );
         for (was, t) in same_tests(&mut before, &mut now) {
-            let (after, before) = (statements(&t.body), statements(&was.body));
+            let (after, before) = (bag(&t.body), bag(&was.body));
             let gained = minus(&after, &before);
             if !gained.is_empty() {
-                out.push(Receiver {
+                list.push(Receiver {
                     at,
                     name: shown(&t),
                     after,
@@ -112,7 +128,13 @@ pub fn receivers(deltas: &[&FileDelta], tests: &TestPaths) -> Vec<Receiver> {
             }
         }
     }
-    out
+    let mut gained_by: HashMap<String, Vec<usize>> = HashMap::new();
+    for (k, r) in list.iter().enumerate() {
+        for line in r.gained.keys() {
+            gained_by.entry(line.clone()).or_default().push(k);
+        }
+    }
+    Receivers { list, gained_by }
 }
 
 /// The naming line of a test without its opening bracket: `fn test_x()`, `func TestX(t
@@ -122,33 +144,49 @@ fn shown(t: &Declared) -> String {
     named.trim_end_matches(['{', ' ', ':']).to_string()
 }
 
-/// The receiver that carries `removed` (a test whose file, at the comparison point, read
-/// `file`), taking the statements it used; the one that holds most of it first.
-pub fn carrier(receivers: &mut [Receiver], removed: &Declared, file: &str) -> Option<usize> {
-    let body = statements(&removed.body);
-    if body.is_empty() {
-        return None;
-    }
-    let alone = body.len() == 1 && file.lines().filter(|l| statement(l) == body[0]).count() == 1;
-    let mut best: Option<(usize, usize)> = None;
-    for (k, r) in receivers.iter().enumerate() {
-        let held = shared(&body, &r.after);
-        if held * 2 <= body.len() || (held < 2 && !alone) {
-            continue;
+impl Receivers {
+    /// The receiver that carries `removed` (a test whose file, at the comparison point,
+    /// read `file`), taking the statements it used; the one that holds most of it first.
+    pub fn carrier(&mut self, removed: &Declared, file: &str) -> Option<&Receiver> {
+        let body = bag(&removed.body);
+        let len = size(&body);
+        if len == 0 {
+            return None;
         }
+        let alone = len == 1
+            && body
+                .keys()
+                .all(|b| file.lines().filter(|l| statement(l) == *b).count() == 1);
+        let mut candidates: Vec<usize> = body
+            .keys()
+            .filter_map(|l| self.gained_by.get(l))
+            .flatten()
+            .copied()
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut best: Option<(usize, usize)> = None;
+        for k in candidates {
+            let r = &self.list[k];
+            let held = shared(&body, &r.after);
+            if held * 2 <= len || (held < 2 && !alone) {
+                continue;
+            }
+            let own = minus(&body, &r.before);
+            let arrived = shared(&own, &r.gained);
+            if arrived == 0 || arrived * 2 < size(&own) {
+                continue;
+            }
+            if best.is_none_or(|(_, h)| held > h) {
+                best = Some((k, held));
+            }
+        }
+        let (k, _) = best?;
+        let r = &mut self.list[k];
         let own = minus(&body, &r.before);
-        let arrived = shared(&own, &r.gained);
-        if arrived == 0 || arrived * 2 < own.len() {
-            continue;
-        }
-        if best.is_none_or(|(_, h)| held > h) {
-            best = Some((k, held));
-        }
+        r.gained = minus(&r.gained, &own);
+        Some(&self.list[k])
     }
-    let (k, _) = best?;
-    let own = minus(&body, &receivers[k].before);
-    receivers[k].gained = minus(&receivers[k].gained, &own);
-    Some(k)
 }
 
 #[cfg(test)]
@@ -159,14 +197,19 @@ mod tests {
         s.lines().map(String::from).collect()
     }
 
-    fn receiver(before: &str, after: &str) -> Receiver {
-        let (after, before) = (statements(&lines(after)), statements(&lines(before)));
-        Receiver {
+    fn receiver(before: &str, after: &str) -> Receivers {
+        let (after, before) = (bag(&lines(after)), bag(&lines(before)));
+        let r = Receiver {
             at: 0,
             name: "t".into(),
             gained: minus(&after, &before),
             after,
             before,
+        };
+        let gained_by = r.gained.keys().map(|k| (k.clone(), vec![0])).collect();
+        Receivers {
+            list: vec![r],
+            gained_by,
         }
     }
 
@@ -186,10 +229,10 @@ mod tests {
     fn a_test_folded_into_its_neighbour_is_carried() {
         let gone = removed("let j = r#\"{\" 1\":null}\"#;\ntest_parse_err(&[(\nj,\n\"unexpected whitespace\",\n)]);");
         let grown = format!("{KEEP}\nlet j = r#\"{{\" 1\":null}}\"#;\ntest_parse_err(&[(\nj,\n\"expected a number\",\n)]);");
-        let mut r = [receiver(KEEP, &grown)];
-        assert_eq!(carrier(&mut r, &gone, ""), Some(0));
+        let mut r = receiver(KEEP, &grown);
+        assert!(r.carrier(&gone, "").is_some());
         // Its gain is spent: a second copy of the removed test is not carried again.
-        assert_eq!(carrier(&mut r, &gone, ""), None);
+        assert!(r.carrier(&gone, "").is_none());
     }
 
     #[test]
@@ -198,7 +241,7 @@ mod tests {
             "let j = r#\"{\"y\":null}\"#;\ntest_parse_err(&[(\nj,\n\"expected a number\",\n)]);",
         );
         let grown = format!("{KEEP}\nassert!(other());");
-        assert_eq!(carrier(&mut [receiver(KEEP, &grown)], &gone, ""), None);
+        assert!(receiver(KEEP, &grown).carrier(&gone, "").is_none());
     }
 
     #[test]
@@ -210,24 +253,18 @@ mod tests {
                 "setup();\nassert_eq!(parse(\"a\"), 1);",
             )
         };
-        assert_eq!(carrier(&mut [r()], &gone, ""), None);
+        assert!(r().carrier(&gone, "").is_none());
         // One statement carried is the whole of a one-statement test only when no other
         // line of its file held it.
         let one = removed("setup();");
-        assert_eq!(carrier(&mut [r()], &one, "setup();\n"), Some(0));
-        assert_eq!(carrier(&mut [r()], &one, "setup();\nsetup();\n"), None);
+        assert!(r().carrier(&one, "setup();\n").is_some());
+        assert!(r().carrier(&one, "setup();\nsetup();\n").is_none());
     }
 
     #[test]
     fn a_trailing_semicolon_is_no_difference() {
         let gone = removed("check!(i128::MIN u128::MAX)");
-        let mut r = [receiver(
-            "check!(0 1)",
-            "check!(0 1)\ncheck!(i128::MIN u128::MAX);",
-        )];
-        assert_eq!(
-            carrier(&mut r, &gone, "check!(i128::MIN u128::MAX)\n"),
-            Some(0)
-        );
+        let mut r = receiver("check!(0 1)", "check!(0 1)\ncheck!(i128::MIN u128::MAX);");
+        assert!(r.carrier(&gone, "check!(i128::MIN u128::MAX)\n").is_some());
     }
 }
