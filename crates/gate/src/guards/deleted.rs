@@ -17,19 +17,23 @@
 //!
 //! A test also did not leave when each of these says it is still run (see
 //! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
-//! another file gained (renamed as it moved); the file now loads a runner file of the
-//! change whose tests rose (those run in every file that loads it); it ran nothing (a
+//! another file gained (renamed as it moved); its statements now live in a test that was
+//! there before and grew with the change (merged into it, see [`super::merged`]); the
+//! file now loads a runner file of the change whose tests rose (those run in every file
+//! that loads it); it ran nothing (a
 //! placeholder, pending or skipped and empty, or a test switched off where it is
 //! declared: `xit`, `@Ignore`, `@pytest.mark.skip`); or the very same test, declaration
-//! and body, is in an unchanged neighbour (a copy made earlier, the original removed now).
+//! and body, is in an unchanged neighbour or in a file the change only respaced (a copy
+//! made earlier, the original removed now).
 //! Last, a deleted test file whose tests were written anew in a test file the change adds
 //! about the same thing (`OSGiTest` as `OSGiManifestIT`, `test/x_test.rb` as
 //! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
 //! that arrived from elsewhere: the rename git misses because no body survived.
 
 use super::languages::Lang;
+use super::merged;
 use super::rust_tests::TestMacros;
-use super::test_moves::{declared, imports, replaces, rewritten, Declared};
+use super::test_moves::{declared, imports, replaces, rewritten, same_tests, Declared};
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
@@ -147,6 +151,14 @@ pub fn deleted_tests(
             .iter()
             .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path))
             .collect();
+        let mut into: BTreeMap<(usize, &str), u32> = BTreeMap::new();
+        for (j, name) in &acc.merged {
+            *into.entry((*j, name)).or_default() += 1;
+        }
+        places
+            .extend(into.iter().map(|((j, name), n)| {
+                format!("{n} merged into `{name}` in `{}`", deltas[*j].path)
+            }));
         places.extend(
             acc.runners
                 .iter()
@@ -227,6 +239,9 @@ struct Accounted {
     /// Tests moved to the file with this delta index (the same declaration, or a body
     /// that kept most of its lines).
     moved: Vec<usize>,
+    /// Tests merged into a test the change kept and grew (its file's delta index, its
+    /// name): see [`super::merged`].
+    merged: Vec<(usize, String)>,
     /// Placeholders removed (pending, or skipped and empty): nothing ran in them.
     empty: u32,
     /// Shared runner files of the change this file now loads, with how many tests each
@@ -246,7 +261,12 @@ impl Accounted {
     fn total(&self) -> u32 {
         let runs: u32 = self.runners.iter().map(|r| r.1).sum();
         let replaced = self.replaced_by.map_or(0, |r| r.1);
-        self.moved.len() as u32 + self.empty + runs + self.kept.len() as u32 + replaced
+        self.moved.len() as u32
+            + self.merged.len() as u32
+            + self.empty
+            + runs
+            + self.kept.len() as u32
+            + replaced
     }
 }
 
@@ -298,6 +318,7 @@ fn still_there(
             copies.push((path.clone(), t));
         }
     }
+    copies.extend(respaced_in_change(deltas, tests));
     for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
         if !open(drop, acc) {
             continue;
@@ -316,6 +337,44 @@ fn still_there(
             }
         }
     }
+}
+
+/// The tests of the files of the change that it only respaced (the same lines, blank
+/// lines and whitespace aside, such as a final newline added or dropped): such a file is
+/// as unchanged as a neighbour the change did not touch, and a copy of a removed test in
+/// it is still there.
+fn respaced_in_change(deltas: &[&FileDelta], tests: &TestPaths) -> Vec<(String, Declared)> {
+    let builtin = TestPaths::default();
+    let code = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(super::account::normalise)
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let mut out = Vec::new();
+    for d in deltas {
+        if !matches!(d.kind, DeltaKind::Modified | DeltaKind::Renamed { .. }) {
+            continue;
+        }
+        let (Some(old), Some(new)) = (d.old_text.as_deref(), d.new_text.as_deref()) else {
+            continue;
+        };
+        let Some(lang) = Lang::from_path(&d.path) else {
+            continue;
+        };
+        if !tests.is_counted(&d.path) || code(old) != code(new) {
+            continue;
+        }
+        for t in declared(
+            &Line::all_of(new),
+            Some(new),
+            lang,
+            builtin.is_test(&d.path),
+        ) {
+            out.push((d.path.clone(), t));
+        }
+    }
+    out
 }
 
 /// A file whose test count rose: room for as many arrivals as it gained.
@@ -386,6 +445,7 @@ fn moved_out(
         })
         .collect();
     let runners: Vec<usize> = loads.iter().flatten().copied().collect();
+    let mut receivers: Option<merged::Receivers> = None;
     let mut out = Vec::with_capacity(drops.len());
     for (drop, loads) in drops.iter().zip(loads) {
         let d = deltas[drop.at];
@@ -419,6 +479,7 @@ fn moved_out(
                 rest.push(t);
             }
         }
+        let mut unplaced = Vec::new();
         for t in rest {
             let hit = match room {
                 0 => None,
@@ -431,8 +492,21 @@ fn moved_out(
                     acc.moved.push(gains[k].at);
                     room -= 1;
                 }
-                None => acc.left.push(t),
+                None => unplaced.push(t),
             }
+        }
+        // Then merged into a test that was there and grew with the change.
+        let file = d.old_text.as_deref().unwrap_or("");
+        for t in unplaced {
+            if room > 0 && !t.body.is_empty() {
+                let into = receivers.get_or_insert_with(|| merged::receivers(deltas, tests));
+                if let Some(r) = into.carrier(&t, file) {
+                    acc.merged.push((r.at, r.name.clone()));
+                    room -= 1;
+                    continue;
+                }
+            }
+            acc.left.push(t);
         }
         for k in loads {
             if room == 0 {
@@ -518,13 +592,7 @@ fn turnover(d: &FileDelta, builtin: &TestPaths) -> (Vec<Declared>, Vec<Declared>
         gone = tests(&Line::all_of(old), Some(old), old_path);
         arrived = tests(&Line::all_of(new), Some(new), &d.path);
     }
-    gone.retain(|t| match arrived.iter().position(|a| a.sig == t.sig) {
-        Some(i) => {
-            arrived.swap_remove(i);
-            false
-        }
-        None => true,
-    });
+    same_tests(&mut gone, &mut arrived);
     // Nothing removed, nothing left; nothing added, nothing arrived.
     if d.removed_lines.is_empty() {
         gone.clear();

@@ -13,6 +13,7 @@ mod languages;
 mod lexer;
 mod line;
 mod lint;
+mod merged;
 mod new_parameter;
 mod not_lowered;
 mod protected;

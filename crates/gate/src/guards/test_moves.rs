@@ -251,6 +251,28 @@ fn empty_test(lang: Lang, lexed: &[LineView], sig: usize) -> bool {
             || (tail.ends_with("do") && next() == "end"))
 }
 
+/// Take out of `old` and `new` the tests that are one test before and after the change,
+/// by the line that names them: first those whose body is also the same, then the rest in
+/// order. Several tests may share a name in one file (a method of each of several nested
+/// fixture classes): the one whose body stayed is the one kept. The pairs, `(old, new)`.
+pub fn same_tests(old: &mut Vec<Declared>, new: &mut Vec<Declared>) -> Vec<(Declared, Declared)> {
+    let mut pairs = Vec::new();
+    for exact in [true, false] {
+        let mut i = 0;
+        while i < old.len() {
+            let o = &old[i];
+            let hit = new
+                .iter()
+                .position(|n| n.sig == o.sig && (!exact || n.body == o.body));
+            match hit {
+                Some(j) => pairs.push((old.remove(i), new.remove(j))),
+                None => i += 1,
+            }
+        }
+    }
+    pairs
+}
+
 /// Whether the test with body `new` is `old` rewritten: more than half of `old`'s saying
 /// lines, and at least two, are lines of `new` (each line of `new` used once). A real
 /// deletion leaves its assertions nowhere; a test that shares only boilerplate with
