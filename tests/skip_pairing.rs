@@ -1,0 +1,102 @@
+//! Which skips a change added, when a diff cannot say it line by line. A line diff keeps
+//! identical skip lines (`@Disabled`) wherever it can, over whatever test now follows
+//! them, so the skips it shows as added may be over tests that were skipped before, and a
+//! test newly skipped may sit under a line it kept. Skips are paired by the test they are
+//! over. Each change is judged uncommitted (against HEAD) and committed (`--against
+//! HEAD^`). Real repositories, the real binary.
+
+mod gitrepo;
+
+use gitrepo::{both_ways, lines_of, writing};
+
+const GENERATED: &str = "src/test/java/GeneratedTest.java";
+
+/// A disabled factory of random inputs of `size` symbols, `start..end` of them.
+fn factory(size: u32, start: u32, end: &str) -> String {
+    format!(
+        "    @TestFactory\n    @Disabled\n    Stream<DynamicTest> randomFrom{size}() {{\n        Random rng = new Random(SEED);\n        Generator gen = new Generator(false, true);\n        return IntStream.range({start}, {end}).mapToObj(i -> {{\n                    String s = gen.randomInput({size}, rng);\n                    return dynamicTest(i + \": \" + s, () -> check(s));\n                }}\n        );\n    }}\n"
+    )
+}
+
+fn generated(seed: &str, factories: &[String]) -> String {
+    format!(
+        "class GeneratedTest {{\n    static final long SEED = {seed};\n\n{}\n    @TestFactory\n    @Disabled\n    Stream<DynamicTest> randomWithSpaces() {{\n        Random rng = new Random(SEED);\n        return IntStream.range(1, 100).mapToObj(i -> dynamicTest(\"\" + i, () -> check(rng)));\n    }}\n}}\n",
+        factories.join("\n")
+    )
+}
+
+/// The line of the skip over the test `name` (the line before its declaration).
+fn skip_over(text: &str, name: &str) -> u64 {
+    let at = text
+        .lines()
+        .position(|l| l.contains(&format!(" {name}(")))
+        .unwrap();
+    assert_eq!(text.lines().nth(at - 1).unwrap().trim(), "@Disabled");
+    at as u64
+}
+
+#[test]
+fn a_test_added_disabled_among_disabled_ones_is_reported_on_its_own_line() {
+    // Two disabled factories reordered and retuned, one more written between them, also
+    // disabled. The diff keeps the old `@Disabled` lines over other factories and shows
+    // the ones over the reordered factories as added: only `randomFrom2` is new.
+    let old = generated("0", &[factory(10, 1, "10_000"), factory(1, 1, "10_000")]);
+    let new = generated(
+        "System.nanoTime()",
+        &[
+            factory(1, 0, "100"),
+            factory(2, 0, "10_000"),
+            factory(10, 0, "10_000"),
+        ],
+    );
+    let line = skip_over(&new, "randomFrom2");
+    both_ways(
+        &[(GENERATED, &old)],
+        &writing(&[(GENERATED, &new)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "new_skips"),
+                vec![(GENERATED.to_string(), line)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const SUITE: &str = "src/test/java/SuiteTest.java";
+
+const TWO_TESTS: &str = "class SuiteTest {\n    @Test\n    @Disabled\n    void flaky() {\n        check(1);\n    }\n\n    @Test\n    void stable() {\n        check(2);\n    }\n}\n";
+
+#[test]
+fn a_kept_skip_line_left_over_a_test_that_ran_is_a_new_skip() {
+    // `flaky` deleted with its body only: the `@Disabled` that stays is now over `stable`,
+    // which ran. No skip line was added, and the file still has one skip.
+    let new = "class SuiteTest {\n    @Test\n    @Disabled\n    void stable() {\n        check(2);\n    }\n}\n";
+    both_ways(
+        &[(SUITE, TWO_TESTS)],
+        &writing(&[(SUITE, new)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "new_skips"),
+                vec![(SUITE.to_string(), 3)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_kept_skip_line_over_its_test_renamed_is_no_new_skip() {
+    // The lookalike: the disabled test renamed under its unchanged `@Disabled`.
+    let new = TWO_TESTS.replace("void flaky()", "void flakyOnCi()");
+    both_ways(
+        &[(SUITE, TWO_TESTS)],
+        &writing(&[(SUITE, &new)]),
+        &|code, receipt, mode| {
+            assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
+            assert_eq!(code, Some(0), "{mode}");
+        },
+    );
+}
