@@ -26,6 +26,7 @@ use super::into_body;
 use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
+use super::module_wide;
 use super::new_parameter;
 use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
@@ -749,6 +750,14 @@ pub fn marker_findings(
             kind != Kind::Todos,
         );
         if kind == Kind::Skips {
+            let is_test = |file: usize| tests.is_test(&visible[file].path);
+            module_wide::gathered(
+                visible,
+                added.of(kind),
+                removed.of(kind),
+                &is_test,
+                &mut verdicts,
+            );
             not_lowered_skips(visible, added.of(kind), &mut verdicts);
         }
         if kind == Kind::Lint {

@@ -14,6 +14,7 @@ mod languages;
 mod lexer;
 mod line;
 mod lint;
+mod module_wide;
 mod new_parameter;
 mod not_lowered;
 mod protected;
