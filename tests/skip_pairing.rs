@@ -100,3 +100,88 @@ fn a_kept_skip_line_over_its_test_renamed_is_no_new_skip() {
         },
     );
 }
+
+const PYRIGHT: &str = "tests/test_types.py";
+
+/// Two tests, each skipped where the type checker is missing.
+const PER_TEST: &str = concat!(
+    "import shutil\n",
+    "\n",
+    "import pytest\n",
+    "\n",
+    "_found = shutil.which(\"pyright\")\n",
+    "\n",
+    "\n",
+    "def run(path):\n",
+    "    return check(path)\n",
+    "\n",
+    "\n",
+    "@pytest.mark.skipif(not _found, reason=\"Requires pyright.\")\n",
+    "def test_baseline():\n",
+    "    assert run(\"a.py\") == {}\n",
+    "\n",
+    "\n",
+    "@pytest.mark.skipif(not _found, reason=\"Requires pyright.\")\n",
+    "def test_frozen():\n",
+    "    assert run(\"b.py\") == {}\n",
+);
+
+/// The same two tests under one module-wide mark that holds `extra` marks first.
+fn module_wide(extra: &str, tests: &str) -> String {
+    format!(
+        "import shutil\nimport sys\n\nimport pytest\n\npytestmark = [\n{extra}    pytest.mark.skipif(\n        shutil.which(\"pyright\") is None, reason=\"Requires pyright.\"\n    ),\n]\n\n\ndef run(path):\n    return check(path)\n\n\ndef test_baseline():\n    assert run(\"a.py\") == {{}}\n\n\ndef test_frozen():\n    assert run(\"b.py\") == {{}}\n{tests}"
+    )
+}
+
+const OLD_PYTHON: &str =
+    "    pytest.mark.skipif(\n        sys.version_info < (3, 7), reason=\"Requires Python 3.7+.\"\n    ),\n";
+
+#[test]
+fn per_test_skips_gathered_into_the_modules_pytestmark_are_the_same_skips() {
+    // The skip of both tests moves into `pytestmark` (same condition, same tests); the
+    // other mark there, on the Python version, is new and is the only finding.
+    let new = module_wide(OLD_PYTHON, "");
+    both_ways(
+        &[(PYRIGHT, PER_TEST)],
+        &writing(&[(PYRIGHT, &new)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "new_skips"),
+                vec![(PYRIGHT.to_string(), 7)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+    both_ways(
+        &[(PYRIGHT, PER_TEST)],
+        &writing(&[(PYRIGHT, &module_wide("", ""))]),
+        &|code, receipt, mode| {
+            assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
+            assert_eq!(code, Some(0), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_pytestmark_over_a_test_the_old_skips_did_not_cover_is_a_new_skip() {
+    // The module also holds a test that ran where pyright is missing: the mark reaches it.
+    let ran = PER_TEST.replace(
+        "\n\n@pytest.mark.skipif(not _found, reason=\"Requires pyright.\")\ndef test_frozen",
+        "\n\ndef test_parse():\n    assert parse(\"x\")\n\n\n@pytest.mark.skipif(not _found, reason=\"Requires pyright.\")\ndef test_frozen",
+    );
+    assert_ne!(ran, PER_TEST);
+    let new = module_wide("", "\n\ndef test_parse():\n    assert parse(\"x\")\n");
+    both_ways(
+        &[(PYRIGHT, &ran)],
+        &writing(&[(PYRIGHT, &new)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "new_skips"),
+                vec![(PYRIGHT.to_string(), 7)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
