@@ -124,7 +124,8 @@ type Key = (String, Option<String>);
 /// A verdict for each of `added` (same order). `same_place(old, new)`: whether `new` sits
 /// where `old` was (see [`Places`]). `widened(old, new)` says whether `new`,
 /// a rewrite of `old` (same file, same label), reaches further than it did.
-/// `near(a, b)`: how close files `a` and `b` are (directories their paths share).
+/// `near(removed, added)`: how close the files of two markers are (directories their paths
+/// share), or `None` when one may not have moved to the other (see [`left_with_its_file`]).
 /// `renamed(old, new, strict)`: whether two skips over different declarations are over one
 /// test renamed where it stood (see [`renamed_in_place`]); such a pair is a rewrite too.
 /// Asked first with `strict` on, then off for what is left. `loose`:
@@ -136,7 +137,7 @@ pub fn account(
     widened: &dyn Fn(&Mark, &Mark) -> bool,
     same_place: &dyn Fn(&Mark, &Mark) -> bool,
     renamed: &dyn Fn(&Mark, &Mark, bool) -> bool,
-    near: &dyn Fn(usize, usize) -> usize,
+    near: &dyn Fn(&Mark, &Mark) -> Option<usize>,
     loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
@@ -178,12 +179,15 @@ pub fn account(
                     && (!same_file || r.file == a.file)
                     && (!same_next || next(r) == next(a))
                 {
+                    let Some(close) = near(r, a) else {
+                        continue;
+                    };
                     let shared = if same_next {
                         0
                     } else {
                         shared_next_words(r, a)
                     };
-                    pairs.push((near(r.file, a.file), shared, j, i));
+                    pairs.push((close, shared, j, i));
                 }
             }
         }
@@ -716,7 +720,6 @@ pub fn marker_findings(
             && place
             && renamed_in_place(old, new, d.old_text.as_deref(), d.new_text.as_deref())
     };
-    let near = |a: usize, b: usize| shared_dirs(&old_path(visible[a]), &visible[b].path);
     let mut out = scan::MarkerFindings::default();
     for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
@@ -731,6 +734,12 @@ pub fn marker_findings(
                     super::widen::widened(kind, lang, &new.label, old.text, new.text)
                 }
             })
+        };
+        let near = |r: &Mark, a: &Mark| {
+            let gone_with_file =
+                kind == Kind::Lint && r.file != a.file && left_with_its_file(visible[r.file], r, a);
+            (!gone_with_file)
+                .then(|| shared_dirs(&old_path(visible[r.file]), &visible[a.file].path))
         };
         let mut verdicts = account(
             added.of(kind),
@@ -801,6 +810,100 @@ pub fn marker_findings(
     }
     out
 }
+
+/// Whether the suppression `removed`, of a file the change deleted, went with that file
+/// rather than to `added` in another file: both sit over code (a declaration, a
+/// statement) and that code shares no word of a name (`ClassWithPrivateFinalFields` and
+/// `ClassWithPrivateMembers` share `private`; `class BinaryTSFactory` and `byte[]
+/// decode(String input)` share nothing). A file deleted takes its code with it; code it
+/// held that another file of the change now holds keeps some of its names, so a
+/// suppression over unrelated code is another suppression.
+fn left_with_its_file(from: &FileDelta, removed: &Mark, added: &Mark) -> bool {
+    if !matches!(from.kind, DeltaKind::Deleted) {
+        return false;
+    }
+    let (Some(was), Some(now)) = (removed.next, added.next) else {
+        return false;
+    };
+    name_words(was).is_disjoint(&name_words(now))
+}
+
+/// The words of the names on a line, lower case: identifiers split where a word starts
+/// (`parseJSONValue` -> `parse`, `json`, `value`; `max_len` -> `max`, `len`), without
+/// numbers and the keywords that only open a declaration ([`DECLARATION_WORDS`]).
+fn name_words(line: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for ident in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if DECLARATION_WORDS.contains(&ident) {
+            continue;
+        }
+        let chars: Vec<char> = ident.chars().collect();
+        let mut word = String::new();
+        for (k, &c) in chars.iter().enumerate() {
+            let prev = k.checked_sub(1).map(|p| chars[p]);
+            let next = chars.get(k + 1).copied();
+            let starts = c.is_uppercase()
+                && (prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit())
+                    || (prev.is_some_and(char::is_uppercase)
+                        && next.is_some_and(char::is_lowercase)));
+            if c == '_' || starts {
+                out.insert(std::mem::take(&mut word));
+            }
+            if c != '_' {
+                word.extend(c.to_lowercase());
+            }
+        }
+        out.insert(word);
+    }
+    out.retain(|w| w.starts_with(char::is_alphabetic) && !DECLARATION_WORDS.contains(&w.as_str()));
+    out
+}
+
+/// Words that name no code: modifiers and the keywords that open a declaration.
+const DECLARATION_WORDS: &[&str] = &[
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "static",
+    "final",
+    "abstract",
+    "sealed",
+    "open",
+    "override",
+    "synchronized",
+    "native",
+    "transient",
+    "volatile",
+    "default",
+    "class",
+    "interface",
+    "enum",
+    "record",
+    "object",
+    "struct",
+    "trait",
+    "impl",
+    "fn",
+    "fun",
+    "def",
+    "function",
+    "const",
+    "let",
+    "var",
+    "val",
+    "void",
+    "pub",
+    "mod",
+    "type",
+    "async",
+    "export",
+    "new",
+    "return",
+    "extends",
+    "implements",
+    "throws",
+];
 
 /// An entry of a multi-line suppression list (see [`lint::open_lists`]) whose rules the
 /// change removed from a suppression elsewhere (a one-line `#![allow(a, b)]` wrapped over
@@ -1028,8 +1131,27 @@ mod tests {
         false
     }
 
-    fn same_dir(_: usize, _: usize) -> usize {
-        0
+    #[test]
+    fn the_words_of_names_are_split_where_a_word_starts() {
+        let words = |line: &str| {
+            let mut v: Vec<String> = name_words(line).into_iter().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            words("public abstract class BinaryTSFactory extends Base64Variant"),
+            ["base64", "binary", "factory", "ts", "variant"]
+        );
+        assert_eq!(
+            words("  private static int max_len_2;"),
+            ["int", "len", "max"]
+        );
+        assert!(name_words("public byte[] decode(String input)")
+            .is_disjoint(&name_words("public abstract class BinaryTSFactory")));
+    }
+
+    fn same_dir(_: &Mark, _: &Mark) -> Option<usize> {
+        Some(0)
     }
 
     fn anywhere(_: &Mark, _: &Mark) -> bool {

@@ -23,7 +23,9 @@ pub fn reanchored(d: &FileDelta) -> (Vec<Line>, Vec<Line>) {
     let (Some(old), Some(new)) = (d.old_text.as_deref(), d.new_text.as_deref()) else {
         return none;
     };
-    if d.added_lines.is_empty() && d.removed_lines.is_empty() {
+    if (d.added_lines.is_empty() && d.removed_lines.is_empty())
+        || super::Lang::from_path(&d.path).is_none()
+    {
         return none;
     }
     let (old_lines, new_lines): (Vec<&str>, Vec<&str>) =

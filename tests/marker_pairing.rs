@@ -1,9 +1,11 @@
-//! Which skips a change added, when a diff cannot say it line by line. A line diff keeps
+//! Which markers a change added, when its lines cannot say it alone. A line diff keeps
 //! identical skip lines (`@Disabled`) wherever it can, over whatever test now follows
 //! them, so the skips it shows as added may be over tests that were skipped before, and a
-//! test newly skipped may sit under a line it kept. Skips are paired by the test they are
-//! over. Each change is judged uncommitted (against HEAD) and committed (`--against
-//! HEAD^`). Real repositories, the real binary.
+//! test newly skipped may sit under a line it kept: skips are paired by the test they are
+//! over. Per-test skips gathered into a module's `pytestmark` are the same skips. A
+//! suppression removed with a deleted file moves only to code that shares a name with the
+//! code it was over. Each change is judged uncommitted (against HEAD) and committed
+//! (`--against HEAD^`). Real repositories, the real binary.
 
 mod gitrepo;
 
@@ -182,6 +184,61 @@ fn a_pytestmark_over_a_test_the_old_skips_did_not_cover_is_a_new_skip() {
                 "{mode}: {receipt}"
             );
             assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+const FACTORY: &str = "src/main/java/demo/StreamFactory.java";
+const CODEC: &str = "src/main/java/demo/Codec.java";
+
+const FACTORY_TEXT: &str = "package demo;\n\n@SuppressWarnings(\"resource\")\npublic abstract class StreamFactory {\n    public Reader open(String name) throws IOException {\n        return new FileReader(name);\n    }\n}\n";
+
+const CODEC_TEXT: &str = "package demo;\n\npublic class Codec {\n    public byte[] decode(String input) {\n        ByteArrayBuilder b = new ByteArrayBuilder();\n        decodeInto(input, b);\n        return b.toByteArray();\n    }\n}\n";
+
+#[test]
+fn a_suppression_deleted_with_its_file_does_not_excuse_one_over_unrelated_code() {
+    // The factory is deleted with its class-wide `resource` suppression; the same
+    // suppression is written over `decode`, code that shares no name with the factory.
+    let codec = CODEC_TEXT.replace(
+        "    public byte[] decode(",
+        "    @SuppressWarnings(\"resource\")\n    public byte[] decode(",
+    );
+    both_ways(
+        &[(FACTORY, FACTORY_TEXT), (CODEC, CODEC_TEXT)],
+        &|r| {
+            r.remove(FACTORY);
+            r.write(CODEC, &codec);
+        },
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![(CODEC.to_string(), 4)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_suppression_deleted_with_its_file_moves_to_the_same_code_renamed_elsewhere() {
+    // The lookalike: a test's fixture class moved out of a deleted test file into a new
+    // one and renamed there (`ClassWithPrivateFinalFields` -> `ClassWithPrivateMembers`),
+    // its suppression with it.
+    const OLD_TEST: &str = "src/test/java/demo/UnsafeAccessTest.java";
+    const NEW_TEST: &str = "src/test/java/demo/AccessTest.java";
+    let old = "package demo;\n\npublic class UnsafeAccessTest {\n    @Test\n    public void finalFieldsStayClosed() {\n        assertFalse(open(ClassWithPrivateFinalFields.class));\n    }\n\n    @SuppressWarnings(\"unused\")\n    private static final class ClassWithPrivateFinalFields {\n        private final String a;\n    }\n}\n";
+    let new = "package demo;\n\npublic class AccessTest {\n    @SuppressWarnings(\"unused\")\n    private static class ClassWithPrivateMembers {\n        private String s;\n    }\n\n    @Test\n    public void membersOpenWithoutManager() {\n        assertTrue(open(ClassWithPrivateMembers.class));\n    }\n}\n";
+    both_ways(
+        &[(OLD_TEST, old)],
+        &|r| {
+            r.remove(OLD_TEST);
+            r.write(NEW_TEST, new);
+        },
+        &|code, receipt, mode| {
+            assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}: {receipt}");
+            // A test left the repository (its file deleted): that is `deleted_tests`' call.
+            assert!(matches!(code, Some(0 | 3)), "{mode}: {receipt}");
         },
     );
 }
