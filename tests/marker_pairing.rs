@@ -236,7 +236,11 @@ fn a_suppression_deleted_with_its_file_moves_to_the_same_code_renamed_elsewhere(
             r.write(NEW_TEST, new);
         },
         &|code, receipt, mode| {
-            assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}: {receipt}");
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![],
+                "{mode}: {receipt}"
+            );
             // A test left the repository (its file deleted): that is `deleted_tests`' call.
             assert!(matches!(code, Some(0 | 3)), "{mode}: {receipt}");
         },
