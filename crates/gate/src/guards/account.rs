@@ -26,13 +26,14 @@ use super::into_body;
 use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
+use super::module_wide;
 use super::new_parameter;
 use super::not_lowered;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::test_paths::TestPaths;
 use super::{lint, skip_helpers, skips, todos};
-use super::{DeltaKind, FileDelta, Finding, TestCounts};
-use std::collections::{BTreeMap, HashMap};
+use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -123,9 +124,11 @@ type Key = (String, Option<String>);
 /// A verdict for each of `added` (same order). `same_place(old, new)`: whether `new` sits
 /// where `old` was (see [`Places`]). `widened(old, new)` says whether `new`,
 /// a rewrite of `old` (same file, same label), reaches further than it did.
-/// `near(a, b)`: how close files `a` and `b` are (directories their paths share).
-/// `renamed(old, new)`: whether two skips over different declarations are over one test
-/// renamed where it stood (see [`renamed_in_place`]); such a pair is a rewrite too. `loose`:
+/// `near(removed, added)`: how close the files of two markers are (directories their paths
+/// share), or `None` when one may not have moved to the other (see [`left_with_its_file`]).
+/// `renamed(old, new, strict)`: whether two skips over different declarations are over one
+/// test renamed where it stood (see [`renamed_in_place`]); such a pair is a rewrite too.
+/// Asked first with `strict` on, then off for what is left. `loose`:
 /// pair rewrites that share no words too (in line order), for markers whose text is not
 /// what they say (a suppression's reach is its rules, which `widened` reads).
 pub fn account(
@@ -133,8 +136,8 @@ pub fn account(
     removed: &[Mark],
     widened: &dyn Fn(&Mark, &Mark) -> bool,
     same_place: &dyn Fn(&Mark, &Mark) -> bool,
-    renamed: &dyn Fn(&Mark, &Mark) -> bool,
-    near: &dyn Fn(usize, usize) -> usize,
+    renamed: &dyn Fn(&Mark, &Mark, bool) -> bool,
+    near: &dyn Fn(&Mark, &Mark) -> Option<usize>,
     loose: bool,
 ) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::New; added.len()];
@@ -176,12 +179,15 @@ pub fn account(
                     && (!same_file || r.file == a.file)
                     && (!same_next || next(r) == next(a))
                 {
+                    let Some(close) = near(r, a) else {
+                        continue;
+                    };
                     let shared = if same_next {
                         0
                     } else {
                         shared_next_words(r, a)
                     };
-                    pairs.push((near(r.file, a.file), shared, j, i));
+                    pairs.push((close, shared, j, i));
                 }
             }
         }
@@ -283,22 +289,25 @@ pub fn account(
     // 3. A skip over a test renamed where it stood: the skip line and the declaration were
     // both rewritten in place, and neither declaration is found on the other side.
     // Or a skip taken off a test's declaration and written into its body (`renamed` says
-    // which, see [`super::into_body`]).
-    for (j, a) in added.iter().enumerate() {
-        if verdicts[j] != Verdict::New {
-            continue;
-        }
-        let hit = (0..removed.len()).find(|&i| {
-            let r = &removed[i];
-            !used[i]
-                && r.file == a.file
-                && r.anchor.is_some()
-                && (a.anchor.is_none() || family(&r.label) == family(&a.label))
-                && renamed(r, a)
-        });
-        if let Some(i) = hit {
-            used[i] = true;
-            verdicts[j] = rewrite(i, j);
+    // which, see [`super::into_body`]). Those in their place first, then the looser pairs
+    // `renamed` allows once nothing in place is left (skip lines the diff kept).
+    for strict in [true, false] {
+        for (j, a) in added.iter().enumerate() {
+            if verdicts[j] != Verdict::New {
+                continue;
+            }
+            let hit = (0..removed.len()).find(|&i| {
+                let r = &removed[i];
+                !used[i]
+                    && r.file == a.file
+                    && r.anchor.is_some()
+                    && (a.anchor.is_none() || family(&r.label) == family(&a.label))
+                    && renamed(r, a, strict)
+            });
+            if let Some(i) = hit {
+                used[i] = true;
+                verdicts[j] = rewrite(i, j);
+            }
         }
     }
     verdicts
@@ -351,7 +360,7 @@ pub fn hoisted(old: &Mark, new: &Mark, old_text: Option<&str>, new_text: Option<
         || (outer(old) && inner(new) && opens(old, new_text, new.line))
 }
 
-fn never(_: &Mark, _: &Mark) -> bool {
+fn never_renamed(_: &Mark, _: &Mark, _: bool) -> bool {
     false
 }
 
@@ -565,6 +574,7 @@ fn counts_note(
 pub fn marker_findings(
     visible: &[&FileDelta],
     added: &Marks,
+    kept: &[(Vec<Line>, Vec<Line>)],
     enabled: scan::Enabled,
     tests: &TestPaths,
     new_counts: &[Option<TestCounts>],
@@ -608,6 +618,34 @@ pub fn marker_findings(
                 };
                 scan::scan(&side, lang, tests.is_test(from), need, None, &mut removed);
             }
+            // Skip lines the diff kept over another declaration: removed from the old one.
+            let gone = &kept.get(i).map_or(&[][..], |k| &k.0[..]);
+            if let (Some(lang), true, false) = (Lang::from_path(from), need.skips, gone.is_empty())
+            {
+                let side = scan::FileLines {
+                    file: i,
+                    path: from,
+                    lines: gone,
+                    text: d.old_text.as_deref(),
+                    test_rise: None,
+                    removed: &[],
+                    shared_helpers: packages
+                        .get(skip_helpers::package_of(from))
+                        .map_or(&[], Vec::as_slice),
+                };
+                let only_skips = scan::Enabled {
+                    skips: true,
+                    ..Default::default()
+                };
+                scan::scan(
+                    &side,
+                    lang,
+                    tests.is_test(from),
+                    only_skips,
+                    None,
+                    &mut removed,
+                );
+            }
         }
     }
     let places: Vec<Places> = visible.iter().map(|d| Places::of(d)).collect();
@@ -648,18 +686,40 @@ pub fn marker_findings(
             })
             .as_ref()
     };
-    let renamed = |old: &Mark, new: &Mark| {
+    // Skip lines the diff kept over another declaration (see [`super::kept_skips`]): old
+    // and new line numbers per file.
+    let kept_at: Vec<(HashSet<u32>, HashSet<u32>)> = kept
+        .iter()
+        .map(|(gone, put)| {
+            let numbers = |v: &[Line]| v.iter().map(|l| l.number).collect();
+            (numbers(gone), numbers(put))
+        })
+        .collect();
+    let both_kept = |old: &Mark, new: &Mark| {
+        kept_at.get(old.file).is_some_and(|(gone, put)| {
+            old.file == new.file && gone.contains(&old.line) && put.contains(&new.line)
+        })
+    };
+    let renamed = |old: &Mark, new: &Mark, strict: bool| {
         let d = visible[new.file];
         if new.anchor.is_none() {
-            return old.file == new.file
+            return strict
+                && old.file == new.file
                 && body_of(new.file)
                     .is_some_and(|(lang, v)| into_body::moved_into_body(old, new, *lang, v));
         }
+        // A diff keeps identical skip lines in whatever order it likes: among the skip
+        // lines it kept, a test renamed is told by its declarations, not by which kept line
+        // now sits over it.
+        let place = if strict {
+            places[old.file].same(old.line, new.line)
+        } else {
+            both_kept(old, new)
+        };
         old.file == new.file
-            && places[old.file].same(old.line, new.line)
+            && place
             && renamed_in_place(old, new, d.old_text.as_deref(), d.new_text.as_deref())
     };
-    let near = |a: usize, b: usize| shared_dirs(&old_path(visible[a]), &visible[b].path);
     let mut out = scan::MarkerFindings::default();
     for kind in Kind::ALL.into_iter().filter(|k| need.has(*k)) {
         let lang_of = |file: usize| Lang::from_path(&visible[file].path);
@@ -675,6 +735,12 @@ pub fn marker_findings(
                 }
             })
         };
+        let near = |r: &Mark, a: &Mark| {
+            let gone_with_file =
+                kind == Kind::Lint && r.file != a.file && left_with_its_file(visible[r.file], r, a);
+            (!gone_with_file)
+                .then(|| shared_dirs(&old_path(visible[r.file]), &visible[a.file].path))
+        };
         let mut verdicts = account(
             added.of(kind),
             removed.of(kind),
@@ -687,12 +753,20 @@ pub fn marker_findings(
             if kind == Kind::Skips {
                 &renamed
             } else {
-                &never
+                &never_renamed
             },
             &near,
             kind != Kind::Todos,
         );
         if kind == Kind::Skips {
+            let is_test = |file: usize| tests.is_test(&visible[file].path);
+            module_wide::gathered(
+                visible,
+                added.of(kind),
+                removed.of(kind),
+                &is_test,
+                &mut verdicts,
+            );
             not_lowered_skips(visible, added.of(kind), &mut verdicts);
         }
         if kind == Kind::Lint {
@@ -736,6 +810,100 @@ pub fn marker_findings(
     }
     out
 }
+
+/// Whether the suppression `removed`, of a file the change deleted, went with that file
+/// rather than to `added` in another file: both sit over code (a declaration, a
+/// statement) and that code shares no word of a name (`ClassWithPrivateFinalFields` and
+/// `ClassWithPrivateMembers` share `private`; `class BinaryTSFactory` and `byte[]
+/// decode(String input)` share nothing). A file deleted takes its code with it; code it
+/// held that another file of the change now holds keeps some of its names, so a
+/// suppression over unrelated code is another suppression.
+fn left_with_its_file(from: &FileDelta, removed: &Mark, added: &Mark) -> bool {
+    if !matches!(from.kind, DeltaKind::Deleted) {
+        return false;
+    }
+    let (Some(was), Some(now)) = (removed.next, added.next) else {
+        return false;
+    };
+    name_words(was).is_disjoint(&name_words(now))
+}
+
+/// The words of the names on a line, lower case: identifiers split where a word starts
+/// (`parseJSONValue` -> `parse`, `json`, `value`; `max_len` -> `max`, `len`), without
+/// numbers and the keywords that only open a declaration ([`DECLARATION_WORDS`]).
+fn name_words(line: &str) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for ident in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if DECLARATION_WORDS.contains(&ident) {
+            continue;
+        }
+        let chars: Vec<char> = ident.chars().collect();
+        let mut word = String::new();
+        for (k, &c) in chars.iter().enumerate() {
+            let prev = k.checked_sub(1).map(|p| chars[p]);
+            let next = chars.get(k + 1).copied();
+            let starts = c.is_uppercase()
+                && (prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit())
+                    || (prev.is_some_and(char::is_uppercase)
+                        && next.is_some_and(char::is_lowercase)));
+            if c == '_' || starts {
+                out.insert(std::mem::take(&mut word));
+            }
+            if c != '_' {
+                word.extend(c.to_lowercase());
+            }
+        }
+        out.insert(word);
+    }
+    out.retain(|w| w.starts_with(char::is_alphabetic) && !DECLARATION_WORDS.contains(&w.as_str()));
+    out
+}
+
+/// Words that name no code: modifiers and the keywords that open a declaration.
+const DECLARATION_WORDS: &[&str] = &[
+    "public",
+    "private",
+    "protected",
+    "internal",
+    "static",
+    "final",
+    "abstract",
+    "sealed",
+    "open",
+    "override",
+    "synchronized",
+    "native",
+    "transient",
+    "volatile",
+    "default",
+    "class",
+    "interface",
+    "enum",
+    "record",
+    "object",
+    "struct",
+    "trait",
+    "impl",
+    "fn",
+    "fun",
+    "def",
+    "function",
+    "const",
+    "let",
+    "var",
+    "val",
+    "void",
+    "pub",
+    "mod",
+    "type",
+    "async",
+    "export",
+    "new",
+    "return",
+    "extends",
+    "implements",
+    "throws",
+];
 
 /// An entry of a multi-line suppression list (see [`lint::open_lists`]) whose rules the
 /// change removed from a suppression elsewhere (a one-line `#![allow(a, b)]` wrapped over
@@ -926,7 +1094,15 @@ mod tests {
         // The one over test_slow moved (to another file, re-indented); the one over
         // test_fast is new, and is no rewrite of anything either.
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
         let removed = [over(
@@ -938,7 +1114,15 @@ mod tests {
             "def test_fast():",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::New]
         );
     }
@@ -947,8 +1131,27 @@ mod tests {
         false
     }
 
-    fn same_dir(_: usize, _: usize) -> usize {
-        0
+    #[test]
+    fn the_words_of_names_are_split_where_a_word_starts() {
+        let words = |line: &str| {
+            let mut v: Vec<String> = name_words(line).into_iter().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            words("public abstract class BinaryTSFactory extends Base64Variant"),
+            ["base64", "binary", "factory", "ts", "variant"]
+        );
+        assert_eq!(
+            words("  private static int max_len_2;"),
+            ["int", "len", "max"]
+        );
+        assert!(name_words("public byte[] decode(String input)")
+            .is_disjoint(&name_words("public abstract class BinaryTSFactory")));
+    }
+
+    fn same_dir(_: &Mark, _: &Mark) -> Option<usize> {
+        Some(0)
     }
 
     fn anywhere(_: &Mark, _: &Mark) -> bool {
@@ -982,11 +1185,27 @@ mod tests {
         let added = [mark(0, 9, "noqa", "x = 2  # noqa: b")];
         let removed = [mark(0, 3, "noqa", "x = 1  # noqa: a")];
         assert_eq!(
-            account(&added, &removed, &never, &here, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &here,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::New]
         );
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::Rewritten]
         );
     }
@@ -1093,7 +1312,7 @@ mod tests {
             };
             let (a, r) = (marks(&added), marks(&removed));
             let widened = |_: &Mark, _: &Mark| wide;
-            let verdicts = account(&a, &r, &widened, &anywhere, &never, &same_dir, true);
+            let verdicts = account(&a, &r, &widened, &anywhere, &never_renamed, &same_dir, true);
             let reported = verdicts
                 .iter()
                 .filter(|v| matches!(v, Verdict::New | Verdict::Widened { .. }))
@@ -1130,7 +1349,15 @@ mod tests {
             ),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::Rewritten; 3]
         );
         // A skipped test turned into a skipped group, a skip into a focus, or a skip put
@@ -1152,7 +1379,15 @@ mod tests {
             ),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::New; 3]
         );
     }
@@ -1175,7 +1410,9 @@ mod tests {
             Some(old_text),
             Some(renamed_text)
         ));
-        let place = |o: &Mark, n: &Mark| renamed_in_place(o, n, Some(old_text), Some(renamed_text));
+        let place = |o: &Mark, n: &Mark, _: bool| {
+            renamed_in_place(o, n, Some(old_text), Some(renamed_text))
+        };
         assert_eq!(
             account(
                 std::slice::from_ref(&new),
@@ -1224,7 +1461,15 @@ mod tests {
             "public void ignored() {",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::Rewritten]
         );
         // Another test's declaration is another test.
@@ -1233,7 +1478,15 @@ mod tests {
             "public void valid() {",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::New]
         );
     }
@@ -1242,7 +1495,15 @@ mod tests {
     fn nothing_removed_means_everything_added_is_new() {
         let added = [mark(0, 3, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &[], &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &[],
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::New]
         );
     }
@@ -1258,7 +1519,15 @@ mod tests {
             mark(2, 5, "it.skip", "  it.skip('b', () => {})"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::Moved { from: 0 }, Verdict::Moved { from: 2 }]
         );
     }
@@ -1271,7 +1540,15 @@ mod tests {
         ];
         let removed = [mark(0, 4, "it.skip", "it.skip('a')")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }
@@ -1286,7 +1563,15 @@ mod tests {
             mark(1, 1, "it.skip", "it.skip('a')"),
         ];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::Moved { from: 1 }]
         );
     }
@@ -1306,7 +1591,15 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &wider,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![
                 Verdict::Rewritten,
                 Verdict::Widened {
@@ -1332,7 +1625,15 @@ mod tests {
         let wider =
             |old: &Mark, new: &Mark| new.text.matches(',').count() > old.text.matches(',').count();
         assert_eq!(
-            account(&added, &removed, &wider, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &wider,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![
                 Verdict::New,
                 Verdict::Widened {
@@ -1360,7 +1661,15 @@ mod tests {
             "const old = y as any",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, true),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                true
+            ),
             vec![Verdict::New, Verdict::Moved { from: 0 }]
         );
     }
@@ -1380,7 +1689,15 @@ mod tests {
             "// TODO: adjust once a narrower type is thrown",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                false
+            ),
             vec![Verdict::New]
         );
         let added = [mark(
@@ -1390,7 +1707,15 @@ mod tests {
             "// TODO(ann): forbid null for primitives?",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                false
+            ),
             vec![Verdict::Rewritten]
         );
     }
@@ -1410,7 +1735,15 @@ mod tests {
             "    # FIXME: MULTIPART_LIMIT was introduced by mistake and it will be removed in 1.7.0",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                false
+            ),
             vec![Verdict::Rewritten]
         );
         // A FIXME about something else is other work.
@@ -1421,7 +1754,15 @@ mod tests {
             "    # FIXME: the parser leaks file handles",
         )];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                false
+            ),
             vec![Verdict::New]
         );
     }
@@ -1436,7 +1777,15 @@ mod tests {
         ];
         let removed = [mark(0, 20, "TODO", "\t// TODO")];
         assert_eq!(
-            account(&added, &removed, &never, &anywhere, &never, &same_dir, false),
+            account(
+                &added,
+                &removed,
+                &never,
+                &anywhere,
+                &never_renamed,
+                &same_dir,
+                false
+            ),
             vec![Verdict::Moved { from: 0 }, Verdict::New]
         );
     }

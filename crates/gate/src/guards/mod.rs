@@ -9,11 +9,13 @@ mod heredoc;
 mod into_body;
 mod junit_port;
 mod jvm_fixtures;
+mod kept_skips;
 mod languages;
 mod lexer;
 mod line;
 mod lint;
 mod merged;
+mod module_wide;
 mod new_parameter;
 mod not_lowered;
 mod protected;
@@ -236,6 +238,18 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     } else {
         Default::default()
     };
+    // Skip lines the diff kept over a declaration that changed (see [`kept_skips`]): the
+    // removed and the added side of each file.
+    let kept: Vec<(Vec<Line>, Vec<Line>)> = visible
+        .iter()
+        .map(|d| {
+            if enabled.skips {
+                kept_skips::reanchored(d)
+            } else {
+                Default::default()
+            }
+        })
+        .collect();
     // One pass per file: lex it once, count its tests, collect the markers on its added
     // lines.
     for (i, d) in visible.iter().enumerate() {
@@ -282,10 +296,30 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
             );
             if enabled.skips {
                 rises.extend(skip_count_rise(d, new, skips_added));
+                if !kept[i].1.is_empty() {
+                    let side = scan::FileLines {
+                        lines: &kept[i].1,
+                        test_rise: None,
+                        ..side
+                    };
+                    let only_skips = scan::Enabled {
+                        skips: true,
+                        ..Default::default()
+                    };
+                    scan::scan(
+                        &side,
+                        lang,
+                        tests.is_test(&d.path),
+                        only_skips,
+                        None,
+                        &mut added,
+                    );
+                }
             }
         }
     }
-    let mut markers = account::marker_findings(&visible, &added, enabled, &tests, &new_counts);
+    let mut markers =
+        account::marker_findings(&visible, &added, &kept, enabled, &tests, &new_counts);
     markers.skips.extend(rises);
     let deleted = if on(cfg.deleted_tests) {
         deleted::deleted_tests(&visible, &new_counts, &tests, &macros, near)

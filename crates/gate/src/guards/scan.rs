@@ -370,7 +370,7 @@ pub fn scan<'a>(
 /// line that is more than annotations. A reformat that puts `@Test` on a line of its own,
 /// or wraps an annotation's arguments over several lines (`@Ignore(` then the reason),
 /// keeps the same declaration, so the skip stays the same skip.
-fn declaration<'a>(own: &'a str, all: &[&'a str], number: usize) -> Option<&'a str> {
+pub(super) fn declaration<'a>(own: &'a str, all: &[&'a str], number: usize) -> Option<&'a str> {
     // Arguments left open at the end of a line: (bracket, its closer, depth).
     let mut open: Option<(char, char, usize)> = None;
     let lines = std::iter::once(own).chain(all.iter().skip(number).copied());
@@ -399,7 +399,7 @@ fn declaration<'a>(own: &'a str, all: &[&'a str], number: usize) -> Option<&'a s
 }
 
 /// How far an annotation's arguments are followed over the lines after it.
-const ANNOTATION_LINES: usize = 40;
+pub(super) const ANNOTATION_LINES: usize = 40;
 
 enum Stripped<'a> {
     /// What follows the annotations on the line, trimmed; a comment is nothing.
