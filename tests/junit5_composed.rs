@@ -49,7 +49,10 @@ fn dropped<'a>(path: &'a str, says: &'a str) -> impl Fn(Option<i32>, &Value, &st
 fn a_test_annotation_folded_into_a_composed_annotation_the_change_declares_removes_no_test() {
     let before = tag_test("org.site.MultiLocaleRule", BOTH);
     let folded = BOTH.replace("    @Test @MultiLocaleTest\n", "    @MultiLocaleTest\n");
-    let folded = folded.replace("    @Test\n    @MultiLocaleTest\n", "    @MultiLocaleTest\n");
+    let folded = folded.replace(
+        "    @Test\n    @MultiLocaleTest\n",
+        "    @MultiLocaleTest\n",
+    );
     let after = tag_test("org.site.MultiLocaleExtension", &folded);
     both_ways(
         &[(RULE, RULE_TEXT), (TAGS, &before)],
@@ -67,7 +70,10 @@ fn folding_into_an_annotation_that_carries_no_test_annotation_deletes_the_tests(
     // The same fold while the annotation type stays a plain marker: two tests stop running.
     let before = tag_test("org.site.MultiLocaleRule", BOTH);
     let folded = BOTH.replace("    @Test @MultiLocaleTest\n", "    @MultiLocaleTest\n");
-    let folded = folded.replace("    @Test\n    @MultiLocaleTest\n", "    @MultiLocaleTest\n");
+    let folded = folded.replace(
+        "    @Test\n    @MultiLocaleTest\n",
+        "    @MultiLocaleTest\n",
+    );
     // The change touches the annotation type, which still carries no test annotation.
     let documented = RULE_TEXT.replace("    @Retention", "    @Documented\n    @Retention");
     let after = tag_test("org.site.MultiLocaleRule", &folded);
@@ -86,7 +92,8 @@ fn values_test(methods: &str) -> String {
 
 const POSITIVE: &str =
     "    @TwoValues\n    void positive(int x) {\n        assertTrue(x > 0);\n    }\n\n";
-const SMALL: &str = "    @TwoValues\n    void small(int x) {\n        assertTrue(x < 3);\n    }\n\n";
+const SMALL: &str =
+    "    @TwoValues\n    void small(int x) {\n        assertTrue(x < 3);\n    }\n\n";
 const PLAIN: &str = "    @Test\n    void plain() {\n        assertTrue(true);\n    }\n\n";
 
 #[test]
@@ -144,5 +151,51 @@ fn a_test_turned_into_a_before_test_method_is_a_deleted_test() {
         &[(NAMED, &before)],
         &writing(&[(NAMED, &after)]),
         &dropped(NAMED, "dropped from 2 to 1"),
+    );
+}
+
+const FOLDED: &str = "    @MultiLocaleTest\n    public void canonicalizes(Locale locale) {\n        assertEquals(\"p\", Tag.valueOf(\"P\").getName());\n    }\n\n    @MultiLocaleTest\n    public void normalizes(Locale locale) {\n        assertEquals(\"p\", Tag.normalize(\"P\"));\n    }\n\n    @Test\n    public void equality() {\n        assertEquals(Tag.valueOf(\"p\"), Tag.valueOf(\"p\"));\n    }\n\n";
+
+#[test]
+fn a_composed_annotation_declared_in_an_unchanged_file_the_test_imports_is_known() {
+    // The annotation type was made a test annotation earlier; this change only drops the
+    // `@Test` beside it, which ran the test twice.
+    let before = tag_test("org.site.MultiLocaleExtension", BOTH);
+    let after = tag_test("org.site.MultiLocaleExtension", FOLDED);
+    both_ways(
+        &[(EXTENSION, EXTENSION_TEXT), (TAGS, &before)],
+        &writing(&[(TAGS, &after)]),
+        &nothing,
+    );
+}
+
+#[test]
+fn removing_a_test_of_a_composed_annotation_from_an_unchanged_file_is_a_deleted_test() {
+    let before = tag_test("org.site.MultiLocaleExtension", FOLDED);
+    let after = tag_test(
+        "org.site.MultiLocaleExtension",
+        &FOLDED.replace("    @MultiLocaleTest\n    public void normalizes(Locale locale) {\n        assertEquals(\"p\", Tag.normalize(\"P\"));\n    }\n\n", ""),
+    );
+    both_ways(
+        &[(EXTENSION, EXTENSION_TEXT), (TAGS, &before)],
+        &writing(&[(TAGS, &after)]),
+        &dropped(TAGS, "dropped from 3 to 2"),
+    );
+}
+
+#[test]
+fn an_imported_annotation_type_of_the_same_name_carrying_no_test_annotation_is_none() {
+    // The imported file declares `MultiLocaleTest` as a plain marker: dropping `@Test` stops
+    // both tests.
+    let before = tag_test("org.site.MultiLocaleRule", BOTH);
+    let after = tag_test("org.site.MultiLocaleRule", FOLDED);
+    both_ways(
+        &[
+            (RULE, RULE_TEXT),
+            (EXTENSION, EXTENSION_TEXT),
+            (TAGS, &before),
+        ],
+        &writing(&[(TAGS, &after)]),
+        &dropped(TAGS, "dropped from 3 to 1"),
     );
 }

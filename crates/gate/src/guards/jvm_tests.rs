@@ -201,6 +201,68 @@ pub fn declared_tests<'a>(files: impl Iterator<Item = (Lang, &'a str)>) -> Vec<S
     found.into_iter().collect()
 }
 
+/// Where the annotation types a JVM file imports by name may be declared in the
+/// repository, as paths without their extension: for `import a.b.Outer.Name;` with
+/// `@Name` in the file (not one of JUnit's own), `ROOT/a/b/Outer/Name` (a type of its own)
+/// and `ROOT/a/b/Outer` (nested in `Outer`), ROOT being the source root the file's own
+/// `package` line gives (`src/test/java/` for `src/test/java/a/c/XTest.java` in package
+/// `a.c`). A library's import names files the repository does not have; a wildcard
+/// import, an annotation of the file's own package used without import, and a declaration
+/// under another source root are not looked for.
+pub fn imported_from(path: &str, text: &str) -> Vec<String> {
+    let Some((dir, _)) = path.rsplit_once('/') else {
+        return Vec::new();
+    };
+    let statement = |line: &str, keyword: &str| -> Option<Vec<String>> {
+        let rest = line.trim().strip_prefix(keyword)?;
+        let rest = rest.strip_prefix(char::is_whitespace)?;
+        let rest = rest.trim_start();
+        let rest = rest.strip_prefix("static ").unwrap_or(rest);
+        let name = rest.split([';', ' ', '\t']).next()?;
+        let parts: Vec<String> = name.split('.').map(String::from).collect();
+        let plain =
+            |p: &String| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_');
+        parts.iter().all(plain).then_some(parts)
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(package) = lines.iter().find_map(|l| statement(l, "package")) else {
+        return Vec::new();
+    };
+    let Some(root) = dir
+        .strip_suffix(package.join("/").as_str())
+        .filter(|r| r.is_empty() || r.ends_with('/'))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for parts in lines.iter().filter_map(|l| statement(l, "import")) {
+        let [.., outer, name] = parts.as_slice() else {
+            continue;
+        };
+        if BUILTIN.contains(&name.as_str()) || !used_as_annotation(text, name) {
+            continue;
+        }
+        let own = format!("{root}{}", parts.join("/"));
+        out.push(own);
+        if outer.starts_with(char::is_uppercase) {
+            out.push(format!("{root}{}", parts[..parts.len() - 1].join("/")));
+        }
+    }
+    out
+}
+
+/// Whether `@name` stands in the text as a whole name (a cheap look: a mention in a comment
+/// only costs a look-up).
+fn used_as_annotation(text: &str, name: &str) -> bool {
+    let at = format!("@{name}");
+    text.match_indices(&at).any(|(i, _)| {
+        !text[i + at.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,5 +324,22 @@ mod tests {
             ),
             2
         );
+    }
+
+    #[test]
+    fn imported_annotations_are_looked_for_under_the_files_source_root() {
+        let text = "package org.site.parser;\n\nimport org.site.MultiLocaleExtension.MultiLocaleTest;\nimport org.site.Slow;\nimport org.junit.jupiter.api.Test;\nimport org.junit.jupiter.api.DisplayName;\nimport static org.site.Util.helper;\nimport org.site.Unused;\nimport org.site.*;\n\nclass TagTest {\n  @Test @MultiLocaleTest @Slow(2)\n  void a(Locale l) {}\n  @DisplayNameX void b() {}\n  // @Unused2\n}\n";
+        let found = imported_from("core/src/test/java/org/site/parser/TagTest.java", text);
+        assert_eq!(
+            found,
+            vec![
+                "core/src/test/java/org/site/MultiLocaleExtension/MultiLocaleTest",
+                "core/src/test/java/org/site/MultiLocaleExtension",
+                "core/src/test/java/org/site/Slow",
+            ]
+        );
+        // A file whose directory does not follow its package gives no root.
+        assert!(imported_from("test/TagTest.java", text).is_empty());
+        assert!(imported_from("TagTest.java", text).is_empty());
     }
 }

@@ -224,14 +224,26 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     };
     let builtin_tests = TestPaths::default();
     let plain = TestMacros::new(&cfg.test_macros);
-    let macros = plain
-        .clone()
-        .with_jvm_tests(jvm_tests::declared_tests(visible.iter().flat_map(|d| {
-            let lang = Lang::from_path(&d.path);
-            [d.old_text.as_deref(), d.new_text.as_deref()]
-                .into_iter()
-                .filter_map(move |t| Some((lang?, t?)))
-        })));
+    let imported = if want_counts {
+        jvm_imports(&visible, &tests, near)
+    } else {
+        Vec::new()
+    };
+    let macros = plain.clone().with_jvm_tests(jvm_tests::declared_tests(
+        visible
+            .iter()
+            .flat_map(|d| {
+                let lang = Lang::from_path(&d.path);
+                [d.old_text.as_deref(), d.new_text.as_deref()]
+                    .into_iter()
+                    .filter_map(move |t| Some((lang?, t?)))
+            })
+            .chain(
+                imported
+                    .iter()
+                    .filter_map(|(path, text)| Some((Lang::from_path(path)?, text.as_str()))),
+            ),
+    ));
     let recounted: Vec<Option<FileDelta>> = if want_counts && macros.has_jvm_tests() {
         visible
             .iter()
@@ -333,6 +345,34 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         report("new_todos", cfg.new_todos, markers.todos),
         report("debug_artifacts", cfg.debug_artifacts, markers.debug),
     ]
+}
+
+/// The files the change's JVM test files import annotations from (see
+/// [`jvm_tests::imported_from`]), as they are now, read through `near` only when some
+/// import may name a file of the repository.
+fn jvm_imports(deltas: &[&FileDelta], tests: &TestPaths, near: &Near) -> Vec<(String, String)> {
+    let mut wanted: std::collections::BTreeSet<String> = Default::default();
+    for d in deltas.iter().filter(|d| tests.is_counted(&d.path)) {
+        if !matches!(Lang::from_path(&d.path), Some(Lang::Java | Lang::Kotlin)) {
+            continue;
+        }
+        for text in [&d.old_text, &d.new_text].into_iter().flatten() {
+            wanted.extend(jvm_tests::imported_from(&d.path, text));
+        }
+    }
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let dirs: std::collections::BTreeSet<String> = wanted
+        .iter()
+        .filter_map(|p| p.rsplit_once('/').map(|(dir, _)| dir.to_string()))
+        .collect();
+    let mut found = near(&dirs.into_iter().collect::<Vec<_>>());
+    found.retain(|(path, _)| {
+        path.rsplit_once('.')
+            .is_some_and(|(stem, ext)| matches!(ext, "java" | "kt") && wanted.contains(stem))
+    });
+    found
 }
 
 /// A JVM file's count at the comparison point, recounted with the test annotations the
