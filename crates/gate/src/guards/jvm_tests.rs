@@ -64,6 +64,12 @@ impl Blocks {
                 match toks[i] {
                     Tok::Punct('(') => self.args += 1,
                     Tok::Punct(')') => self.args -= 1,
+                    // No argument list holds a statement's end: one left open by broken
+                    // code does not swallow the rest of the file.
+                    Tok::Punct(';') => {
+                        self.args = 0;
+                        continue;
+                    }
                     _ => {}
                 }
                 i += 1;
@@ -314,6 +320,10 @@ mod tests {
         assert_eq!(tests_in(Lang::Java, text, &[]), 2);
         // The annotation type's own declaration is not a test.
         assert_eq!(tests_in(Lang::Java, COMPOSED, &["MultiLocaleTest"]), 0);
+        // An argument list left open ends at the statement's end.
+        let open =
+            "class A {\n  @Test(timeout = 1\n  void a() {}\n  int x;\n  @Test void b() {}\n}\n";
+        assert_eq!(tests_in(Lang::Java, open, &[]), 2);
         // A `@Test` left at the end of the file still counts.
         assert_eq!(tests_in(Lang::Kotlin, "class A {\n  @Test", &[]), 1);
         assert_eq!(
