@@ -199,3 +199,25 @@ fn an_imported_annotation_type_of_the_same_name_carrying_no_test_annotation_is_n
         &dropped(TAGS, "dropped from 3 to 1"),
     );
 }
+
+const NAMES: &str = "src/test/java/org/site/parser/NameTest.java";
+
+fn name_test(methods: &str) -> String {
+    format!("package org.site.parser;\n\nimport org.site.MultiLocaleExtension.MultiLocaleTest;\nimport org.junit.jupiter.api.Test;\n\npublic class NameTest {{\n{methods}    @Test\n    public void other() {{\n        assertEquals(1, 1);\n    }}\n}}\n")
+}
+
+#[test]
+fn a_test_of_a_composed_annotation_moved_to_another_file_is_not_deleted() {
+    let moving = "    @MultiLocaleTest\n    public void normalizes(Locale locale) {\n        assertEquals(\"p\", Tag.normalize(\"P\"));\n    }\n\n";
+    let before = tag_test("org.site.MultiLocaleExtension", FOLDED);
+    let after = tag_test("org.site.MultiLocaleExtension", &FOLDED.replace(moving, ""));
+    both_ways(
+        &[
+            (EXTENSION, EXTENSION_TEXT),
+            (TAGS, &before),
+            (NAMES, &name_test("")),
+        ],
+        &writing(&[(TAGS, &after), (NAMES, &name_test(moving))]),
+        &nothing,
+    );
+}

@@ -151,6 +151,24 @@ pub(super) fn junit3_method(cx: &LineCtx) -> u32 {
     u32::from(modifiers.contains(&"public") && !modifiers.contains(&"static"))
 }
 
+/// [`tests_on_line`], with the JVM test annotations the change declares (`macros`, see
+/// [`jvm_tests`]) counted on Java/Kotlin lines too.
+pub fn tests_on_line_with(cx: &LineCtx, macros: &TestMacros) -> u32 {
+    match cx.lang {
+        Lang::Java | Lang::Kotlin if macros.has_jvm_tests() => {
+            let n = cx
+                .chains
+                .iter()
+                .filter(|ch| {
+                    ch.before(&cx.toks) == Some(Tok::Punct('@')) && macros.is_jvm_test(ch.last())
+                })
+                .count();
+            n as u32
+        }
+        _ => tests_on_line(cx),
+    }
+}
+
 /// `def test_x`, `func TestX(`, `fn ... ` after `#[test]` and so on: how many tests this
 /// line declares.
 pub fn tests_on_line(cx: &LineCtx) -> u32 {
