@@ -33,7 +33,9 @@
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
-use super::test_moves::{declared, imports, replaces, rewritten, same_tests, Declared};
+use super::test_moves::{
+    declared, declared_with, imports, replaces, rewritten, same_tests, Declared,
+};
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
@@ -414,7 +416,7 @@ fn moved_out(
             _ => 0,
         };
         if gained > 0 {
-            let added = turnover(d, &builtin).1;
+            let added = turnover(d, &builtin, macros).1;
             let empty = added.iter().filter(|t| t.empty).count() as u32;
             gains.push(Gain {
                 at: j,
@@ -454,7 +456,7 @@ fn moved_out(
             out.push(acc);
             continue;
         };
-        let (mut gone, stayed) = turnover(d, &builtin);
+        let (mut gone, stayed) = turnover(d, &builtin, macros);
         // A test rewritten inside its own file did not leave it.
         pair_off(&mut gone, stayed);
         let mut room = lost;
@@ -571,13 +573,17 @@ fn replacement(
 /// as context for another's (the lines are alike) would show the removed test with no
 /// declaration of its own, and the kept one as removed. Otherwise, the tests declared on
 /// the removed and added lines; with no removed line known, none left.
-fn turnover(d: &FileDelta, builtin: &TestPaths) -> (Vec<Declared>, Vec<Declared>) {
+fn turnover(
+    d: &FileDelta,
+    builtin: &TestPaths,
+    macros: &TestMacros,
+) -> (Vec<Declared>, Vec<Declared>) {
     let old_path = match &d.kind {
         DeltaKind::Renamed { from } => from.as_str(),
         _ => d.path.as_str(),
     };
     let tests = |lines: &[Line], text: Option<&str>, path: &str| match Lang::from_path(path) {
-        Some(lang) => declared(lines, text, lang, builtin.is_test(path)),
+        Some(lang) => declared_with(lines, text, lang, builtin.is_test(path), macros),
         None => Vec::new(),
     };
     let (Some(old), Some(new)) = (d.old_text.as_deref(), d.new_text.as_deref()) else {

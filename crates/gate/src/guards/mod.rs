@@ -9,6 +9,7 @@ mod heredoc;
 mod into_body;
 mod junit_port;
 mod jvm_fixtures;
+mod jvm_tests;
 mod kept_skips;
 mod languages;
 mod lexer;
@@ -225,7 +226,40 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         debug: on(cfg.debug_artifacts),
     };
     let builtin_tests = TestPaths::default();
-    let macros = TestMacros::new(&cfg.test_macros);
+    let plain = TestMacros::new(&cfg.test_macros);
+    let imported = if want_counts {
+        jvm_imports(&visible, &tests, near)
+    } else {
+        Vec::new()
+    };
+    let macros = plain.clone().with_jvm_tests(jvm_tests::declared_tests(
+        visible
+            .iter()
+            .flat_map(|d| {
+                let lang = Lang::from_path(&d.path);
+                [d.old_text.as_deref(), d.new_text.as_deref()]
+                    .into_iter()
+                    .filter_map(move |t| Some((lang?, t?)))
+            })
+            .chain(
+                imported
+                    .iter()
+                    .filter_map(|(path, text)| Some((Lang::from_path(path)?, text.as_str()))),
+            ),
+    ));
+    let recounted: Vec<Option<FileDelta>> = if want_counts && macros.has_jvm_tests() {
+        visible
+            .iter()
+            .map(|d| jvm_recount(d, &macros, &builtin_tests))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let visible: Vec<&FileDelta> = visible
+        .iter()
+        .enumerate()
+        .map(|(i, d)| recounted.get(i).and_then(Option::as_ref).unwrap_or(d))
+        .collect();
     let mut added = scan::Marks::default();
     let mut new_counts: Vec<Option<TestCounts>> = Vec::with_capacity(visible.len());
     let mut rises = Vec::new();
@@ -260,11 +294,18 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         if let (Some(lang), Some(text), Some(_)) = (lang, &d.new_text, d.old_counts) {
             if want_counts && !gone {
                 let views = lexer::lex(&lang.syntax(), text, usize::MAX);
+                // Both sides of a file are counted with the same names: one whose old text
+                // is not at hand (dirty at baseline time) keeps its recorded count.
+                let same = if d.old_text.is_some() {
+                    &macros
+                } else {
+                    &plain
+                };
                 new = Some(tests_count::count_views(
                     lang,
                     &views,
                     builtin_tests.is_test(&d.path),
-                    &macros,
+                    same,
                 ));
                 lexed = Some(views);
             }
@@ -339,6 +380,50 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         report("new_todos", cfg.new_todos, markers.todos),
         report("debug_artifacts", cfg.debug_artifacts, markers.debug),
     ]
+}
+
+/// The files the change's JVM test files import annotations from (see
+/// [`jvm_tests::imported_from`]), as they are now, read through `near` only when some
+/// import may name a file of the repository.
+fn jvm_imports(deltas: &[&FileDelta], tests: &TestPaths, near: &Near) -> Vec<(String, String)> {
+    let mut wanted: std::collections::BTreeSet<String> = Default::default();
+    for d in deltas.iter().filter(|d| tests.is_counted(&d.path)) {
+        if !matches!(Lang::from_path(&d.path), Some(Lang::Java | Lang::Kotlin)) {
+            continue;
+        }
+        for text in [&d.old_text, &d.new_text].into_iter().flatten() {
+            wanted.extend(jvm_tests::imported_from(&d.path, text));
+        }
+    }
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let dirs: std::collections::BTreeSet<String> = wanted
+        .iter()
+        .filter_map(|p| p.rsplit_once('/').map(|(dir, _)| dir.to_string()))
+        .collect();
+    let mut found = near(&dirs.into_iter().collect::<Vec<_>>());
+    found.retain(|(path, _)| {
+        path.rsplit_once('.')
+            .is_some_and(|(stem, ext)| matches!(ext, "java" | "kt") && wanted.contains(stem))
+    });
+    found
+}
+
+/// A JVM file's count at the comparison point, recounted with the test annotations the
+/// change declares (`macros`), when its old text is at hand; `None` when nothing changes.
+fn jvm_recount(d: &FileDelta, macros: &TestMacros, builtin: &TestPaths) -> Option<FileDelta> {
+    let lang = Lang::from_path(&d.path).filter(|l| matches!(l, Lang::Java | Lang::Kotlin))?;
+    let (old, text) = (d.old_counts?, d.old_text.as_deref()?);
+    let old_path = match &d.kind {
+        DeltaKind::Renamed { from } => from.as_str(),
+        _ => d.path.as_str(),
+    };
+    let tests = tests_count::count_with(lang, text, builtin.is_test(old_path), macros).tests;
+    (tests != old.tests).then(|| FileDelta {
+        old_counts: Some(TestCounts { tests, ..old }),
+        ..d.clone()
+    })
 }
 
 /// The per-file skip count rose by more than the markers found on added lines: a skip

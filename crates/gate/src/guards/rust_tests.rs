@@ -19,11 +19,13 @@ const BUILTIN_ATTRS: &[&str] = &[
 /// Function-like macros that declare tests (`quickcheck! { fn prop(..) -> bool { .. } }`).
 const BUILTIN_BANGS: &[&str] = &["quickcheck", "proptest"];
 
-/// The test-declaring macro names in effect.
+/// The test-declaring macro names in effect, and the JVM annotation types the change
+/// declares as tests (see [`super::jvm_tests`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestMacros {
     attrs: Vec<String>,
     bangs: Vec<String>,
+    jvm: Vec<String>,
 }
 
 impl Default for TestMacros {
@@ -46,7 +48,27 @@ impl TestMacros {
                 None => attrs.push(last(name)),
             }
         }
-        TestMacros { attrs, bangs }
+        TestMacros {
+            attrs,
+            bangs,
+            jvm: Vec::new(),
+        }
+    }
+
+    /// The same, with `names` as JVM test annotations besides JUnit's own.
+    pub fn with_jvm_tests(mut self, names: Vec<String>) -> TestMacros {
+        self.jvm = names;
+        self
+    }
+
+    /// Whether the change declares JVM test annotations of its own.
+    pub fn has_jvm_tests(&self) -> bool {
+        !self.jvm.is_empty()
+    }
+
+    /// Whether an annotation of this (last) name makes a JVM method a test.
+    pub fn is_jvm_test(&self, name: &str) -> bool {
+        super::jvm_tests::BUILTIN.contains(&name) || self.jvm.iter().any(|n| n == name)
     }
 
     fn is_attr(&self, last: &str) -> bool {

@@ -11,8 +11,11 @@ use super::account::normalise;
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::{indent, LineCtx};
+use super::rust_tests::TestMacros;
 use super::scan::views;
-use super::tests_count::{go_example, go_example_runs, junit3_method, junit3_suite, tests_on_line};
+use super::tests_count::{
+    go_example, go_example_runs, junit3_method, junit3_suite, tests_on_line, tests_on_line_with,
+};
 use super::Line;
 
 /// One test declared on a changed line.
@@ -39,6 +42,18 @@ const BODY_MAX: usize = 400;
 
 /// Each test declared on `lines` of a file whose whole text is `text`, one entry per test.
 pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -> Vec<Declared> {
+    declared_with(lines, text, lang, is_test, &TestMacros::default())
+}
+
+/// [`declared`], with the JVM test annotations the change declares (`macros`): a test of a
+/// composed annotation that moves is seen leaving and arriving.
+pub fn declared_with(
+    lines: &[Line],
+    text: Option<&str>,
+    lang: Lang,
+    is_test: bool,
+    macros: &TestMacros,
+) -> Vec<Declared> {
     let Some(text) = text else {
         return Vec::new();
     };
@@ -54,7 +69,7 @@ pub fn declared(lines: &[Line], text: Option<&str>, lang: Lang, is_test: bool) -
             continue;
         };
         let cx = LineCtx::new(lang, &view, is_test);
-        let mut n = tests_on_line(&cx);
+        let mut n = tests_on_line_with(&cx, macros);
         if n == 0 && junit3 && !annotated(lang, &lexed, sig, is_test) {
             n = junit3_method(&cx);
         }

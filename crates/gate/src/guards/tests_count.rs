@@ -6,7 +6,7 @@ use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::rust_tests::{self, MacroBlocks, TestMacros};
 use super::tokens::Tok;
-use super::{skip_helpers, skips, TestCounts};
+use super::{jvm_tests, skip_helpers, skips, TestCounts};
 
 #[cfg(test)]
 pub fn count(lang: Lang, text: &str, is_test: bool) -> TestCounts {
@@ -32,6 +32,8 @@ pub fn count_views(
     let mut counts = TestCounts::default();
     let junit3 = junit3_suite(lang, views, is_test);
     let mut blocks = MacroBlocks::default();
+    let mut jvm = jvm_tests::Blocks::default();
+    let is_jvm_test = |name: &str| macros.is_jvm_test(name);
     let mut annotated = false;
     let helpers = skip_helpers::of_views(lang, views, is_test);
     for (at, view) in views.iter().enumerate() {
@@ -45,6 +47,7 @@ pub fn count_views(
                 let attrs = rust_tests::attribute_tests(&cx, macros);
                 attrs.saturating_add(blocks.line(&cx, macros, attrs))
             }
+            Lang::Java | Lang::Kotlin => jvm.tests(&cx, &is_jvm_test),
             _ => tests_on_line(&cx),
         };
         if lang == Lang::Go && go_example(&cx) > 0 && !go_example_runs(views, at) {
@@ -64,6 +67,7 @@ pub fn count_views(
         counts.tests = counts.tests.saturating_add(tests);
         counts.skips = counts.skips.saturating_add(skips::find(&cx).len() as u32);
     }
+    counts.tests = counts.tests.saturating_add(jvm.finish());
     counts
 }
 
@@ -147,6 +151,24 @@ pub(super) fn junit3_method(cx: &LineCtx) -> u32 {
     u32::from(modifiers.contains(&"public") && !modifiers.contains(&"static"))
 }
 
+/// [`tests_on_line`], with the JVM test annotations the change declares (`macros`, see
+/// [`jvm_tests`]) counted on Java/Kotlin lines too.
+pub fn tests_on_line_with(cx: &LineCtx, macros: &TestMacros) -> u32 {
+    match cx.lang {
+        Lang::Java | Lang::Kotlin if macros.has_jvm_tests() => {
+            let n = cx
+                .chains
+                .iter()
+                .filter(|ch| {
+                    ch.before(&cx.toks) == Some(Tok::Punct('@')) && macros.is_jvm_test(ch.last())
+                })
+                .count();
+            n as u32
+        }
+        _ => tests_on_line(cx),
+    }
+}
+
 /// `def test_x`, `func TestX(`, `fn ... ` after `#[test]` and so on: how many tests this
 /// line declares.
 pub fn tests_on_line(cx: &LineCtx) -> u32 {
@@ -155,16 +177,7 @@ pub fn tests_on_line(cx: &LineCtx) -> u32 {
         Lang::Python => named_def(cx, &["def"], "test", 0).max(named_def(cx, &["def"], "test", 1)),
         Lang::Go => go(cx),
         Lang::Rust => rust_tests::attribute_tests(cx, &TestMacros::default()),
-        Lang::Java | Lang::Kotlin => annotations(
-            cx,
-            &[
-                "Test",
-                "ParameterizedTest",
-                "RepeatedTest",
-                "TestFactory",
-                "TestTemplate",
-            ],
-        ),
+        Lang::Java | Lang::Kotlin => annotations(cx, jvm_tests::BUILTIN),
         Lang::Ruby => ruby(cx),
         Lang::Elixir => u32::from(
             matches!(cx.ident(0), Some("test" | "property"))
