@@ -29,7 +29,11 @@ const PYPROJECT: &str = concat!(
 fn expect(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &Value, &str) {
     move |code, receipt, mode| {
         let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(lines_of(receipt, "disabled_lint"), want, "{mode}: {receipt}");
+        assert_eq!(
+            lines_of(receipt, "disabled_lint"),
+            want,
+            "{mode}: {receipt}"
+        );
         if !want.is_empty() {
             assert_eq!(code, Some(3), "{mode}: {receipt}");
             for m in messages(receipt, "disabled_lint") {
@@ -233,11 +237,42 @@ fn an_animal_sniffer_ignore_fires_and_other_plugins_ignores_do_not() {
 #[test]
 fn an_eslint_rule_turned_off_in_its_config_fires_and_a_warn_does_not() {
     let path = "eslint.config.js";
-    let old = "export default [\n  {\n    rules: {\n      'no-console': 'error',\n    },\n  },\n];\n";
+    let old =
+        "export default [\n  {\n    rules: {\n      'no-console': 'error',\n    },\n  },\n];\n";
     let new = "export default [\n  {\n    rules: {\n      'no-console': 'warn',\n      'no-undef': 'off',\n      '@typescript-eslint/no-explicit-any': 0,\n    },\n  },\n];\n";
     both_ways(
         &[(path, old)],
         &writing(&[(path, new)]),
         &expect(vec![(path, 5), (path, 6)]),
     );
+}
+
+#[test]
+fn a_rule_renamed_in_its_list_is_no_finding_and_a_rule_added_beside_it_is() {
+    let old = "[tool.ruff.lint]\nignore = [\n  \"E501\",\n  \"TCH\",\n]\n";
+    let renamed = "[tool.ruff.lint]\nignore = [\n  \"E501\",\n  \"TC\",\n]\n";
+    both_ways(&[(PY, old)], &writing(&[(PY, renamed)]), &expect(vec![]));
+    let wider = "[tool.ruff.lint]\nignore = [\n  \"E501\",\n  \"TC\",\n  \"CPY\",\n]\n";
+    both_ways(
+        &[(PY, old)],
+        &writing(&[(PY, wider)]),
+        &expect(vec![(PY, 5)]),
+    );
+}
+
+#[test]
+fn a_scope_that_follows_its_renamed_directory_is_no_finding() {
+    let body = "def f(l):\n    return l\n\n\ndef g(l):\n    return [l, l]\n";
+    let old = "[tool.mypy]\nexclude = [\"typing-examples/pyrefly.py\"]\n\n[tool.ruff.lint.per-file-ignores]\n\"typing-examples/*\" = [\"E741\"]\n";
+    let new = "[tool.mypy]\nexclude = [\"typing_tests/pyrefly.py\"]\n\n[tool.ruff.lint.per-file-ignores]\n\"typing_tests/*\" = [\"E741\"]\n";
+    let files = [(PY, old), ("typing-examples/pyrefly.py", body)];
+    let rename = |r: &gitrepo::Repo| {
+        r.remove("typing-examples/pyrefly.py");
+        r.write("typing_tests/pyrefly.py", body);
+        r.write(PY, new);
+    };
+    both_ways(&files, &rename, &expect(vec![]));
+    // The same text with no file moved there excludes files it did not before.
+    let stay = |r: &gitrepo::Repo| r.write(PY, new);
+    both_ways(&files, &stay, &expect(vec![(PY, 2), (PY, 5)]));
 }

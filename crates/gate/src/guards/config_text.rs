@@ -16,9 +16,9 @@ pub fn is_eslint_config(name: &str) -> bool {
         ".eslintrc.yaml",
     ];
     legacy.contains(&name)
-        || name.strip_prefix("eslint.config.").is_some_and(|ext| {
-            ["js", "mjs", "cjs", "ts", "mts", "cts"].contains(&ext)
-        })
+        || name
+            .strip_prefix("eslint.config.")
+            .is_some_and(|ext| ["js", "mjs", "cjs", "ts", "mts", "cts"].contains(&ext))
 }
 
 /// `<ignore>` entries of the animal-sniffer plugin: each tells the API signature check to
@@ -53,10 +53,12 @@ pub fn animal_sniffer_ignores(text: &str) -> Vec<Entry> {
             .map(|(v, _)| v.trim())
             .filter(|v| !v.is_empty())
         {
-            pending.push(Entry {
-                id: format!("animal-sniffer ignore {value}"),
-                lines: vec![i as u32 + 1],
-            });
+            pending.push(Entry::new(
+                "animal-sniffer ignore",
+                value,
+                "",
+                vec![i as u32 + 1],
+            ));
         }
         if line.starts_with("</plugin>") {
             if sniffer {
@@ -102,10 +104,7 @@ pub fn eslint_rules_off(text: &str) -> Vec<Entry> {
         let named_off = matches!(first, "\"off\"" | "'off'" | "off");
         let zero = first == "0" && (rule.contains('-') || rule.contains('/'));
         if named_off || zero {
-            out.push(Entry {
-                id: format!("eslint {rule} off"),
-                lines: vec![i as u32 + 1],
-            });
+            out.push(Entry::new("eslint off", rule, "", vec![i as u32 + 1]));
         }
     }
     out
@@ -116,7 +115,10 @@ mod tests {
     use super::*;
 
     fn ids(entries: &[Entry]) -> Vec<(&str, u32)> {
-        entries.iter().map(|e| (e.id.as_str(), e.lines[0])).collect()
+        entries
+            .iter()
+            .map(|e| (e.rule.as_str(), e.lines[0]))
+            .collect()
     }
 
     #[test]
@@ -124,11 +126,7 @@ mod tests {
         let text = "rules: {\n  'no-undef': 0,\n  \"eqeqeq\": \"off\",\n  '@ts/x': ['off', {a: 1}],\n  'no-console': 'warn',\n  SwitchCase: 0,\n  max: 0,\n  // 'no-var': 'off',\n}";
         assert_eq!(
             ids(&eslint_rules_off(text)),
-            vec![
-                ("eslint no-undef off", 2),
-                ("eslint eqeqeq off", 3),
-                ("eslint @ts/x off", 4)
-            ]
+            vec![("no-undef", 2), ("eqeqeq", 3), ("@ts/x", 4)]
         );
     }
 
@@ -137,7 +135,7 @@ mod tests {
         let text = "<plugin>\n<artifactId>animal-sniffer-maven-plugin</artifactId>\n<ignores>\n<ignore>java.net.http.*</ignore>\n<!-- <ignore>a.B</ignore> -->\n</ignores>\n</plugin>\n<plugin>\n<artifactId>other</artifactId>\n<ignore>x.Y</ignore>\n</plugin>\n";
         assert_eq!(
             ids(&animal_sniffer_ignores(text)),
-            vec![("animal-sniffer ignore java.net.http.*", 4)]
+            vec![("java.net.http.*", 4)]
         );
     }
 }

@@ -104,24 +104,32 @@ impl Reader<'_> {
     fn lines_of(&self, v: &Value<'_>) -> Vec<u32> {
         let span = v.span();
         let first = self.lines.line_of(span.start);
-        let last = self.lines.line_of(span.end.saturating_sub(1).max(span.start));
+        let last = self
+            .lines
+            .line_of(span.end.saturating_sub(1).max(span.start));
         (first..=last).collect()
     }
 
-    fn push(&mut self, id: String, lines: Vec<u32>) {
-        self.out.push(Entry { id, lines });
+    fn push(&mut self, what: &str, rule: &str, scope: &str, lines: Vec<u32>) {
+        self.out.push(Entry::new(what, rule, scope, lines));
     }
 
     /// An entry scoped to some files or modules (an override): one entry per scope, found
     /// at the setting's lines first, then at the scope's own line (a module added to the
     /// list of an existing override widens it).
-    fn scoped(&mut self, scopes: &[(&str, Option<&Value<'_>>)], what: &str, at: &Value<'_>) {
+    fn scoped(
+        &mut self,
+        scopes: &[(&str, Option<&Value<'_>>)],
+        what: &str,
+        rule: &str,
+        at: &Value<'_>,
+    ) {
         for (scope, scope_value) in scopes {
             let mut lines = self.lines_of(at);
             if let Some(v) = scope_value {
                 lines.extend(self.lines_of(v));
             }
-            self.push(format!("[{scope}] {what}"), lines);
+            self.push(what, rule, scope, lines);
         }
     }
 
@@ -153,7 +161,7 @@ impl Reader<'_> {
                 if let Some(v) = get(t, key) {
                     for (code, at) in strings(v) {
                         let lines = self.lines_of(at);
-                        self.push(format!("ruff ignore {code}"), lines);
+                        self.push("ruff ignore", code, "", lines);
                     }
                 }
             }
@@ -163,7 +171,7 @@ impl Reader<'_> {
                     for (code, at) in strings(v) {
                         let mut lines = self.lines_of(at);
                         lines.extend(self.lines_of(v));
-                        self.push(format!("ruff ignore {code} in {}", glob.get_ref()), lines);
+                        self.push("ruff ignore", code, glob.get_ref(), lines);
                     }
                 }
             }
@@ -171,11 +179,11 @@ impl Reader<'_> {
     }
 
     fn mypy(&mut self, t: &DeTable<'_>) {
-        self.mypy_settings(t, &[("*", None)]);
+        self.mypy_settings(t, &[("", None)]);
         if let Some(exclude) = get(t, "exclude") {
             for (pattern, at) in strings(exclude) {
                 let lines = self.lines_of(at);
-                self.push(format!("mypy exclude {pattern}"), lines);
+                self.push("mypy exclude", "", pattern, lines);
             }
         }
         let Some(overrides) = get(t, "overrides") else {
@@ -192,12 +200,12 @@ impl Reader<'_> {
     fn mypy_settings(&mut self, t: &DeTable<'_>, scopes: &[(&str, Option<&Value<'_>>)]) {
         for key in ["ignore_errors", "ignore_missing_imports"] {
             if let Some(v) = get(t, key).filter(|v| is_true(v)) {
-                self.scoped(scopes, &format!("mypy {key}"), v);
+                self.scoped(scopes, &format!("mypy {key}"), "", v);
             }
         }
         if let Some(v) = get(t, "disable_error_code") {
             for (code, at) in strings(v) {
-                self.scoped(scopes, &format!("mypy disable {code}"), at);
+                self.scoped(scopes, "mypy disable_error_code", code, at);
             }
         }
     }
@@ -205,17 +213,17 @@ impl Reader<'_> {
     /// `reportX = false` or `"none"`, `ignore = [paths]`, `typeCheckingMode = "off"`, at
     /// the top level or in an execution environment (scoped by its root).
     fn pyright(&mut self, t: &DeTable<'_>) {
-        self.pyright_settings(t, &[("*", None)]);
+        self.pyright_settings(t, &[("", None)]);
         if let Some(v) = get(t, "ignore") {
             for (path, at) in strings(v) {
                 let lines = self.lines_of(at);
-                self.push(format!("pyright ignore {path}"), lines);
+                self.push("pyright ignore", "", path, lines);
             }
         }
         if let Some(envs) = get(t, "executionEnvironments") {
             for env in tables(envs) {
                 let root = env.get("root");
-                let scope = root.and_then(string).unwrap_or("*");
+                let scope = root.and_then(string).unwrap_or("");
                 self.pyright_settings(env, &[(scope, root)]);
             }
         }
@@ -230,18 +238,18 @@ impl Reader<'_> {
                 _ => false,
             };
             if key.starts_with("report") && off {
-                self.scoped(scopes, &format!("pyright {key} off"), v);
+                self.scoped(scopes, "pyright off", key, v);
             }
         }
         if let Some(v) = get(t, "typeCheckingMode").filter(|v| string(v) == Some("off")) {
-            self.scoped(scopes, "pyright typeCheckingMode off", v);
+            self.scoped(scopes, "pyright off", "typeCheckingMode", v);
         }
     }
 
     /// `[rules] X = "ignore"` and `[[overrides]]` with `include` globs and their own rules.
     fn ty(&mut self, t: &DeTable<'_>) {
         if let Some(rules) = table(t, "rules") {
-            self.ty_rules(rules, &[("*", None)]);
+            self.ty_rules(rules, &[("", None)]);
         }
         let Some(overrides) = get(t, "overrides") else {
             return;
@@ -254,7 +262,7 @@ impl Reader<'_> {
             let mut scopes: Vec<(&str, Option<&Value<'_>>)> =
                 include.iter().map(|(g, v)| (*g, Some(*v))).collect();
             if scopes.is_empty() {
-                scopes.push(("*", None));
+                scopes.push(("", None));
             }
             self.ty_rules(rules, &scopes);
         }
@@ -268,7 +276,7 @@ impl Reader<'_> {
                 _ => None,
             };
             if level == Some("ignore") {
-                self.scoped(scopes, &format!("ty {} ignore", rule.get_ref()), v);
+                self.scoped(scopes, "ty ignore", rule.get_ref(), v);
             }
         }
     }
@@ -283,7 +291,7 @@ impl Reader<'_> {
                     for (names, at) in strings(v) {
                         for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                             let lines = self.lines_of(at);
-                            self.push(format!("pylint disable {name}"), lines);
+                            self.push("pylint disable", name, "", lines);
                         }
                     }
                 }
@@ -308,10 +316,8 @@ impl Reader<'_> {
                 };
                 if level == Some("allow") {
                     let lines = self.lines_of(v);
-                    self.push(
-                        format!("cargo allow {}::{}", tool.get_ref(), lint.get_ref()),
-                        lines,
-                    );
+                    let rule = format!("{}::{}", tool.get_ref(), lint.get_ref());
+                    self.push("cargo allow", &rule, "", lines);
                 }
             }
         }
