@@ -276,24 +276,3 @@ fn a_scope_that_follows_its_renamed_directory_is_no_finding() {
     let stay = |r: &gitrepo::Repo| r.write(PY, new);
     both_ways(&files, &stay, &expect(vec![(PY, 2), (PY, 5)]));
 }
-
-#[test]
-fn flake8_and_mypy_settings_in_setup_cfg_fire_and_a_move_to_ruff_does_not() {
-    let cfg = "[metadata]\nname = demo\n\n[flake8]\nextend-ignore =\n    E203,\n    W503\n";
-    let wider = concat!(
-        "[metadata]\nname = demo\n\n[flake8]\nextend-ignore =\n    E203,\n    W503,\n    E731\n",
-        "per-file-ignores =\n    tests/*: S101\n\n[mypy-vendored.*]\nignore_errors = True\n",
-    );
-    both_ways(
-        &[("setup.cfg", cfg)],
-        &writing(&[("setup.cfg", wider)]),
-        &expect(vec![("setup.cfg", 8), ("setup.cfg", 10), ("setup.cfg", 13)]),
-    );
-    // flake8 dropped for ruff: the list moves to `pyproject.toml`, one code added.
-    let moved = format!("{PYPROJECT}\n[tool.ruff]\nextend-ignore = [\n  \"E203\",\n  \"W503\",\n  \"B008\",\n]\n");
-    both_ways(
-        &[("setup.cfg", cfg), (PY, PYPROJECT)],
-        &writing(&[("setup.cfg", "[metadata]\nname = demo\n"), (PY, &moved)]),
-        &expect(vec![(PY, 18)]),
-    );
-}

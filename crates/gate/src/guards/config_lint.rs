@@ -10,7 +10,6 @@
 //! its new text (no guess at what the tool would read) nor, when its old text does not
 //! parse, anything at all (every entry would look new).
 
-use super::config_ini;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
 use super::scan::snippet;
@@ -101,7 +100,6 @@ impl<'t> LineIndex<'t> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ConfigKind {
     Toml(TomlKind),
-    Ini,
     Pom,
     Eslint,
 }
@@ -113,8 +111,6 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         "ruff.toml" | ".ruff.toml" => ConfigKind::Toml(TomlKind::Ruff),
         "ty.toml" => ConfigKind::Toml(TomlKind::Ty),
         "Cargo.toml" => ConfigKind::Toml(TomlKind::Cargo),
-        "setup.cfg" | "tox.ini" | ".flake8" | "mypy.ini" | ".mypy.ini" | ".pylintrc"
-        | "pylintrc" => ConfigKind::Ini,
         "pom.xml" => ConfigKind::Pom,
         _ if config_text::is_eslint_config(name) => ConfigKind::Eslint,
         _ => return None,
@@ -124,7 +120,6 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
 fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
     match kind {
         ConfigKind::Toml(k) => config_toml::entries(k, text),
-        ConfigKind::Ini => Some(config_ini::entries(text)),
         ConfigKind::Pom => Some(config_text::animal_sniffer_ignores(text)),
         ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
     }

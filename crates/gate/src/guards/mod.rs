@@ -3,7 +3,6 @@
 //! module reads a file or runs a process.
 
 mod account;
-mod config_ini;
 mod config_lint;
 mod config_text;
 mod config_toml;
