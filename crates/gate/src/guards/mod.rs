@@ -3,6 +3,9 @@
 //! module reads a file or runs a process.
 
 mod account;
+mod config_lint;
+mod config_text;
+mod config_toml;
 mod debug;
 mod deleted;
 mod heredoc;
@@ -362,6 +365,9 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     let mut markers =
         account::marker_findings(&visible, &added, &kept, enabled, &tests, &new_counts);
     markers.skips.extend(rises);
+    if enabled.lint {
+        markers.lint.extend(config_lint::findings(&visible));
+    }
     let deleted = if on(cfg.deleted_tests) {
         deleted::deleted_tests(&visible, &new_counts, &tests, &macros, near)
     } else {

@@ -1,0 +1,439 @@
+//! Suppressions written in configuration files rather than code: a rule ignored in
+//! `pyproject.toml`, a module excluded from mypy, a Cargo lint set to `allow`, an
+//! animal-sniffer `<ignore>`, an ESLint rule turned `"off"`. Each file is read into
+//! entries, each with an id that says what it silences (`ruff ignore E501 tests/*`),
+//! independent of where it sits; an entry is new when the file now holds more of its id
+//! than before and one of its lines was added. So a re-sorted list, a table moved, a key
+//! moved between equivalent tables (`[tool.ruff]` to `[tool.ruff.lint]`) or to another
+//! file of the same change is not new; a rule added to an existing list is (widened); a
+//! rule removed or raised back is not. A file that does not parse yields nothing: neither
+//! its new text (no guess at what the tool would read) nor, when its old text does not
+//! parse, anything at all (every entry would look new).
+
+use super::config_text;
+use super::config_toml::{self, TomlKind};
+use super::scan::snippet;
+use super::{DeltaKind, FileDelta, Finding};
+use std::collections::{BTreeSet, HashMap};
+
+/// One suppression a configuration file declares. Its id is (what, rule, scope): the same
+/// wherever in the file it sits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Entry {
+    /// The setting: `ruff ignore`, `mypy ignore_errors`, `cargo allow`.
+    pub what: String,
+    /// The rule it names (`E501`, `clippy::needless_return`), empty when the setting is the
+    /// whole of it (`ignore_errors = true`, an excluded path).
+    pub rule: String,
+    /// The files or modules it is limited to (`tests/*`, `vendored.*`, an excluded
+    /// path), empty when it applies everywhere.
+    pub scope: String,
+    /// The lines it spans, in the order to report them: the setting first, then its scope.
+    pub lines: Vec<u32>,
+}
+
+impl Entry {
+    pub fn new(what: &str, rule: &str, scope: &str, lines: Vec<u32>) -> Entry {
+        Entry {
+            what: what.into(),
+            rule: rule.into(),
+            // `./tests/*` and `tests/*` are the same files.
+            scope: scope.strip_prefix("./").unwrap_or(scope).into(),
+            lines,
+        }
+    }
+
+    fn id(&self) -> (&str, &str, &str) {
+        (&self.what, &self.rule, &self.scope)
+    }
+
+    /// The list it belongs to, for settings that are lists of rules: a rule swapped for
+    /// another in such a list is a rename. A keyed setting (`needless_return = "allow"`,
+    /// `reportX = false`) names its rule in its key: another key is another rule.
+    fn list(&self) -> Option<(&str, &str)> {
+        LISTS
+            .contains(&self.what.as_str())
+            .then_some((&self.what, &self.scope))
+    }
+
+    fn label(&self) -> String {
+        let mut out = self.what.clone();
+        for part in [&self.rule, &self.scope] {
+            if !part.is_empty() {
+                out.push(' ');
+                out.push_str(part);
+            }
+        }
+        out
+    }
+}
+
+/// The settings that are lists of rule names.
+const LISTS: &[&str] = &[
+    "ruff ignore",
+    "mypy disable_error_code",
+    "pylint disable",
+    "animal-sniffer ignore",
+];
+
+/// Byte offset to 1-based line number.
+pub struct LineIndex<'t> {
+    starts: Vec<usize>,
+    text: &'t str,
+}
+
+impl<'t> LineIndex<'t> {
+    pub fn new(text: &'t str) -> LineIndex<'t> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { starts, text }
+    }
+
+    pub fn line_of(&self, offset: usize) -> u32 {
+        self.starts
+            .partition_point(|&s| s <= offset.min(self.text.len())) as u32
+    }
+}
+
+/// How a configuration file is read, from its name; `None` for every other file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ConfigKind {
+    Toml(TomlKind),
+    Pom,
+    Eslint,
+}
+
+fn kind_of(path: &str) -> Option<ConfigKind> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    Some(match name {
+        "pyproject.toml" => ConfigKind::Toml(TomlKind::Pyproject),
+        "ruff.toml" | ".ruff.toml" => ConfigKind::Toml(TomlKind::Ruff),
+        "ty.toml" => ConfigKind::Toml(TomlKind::Ty),
+        "Cargo.toml" => ConfigKind::Toml(TomlKind::Cargo),
+        "pom.xml" => ConfigKind::Pom,
+        _ if config_text::is_eslint_config(name) => ConfigKind::Eslint,
+        _ => return None,
+    })
+}
+
+fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
+    match kind {
+        ConfigKind::Toml(k) => config_toml::entries(k, text),
+        ConfigKind::Pom => Some(config_text::animal_sniffer_ignores(text)),
+        ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
+    }
+}
+
+/// A file's entries now and at the comparison point. `None` now: gone, not read, or
+/// unreadable (nothing to report).
+struct Read {
+    new: Option<Vec<Entry>>,
+    old: Vec<Entry>,
+}
+
+fn read(d: &FileDelta) -> Option<Read> {
+    let old_path = match &d.kind {
+        DeltaKind::Renamed { from } => from.as_str(),
+        DeltaKind::Added => "",
+        _ => d.path.as_str(),
+    };
+    let old_kind = kind_of(old_path);
+    let new_kind = kind_of(&d.path).filter(|_| !matches!(d.kind, DeltaKind::Deleted));
+    if old_kind.is_none() && new_kind.is_none() {
+        return None;
+    }
+    let old = match (old_kind, &d.old_text) {
+        (Some(k), Some(text)) => entries(k, text)?,
+        _ => Vec::new(),
+    };
+    let new = new_kind
+        .zip(d.new_text.as_deref())
+        .and_then(|(k, t)| entries(k, t));
+    Some(Read { new, old })
+}
+
+type Id<'a> = (&'a str, &'a str, &'a str);
+
+fn counts(entries: &[Entry]) -> HashMap<Id<'_>, usize> {
+    let mut out = HashMap::new();
+    for e in entries {
+        *out.entry(e.id()).or_insert(0) += 1;
+    }
+    out
+}
+
+/// The paths the change renamed, files and the directories they moved between
+/// (`a/x.py` -> `b/x.py` gives `a` -> `b`), so a scope that follows its files is the same.
+fn renames(deltas: &[&FileDelta]) -> Vec<(String, String)> {
+    let mut out = BTreeSet::new();
+    for d in deltas {
+        let DeltaKind::Renamed { from } = &d.kind else {
+            continue;
+        };
+        out.insert((from.clone(), d.path.clone()));
+        let (mut a, mut b) = (from.as_str(), d.path.as_str());
+        while let (Some((ad, an)), Some((bd, bn))) = (a.rsplit_once('/'), b.rsplit_once('/')) {
+            if an != bn {
+                break;
+            }
+            if ad != bd {
+                out.insert((ad.to_string(), bd.to_string()));
+            }
+            (a, b) = (ad, bd);
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// `scope` with a renamed path in it (the whole, or a leading directory) renamed.
+fn renamed(scope: &str, renames: &[(String, String)]) -> Option<String> {
+    let bare = scope.strip_prefix("./").unwrap_or(scope);
+    renames.iter().find_map(|(from, to)| {
+        if bare == from {
+            return Some(to.clone());
+        }
+        let rest = bare.strip_prefix(from.as_str())?.strip_prefix('/')?;
+        Some(format!("{to}/{rest}"))
+    })
+}
+
+/// The new configuration suppressions of a change, as `disabled_lint` findings.
+pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
+    let moved_paths = renames(deltas);
+    let reads: Vec<(&FileDelta, Read)> = deltas
+        .iter()
+        .filter_map(|d| {
+            let mut r = read(d)?;
+            for e in &mut r.old {
+                if let Some(to) = renamed(&e.scope, &moved_paths) {
+                    e.scope = to;
+                }
+            }
+            Some((*d, r))
+        })
+        .collect();
+    // What left some file of the change: an entry that reappears elsewhere moved.
+    let mut gone: HashMap<Id<'_>, usize> = HashMap::new();
+    for (_, r) in &reads {
+        let now = r.new.as_deref().map(counts).unwrap_or_default();
+        for (id, n) in counts(&r.old) {
+            let left = n.saturating_sub(now.get(&id).copied().unwrap_or(0));
+            if left > 0 {
+                *gone.entry(id).or_insert(0) += left;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (d, r) in &reads {
+        let Some(new) = &r.new else { continue };
+        let added: BTreeSet<u32> = d.added_lines.iter().map(|l| l.number).collect();
+        let before = counts(&r.old);
+        let now = counts(new);
+        let mut surplus: HashMap<Id<'_>, usize> = HashMap::new();
+        for (&id, &n) in &now {
+            let mut extra = n.saturating_sub(before.get(&id).copied().unwrap_or(0));
+            if let Some(moved) = gone.get_mut(&id) {
+                let taken = extra.min(*moved);
+                *moved -= taken;
+                extra -= taken;
+            }
+            if extra > 0 {
+                surplus.insert(id, extra);
+            }
+        }
+        // A rule that left a list of this file, and another that came into the same list,
+        // is a rename (`TCH` became `TC`), as for suppression lists in code.
+        let mut renamed_away: HashMap<(&str, &str), usize> = HashMap::new();
+        for (&(what, rule, scope), &n) in &before {
+            let left = n.saturating_sub(now.get(&(what, rule, scope)).copied().unwrap_or(0));
+            if left > 0 && LISTS.contains(&what) {
+                *renamed_away.entry((what, scope)).or_insert(0) += left;
+            }
+        }
+        let mut reported = BTreeSet::new();
+        for e in new {
+            let Some(left) = surplus.get_mut(&e.id()).filter(|n| **n > 0) else {
+                continue;
+            };
+            let Some(&line) = e.lines.iter().find(|l| added.contains(l)) else {
+                continue;
+            };
+            *left -= 1;
+            if let Some(swapped) = e
+                .list()
+                .and_then(|l| renamed_away.get_mut(&l))
+                .filter(|n| **n > 0)
+            {
+                *swapped -= 1;
+                continue;
+            }
+            if !reported.insert(line) {
+                continue;
+            }
+            let text = d
+                .new_text
+                .as_deref()
+                .and_then(|t| t.lines().nth(line as usize - 1))
+                .unwrap_or("");
+            out.push(Finding {
+                path: d.path.clone(),
+                line: Some(line),
+                snippet: snippet(text),
+                message: format!(
+                    "a lint or type-check suppression was added in configuration (`{}`): fix the reported problem instead of silencing it",
+                    e.label()
+                ),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guards::Line;
+
+    fn delta(path: &str, old: Option<&str>, new: &str) -> FileDelta {
+        let old_lines: Vec<&str> = old.map(|o| o.lines().collect()).unwrap_or_default();
+        let added_lines = new
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !old_lines.contains(l))
+            .map(|(i, l)| Line {
+                number: i as u32 + 1,
+                text: l.into(),
+            })
+            .collect();
+        FileDelta {
+            path: path.into(),
+            kind: if old.is_some() {
+                DeltaKind::Modified
+            } else {
+                DeltaKind::Added
+            },
+            added_lines,
+            removed_lines: Vec::new(),
+            old_text: old.map(Into::into),
+            old_counts: None,
+            new_text: Some(new.into()),
+        }
+    }
+
+    fn lines_found(path: &str, old: Option<&str>, new: &str) -> Vec<u32> {
+        let d = delta(path, old, new);
+        findings(&[&d]).iter().filter_map(|f| f.line).collect()
+    }
+
+    #[test]
+    fn line_index_is_one_based() {
+        let idx = LineIndex::new("a\nb\n\nc");
+        assert_eq!(idx.line_of(0), 1);
+        assert_eq!(idx.line_of(2), 2);
+        assert_eq!(idx.line_of(4), 3);
+        assert_eq!(idx.line_of(5), 4);
+        assert_eq!(idx.line_of(99), 4);
+    }
+
+    #[test]
+    fn ruff_ignore_widened_fires_on_the_new_code_only() {
+        let old = "[tool.ruff.lint]\nignore = [\n  \"E501\",\n]\n";
+        let new = "[tool.ruff.lint]\nignore = [\n  \"E501\",\n  \"F401\",\n]\n";
+        assert_eq!(lines_found("pyproject.toml", Some(old), new), vec![4]);
+    }
+
+    #[test]
+    fn ruff_ignore_moved_to_lint_table_is_not_new() {
+        let old = "[tool.ruff]\nextend-ignore = [\"E501\"]\n";
+        let new = "[tool.ruff.lint]\nignore = [\"E501\"]\n";
+        assert!(lines_found("pyproject.toml", Some(old), new).is_empty());
+    }
+
+    #[test]
+    fn malformed_toml_yields_nothing() {
+        let new = "[tool.ruff\nignore = [\"E501\"\n";
+        assert!(lines_found("pyproject.toml", None, new).is_empty());
+        let old = "[tool.ruff = \n";
+        let new = "[tool.ruff]\nignore = [\"E501\"]\n";
+        assert!(lines_found("ruff.toml", Some(old), new).is_empty());
+    }
+
+    #[test]
+    fn moved_to_another_file_of_the_change_is_not_new() {
+        let a = delta(
+            "ruff.toml",
+            Some("ignore = [\"E501\"]\n"),
+            "line-length = 99\n",
+        );
+        let b = delta(
+            "pyproject.toml",
+            Some("[project]\nname = \"x\"\n"),
+            "[project]\nname = \"x\"\n[tool.ruff]\nignore = [\"E501\"]\n",
+        );
+        assert!(findings(&[&a, &b]).is_empty());
+    }
+
+    #[test]
+    fn mypy_override_module_added_fires_at_the_module() {
+        let old = "[[tool.mypy.overrides]]\nmodule = [\n  \"a\",\n]\nignore_errors = true\n";
+        let new =
+            "[[tool.mypy.overrides]]\nmodule = [\n  \"a\",\n  \"b\",\n]\nignore_errors = true\n";
+        assert_eq!(lines_found("pyproject.toml", Some(old), new), vec![4]);
+    }
+
+    #[test]
+    fn cargo_allow_fires_warn_does_not() {
+        let old = "[lints.clippy]\nneedless_return = \"warn\"\n";
+        let new = "[lints.clippy]\nneedless_return = \"allow\"\nlet_unit_value = { level = \"warn\", priority = 1 }\n";
+        assert_eq!(lines_found("Cargo.toml", Some(old), new), vec![2]);
+    }
+
+    #[test]
+    fn a_rule_swapped_in_its_list_is_a_rename_and_a_rule_beside_it_is_new() {
+        let old = "[tool.ruff.lint]\nignore = [\n  \"TCH\",\n]\n";
+        let new = "[tool.ruff.lint]\nignore = [\n  \"TC\",\n]\n";
+        assert!(lines_found("pyproject.toml", Some(old), new).is_empty());
+        let wider = "[tool.ruff.lint]\nignore = [\n  \"TC\",\n  \"CPY\",\n]\n";
+        assert_eq!(lines_found("pyproject.toml", Some(old), wider), vec![4]);
+    }
+
+    #[test]
+    fn a_scope_that_follows_its_renamed_files_is_the_same() {
+        let moved = FileDelta {
+            kind: DeltaKind::Renamed {
+                from: "examples/typing/a.py".into(),
+            },
+            ..delta("checks/typing/a.py", Some("x = 1\n"), "x = 1\n")
+        };
+        let old = "[tool.mypy]\nexclude = [\"examples/typing/a.py\"]\n[tool.ruff.lint.per-file-ignores]\n\"examples/*\" = [\"E741\"]\n";
+        let new = "[tool.mypy]\nexclude = [\"checks/typing/a.py\"]\n[tool.ruff.lint.per-file-ignores]\n\"./checks/*\" = [\"E741\"]\n";
+        let config = delta("pyproject.toml", Some(old), new);
+        assert!(findings(&[&moved, &config]).is_empty());
+        // Without the rename, the same text excludes other files.
+        assert_eq!(findings(&[&config]).len(), 2);
+    }
+
+    #[test]
+    fn renamed_directories_are_the_differing_leading_parts() {
+        let d = FileDelta {
+            kind: DeltaKind::Renamed {
+                from: "a/x/y.py".into(),
+            },
+            ..delta("b/x/y.py", None, "")
+        };
+        assert_eq!(
+            renames(&[&d]),
+            vec![
+                ("a".to_string(), "b".to_string()),
+                ("a/x".to_string(), "b/x".to_string()),
+                ("a/x/y.py".to_string(), "b/x/y.py".to_string()),
+            ]
+        );
+        assert_eq!(
+            renamed("./a/x/z.py", &renames(&[&d])).as_deref(),
+            Some("b/x/z.py")
+        );
+        assert_eq!(renamed("ab/z.py", &renames(&[&d])), None);
+    }
+}
