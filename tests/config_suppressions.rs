@@ -276,3 +276,27 @@ fn a_scope_that_follows_its_renamed_directory_is_no_finding() {
     let stay = |r: &gitrepo::Repo| r.write(PY, new);
     both_ways(&files, &stay, &expect(vec![(PY, 2), (PY, 5)]));
 }
+
+/// A configuration file that does not parse is not passed in silence: the receipt's
+/// `skipped_files` names it, with the side that does not parse.
+#[test]
+fn a_config_file_that_does_not_parse_is_noted_in_the_receipt() {
+    let broken = change("  \"F401\",\n", "  \"F401\",\n  \"B008\"\n  \"C901\",\n");
+    both_ways(
+        &[(PY, PYPROJECT)],
+        &writing(&[(PY, &broken)]),
+        &|code, receipt, mode| {
+            let notes = receipt["skipped_files"].as_array().unwrap();
+            assert_eq!(notes.len(), 1, "{mode}: {receipt}");
+            assert_eq!(notes[0]["path"], PY, "{mode}");
+            assert_eq!(notes[0]["why"], "unparsable", "{mode}");
+            assert_eq!(notes[0]["side"], "now", "{mode}");
+            let note = notes[0]["note"].as_str().unwrap();
+            assert!(
+                note.contains("suppressions in its settings were not read"),
+                "{note}"
+            );
+            assert_eq!(code, Some(0), "{mode}");
+        },
+    );
+}

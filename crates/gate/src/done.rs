@@ -174,6 +174,7 @@ pub fn run_with_progress(
             crate::baseline::MAX_TEXT_BYTES,
         );
         let mut deltas = found.files;
+        skipped_files.extend(crate::guards::unparsable_configs(&deltas, g));
         if anchored.bootstrap {
             // The config in effect is this very new file; it cannot also be a finding.
             deltas.retain(|d| d.path != config::FILE_NAME);

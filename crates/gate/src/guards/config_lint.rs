@@ -13,6 +13,7 @@
 use super::config_text;
 use super::config_toml::{self, TomlKind};
 use super::scan::snippet;
+use super::unread::Side;
 use super::{DeltaKind, FileDelta, Finding};
 use std::collections::{BTreeSet, HashMap};
 
@@ -123,6 +124,31 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Pom => Some(config_text::animal_sniffer_ignores(text)),
         ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
     }
+}
+
+/// The configuration files of the change whose text does not parse (a TOML syntax error),
+/// with the side that does not: their settings' suppressions were not read, which the
+/// receipt says instead of passing in silence.
+pub fn unparsable(deltas: &[&FileDelta]) -> Vec<(String, Side)> {
+    let mut out = Vec::new();
+    for d in deltas {
+        let old_path = match &d.kind {
+            DeltaKind::Renamed { from } => from.as_str(),
+            _ => d.path.as_str(),
+        };
+        let fails = |path: &str, text: Option<&str>| {
+            kind_of(path)
+                .zip(text)
+                .is_some_and(|(k, t)| entries(k, t).is_none())
+        };
+        if !matches!(d.kind, DeltaKind::Deleted) && fails(&d.path, d.new_text.as_deref()) {
+            out.push((d.path.clone(), Side::Now));
+        }
+        if !matches!(d.kind, DeltaKind::Added) && fails(old_path, d.old_text.as_deref()) {
+            out.push((old_path.to_string(), Side::Then));
+        }
+    }
+    out
 }
 
 /// A file's entries now and at the comparison point. `None` now: gone, not read, or

@@ -196,6 +196,16 @@ pub const DELTA_GUARDS: &[&str] = &[
 ///
 /// `exclude` hides paths from every guard but `config_edits`: the gate's own files are
 /// never exempt, or an agent could exclude them in the very file it edits.
+/// The receipt's notes on configuration files of the change that do not parse, so a
+/// suppression written in one is never passed in silence (`disabled_lint` on).
+pub fn unparsable_configs(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<unread::SkippedFile> {
+    if cfg.disabled_lint == Level::Off {
+        return Vec::new();
+    }
+    let all: Vec<&FileDelta> = deltas.iter().collect();
+    unread::unparsable_notes(config_lint::unparsable(&all), &cfg.exclude)
+}
+
 pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> {
     run_guards_near(deltas, cfg, &|_| Vec::new())
 }

@@ -29,6 +29,9 @@ pub enum Unread {
     OutsideLink,
     /// A FIFO, socket or device where a file was.
     NotAFile,
+    /// A configuration file whose text does not parse: the suppressions in its settings
+    /// were not read (its code-style markers, if any, were).
+    Unparsable,
 }
 
 /// Which version of the file could not be read.
@@ -109,9 +112,13 @@ pub fn note(why: Unread, side: Side, cap: u64) -> String {
                 .to_string()
         }
         Unread::NotAFile => "is not a regular file".to_string(),
+        Unread::Unparsable => {
+            "does not parse (a syntax error): the lint suppressions in its settings were not read"
+                .to_string()
+        }
     };
     match side {
-        Side::Now if why == Unread::NotUtf8 => what,
+        Side::Now if matches!(why, Unread::NotUtf8 | Unread::Unparsable) => what,
         Side::Now => format!("{what}; the guards skipped it"),
         Side::Then => format!(
             "{what} at the comparison point; its added lines and old test counts are unknown, so the guards compared only what they could"
@@ -147,6 +154,22 @@ pub fn notes(
     out.sort_by(|a, b| (&a.path, a.side as u8).cmp(&(&b.path, b.side as u8)));
     out.dedup_by(|a, b| a.path == b.path && a.why == b.why);
     out
+}
+
+/// The notes on configuration files that do not parse (see `config_lint::unparsable`),
+/// excluded paths aside.
+pub fn unparsable_notes(found: Vec<(String, Side)>, exclude: &[String]) -> Vec<SkippedFile> {
+    let exclude = PathSet::new(exclude);
+    found
+        .into_iter()
+        .filter(|(path, _)| !exclude.is_match(path))
+        .map(|(path, side)| SkippedFile {
+            note: note(Unread::Unparsable, side, 0),
+            path,
+            why: Unread::Unparsable,
+            side,
+        })
+        .collect()
 }
 
 #[cfg(test)]
