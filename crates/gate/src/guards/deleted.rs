@@ -14,13 +14,17 @@
 //! declaration added in another file whose own count rose by at least as much, so
 //! deleting one test and writing another elsewhere is still a deletion, and a file's
 //! removed lines must be known (they are not for a file already dirty at baseline time).
+//! A test that kept its declaration in a file whose count fell moved there too, and that
+//! file owes one more (its count hides one of its own losses). Every test is placed by
+//! its declaration, across all files, before any is placed by a likeness.
 //!
 //! A test also did not leave when each of these says it is still run (see
 //! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
 //! another file gained (renamed as it moved); its statements now live in a test that was
 //! there before and grew with the change (merged into it, see [`super::merged`]); the
 //! file now loads a runner file of the change whose tests rose (those run in every file
-//! that loads it); it ran nothing (a
+//! that loads it); it is still declared, as a plain function a test of its file calls;
+//! it ran nothing (an empty Go or Rust test, a
 //! placeholder, pending or skipped and empty, or a test switched off where it is
 //! declared: `xit`, `@Ignore`, `@pytest.mark.skip`); or the very same test, declaration
 //! and body, is in an unchanged neighbour or in a file the change only respaced (a copy
