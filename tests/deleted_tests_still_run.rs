@@ -144,9 +144,9 @@ fn plain(name: &str, check: &str) -> String {
 
 #[test]
 fn a_test_that_kept_its_name_elsewhere_is_not_taken_by_a_lookalike() {
-    // Both `*_fs_test.go` files deleted: `a`'s test moved by name into `a_test.go` (whose
-    // count fell: it lost one of its own), `b`'s into `b_test.go`, where it reads much
-    // like `a`'s. `b`'s own test, same name and body, is where it went, not `a`'s.
+    // Both `*_fs_test.go` files deleted: `b`'s test moved by name into `b_test.go`, `a`'s
+    // went nowhere, though it reads much like `b`'s. The deletion is `a`'s: a lookalike
+    // of `b`'s test does not take its place.
     let a_fs = file_fs(
         "TestA_FileFS",
         "e.FileFS(\"/walle\", \"walle.png\", fixtures)",
@@ -155,12 +155,6 @@ fn a_test_that_kept_its_name_elsewhere_is_not_taken_by_a_lookalike() {
         "TestB_FileFS",
         "g := e.Group(\"/walle\")\n\tg.FileFS(\"\", \"walle.png\", fixtures)",
     );
-    let a_before = go(&[
-        plain("TestA_One", "one()"),
-        plain("TestA_Two", "two()"),
-        plain("TestA_Three", "three()"),
-    ]);
-    let a_after = go(&[plain("TestA_One", "one()"), a_fs.clone()]);
     let b_before = go(&[plain("TestB_One", "one()")]);
     let b_after = go(&[plain("TestB_One", "one()"), b_fs.clone()]);
     let (a_fs_file, b_fs_file) = (go(&[a_fs]), go(&[b_fs]));
@@ -168,16 +162,35 @@ fn a_test_that_kept_its_name_elsewhere_is_not_taken_by_a_lookalike() {
         &[
             ("a_fs_test.go", &a_fs_file),
             ("b_fs_test.go", &b_fs_file),
-            ("a_test.go", &a_before),
             ("b_test.go", &b_before),
         ],
         &writing(&[
             ("a_fs_test.go", None),
             ("b_fs_test.go", None),
-            ("a_test.go", Some(&a_after)),
             ("b_test.go", Some(&b_after)),
         ]),
-        // `a_test.go` lost two of its own, one of them hidden by the arrival.
+        &assert_deleted(&[("a_fs_test.go", "`a_fs_test.go` was deleted with 1 test:")]),
+    );
+}
+
+#[test]
+fn a_test_moved_by_name_into_a_file_whose_count_fell_is_not_deleted() {
+    // `a_fs_test.go` deleted, its test now in `a_test.go`, which lost two of its own: the
+    // loss is reported there, not as a deleted `a_fs_test.go`.
+    let a_fs = file_fs(
+        "TestA_FileFS",
+        "e.FileFS(\"/walle\", \"walle.png\", fixtures)",
+    );
+    let a_before = go(&[
+        plain("TestA_One", "one()"),
+        plain("TestA_Two", "two()"),
+        plain("TestA_Three", "three()"),
+    ]);
+    let a_after = go(&[plain("TestA_One", "one()"), a_fs.clone()]);
+    let a_fs_file = go(&[a_fs]);
+    both_ways(
+        &[("a_fs_test.go", &a_fs_file), ("a_test.go", &a_before)],
+        &writing(&[("a_fs_test.go", None), ("a_test.go", Some(&a_after))]),
         &assert_deleted(&[(
             "a_test.go",
             "dropped from 3 to 2 (1 more arrived by name from other files",
