@@ -510,6 +510,18 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_go_or_rust_test_ran_nothing() {
+        let empty = |path: &str, text: &str| -> Vec<bool> {
+            tests_in(path, text).iter().map(|t| t.empty).collect()
+        };
+        let go = "func TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {\n\t// later\n}\n\nfunc TestC(t *testing.T) {\n\tcheck(t)\n}\n\nfunc TestD(t *testing.T) { check(t) }\n";
+        assert_eq!(empty("pkg/a_test.go", go), [true, true, false, false]);
+        let rust =
+            "#[test]\nfn a() {}\n\n#[test]\nfn b() {\n}\n\n#[test]\nfn c() { check(S {}) }\n";
+        assert_eq!(empty("tests/a.rs", rust), [true, true, false]);
+    }
+
+    #[test]
     fn a_go_example_without_output_ran_nothing() {
         let go = "func ExampleA() {\n\tfmt.Println(1)\n\t// Output: 1\n}\n\nfunc ExampleB() {\n\tfmt.Println(1)\n}\n";
         let found = tests_in("pkg/example_test.go", go);
