@@ -229,3 +229,22 @@ fn a_move_into_a_file_whose_count_fell_leaves_that_files_own_loss_reported() {
         )]),
     );
 }
+
+#[test]
+fn a_removed_test_whose_first_statement_another_test_shares_is_deleted() {
+    // `@Test` on the removed test's own line: the line after it is a statement, which the
+    // kept test also holds, and in which `new Reader(` looks like a call of a function.
+    let path = "src/test/java/ReaderTest.java";
+    let first = "    @Test\n    public void first() {\n        Reader r = new Reader(\"a\");\n        assertTrue(r.ok());\n    }\n";
+    let second = "    @Test public void second() {\n        Reader r = new Reader(\"a\");\n        assertFalse(r.empty());\n    }\n";
+    let before = format!("class ReaderTest {{\n{first}\n{second}}}\n");
+    let after = format!("class ReaderTest {{\n{first}}}\n");
+    both_ways(
+        &[(path, &before)],
+        &writing(&[(path, Some(&after))]),
+        &assert_deleted(&[(
+            path,
+            "tests in `src/test/java/ReaderTest.java` dropped from 2 to 1: restore",
+        )]),
+    );
+}

@@ -654,8 +654,8 @@ fn callers(d: &FileDelta, builtin: &TestPaths) -> Vec<(Declared, bool)> {
 /// Whether the removed test `t` is still declared in its file, word for word, as a plain
 /// function (its `#[test]` or `@Test` moved away) that a test of the file calls by name:
 /// it still runs, as part of that test. The name is the word before the line's first
-/// `(`, after a keyword or type (`fn reload()`, `void reload()`): a test declared by a
-/// call (`it('x', ...)`) names no function. The index of the caller.
+/// `(`, after keywords or a type (`fn reload() {`, `public void reload() {`): a test
+/// declared by a call (`it('x', ...)`) names no function. The index of the caller.
 fn demoted_and_called(t: &Declared, d: &FileDelta, callers: &[(Declared, bool)]) -> Option<usize> {
     let text = d.new_text.as_deref()?;
     let named = t.key.rsplit(" / ").next().unwrap_or(&t.key);
@@ -667,7 +667,14 @@ fn demoted_and_called(t: &Declared, d: &FileDelta, callers: &[(Declared, bool)])
         .next()
         .unwrap_or("");
     let before = head.trim_end()[..head.trim_end().len() - name.len()].trim();
-    if name.is_empty() || before.is_empty() || !before.ends_with(word) {
+    // Keywords, modifiers and a type before the name, and a body opened after it: a
+    // declaration, not a statement (`Reader r = new Reader("a");`).
+    let declares = before.ends_with(word)
+        && before.chars().all(|c| {
+            word(c) || c.is_whitespace() || matches!(c, '<' | '>' | '[' | ']' | ',' | '?')
+        })
+        && named.trim_end().ends_with(['{', ':']);
+    if name.is_empty() || !declares {
         return None;
     }
     let still = text
