@@ -14,13 +14,17 @@
 //! declaration added in another file whose own count rose by at least as much, so
 //! deleting one test and writing another elsewhere is still a deletion, and a file's
 //! removed lines must be known (they are not for a file already dirty at baseline time).
+//! A test that kept its declaration in a file whose count fell moved there too, and that
+//! file owes one more (its count hides one of its own losses). Every test is placed by
+//! its declaration, across all files, before any is placed by a likeness.
 //!
 //! A test also did not leave when each of these says it is still run (see
 //! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
 //! another file gained (renamed as it moved); its statements now live in a test that was
 //! there before and grew with the change (merged into it, see [`super::merged`]); the
 //! file now loads a runner file of the change whose tests rose (those run in every file
-//! that loads it); it ran nothing (a
+//! that loads it); it is still declared, as a plain function a test of its file calls;
+//! it ran nothing (an empty Go or Rust test, a
 //! placeholder, pending or skipped and empty, or a test switched off where it is
 //! declared: `xit`, `@Ignore`, `@pytest.mark.skip`); or the very same test, declaration
 //! and body, is in an unchanged neighbour or in a file the change only respaced (a copy
@@ -141,7 +145,7 @@ pub fn deleted_tests(
     still_there(deltas, tests, near, &drops, &mut accounted);
     for (drop, acc) in drops.iter().zip(&accounted) {
         let d = deltas[drop.at];
-        let lost = drop.lost.map(|l| l.saturating_sub(acc.total()));
+        let lost = drop.lost.map(|l| acc.owed(l));
         if lost == Some(0) {
             continue;
         }
@@ -149,10 +153,17 @@ pub fn deleted_tests(
         for j in &acc.moved {
             *to.entry(*j).or_default() += 1;
         }
-        let mut places: Vec<String> = to
-            .iter()
-            .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path))
-            .collect();
+        let mut places: Vec<String> = Vec::new();
+        if acc.arrived > 0 {
+            places.push(format!(
+                "{} more arrived by name from other files, hiding as many removed here",
+                acc.arrived
+            ));
+        }
+        places.extend(
+            to.iter()
+                .map(|(j, n)| format!("{n} moved to `{}`", deltas[*j].path)),
+        );
         let mut into: BTreeMap<(usize, &str), u32> = BTreeMap::new();
         for (j, name) in &acc.merged {
             *into.entry((*j, name)).or_default() += 1;
@@ -171,6 +182,13 @@ pub fn deleted_tests(
             places.push(format!(
                 "{} that ran nothing (placeholder{s} or switched off)",
                 acc.empty
+            ));
+        }
+        if acc.called > 0 {
+            places.push(format!(
+                "{} still run by a test of the file that calls {}",
+                acc.called,
+                if acc.called == 1 { "it" } else { "them" }
             ));
         }
         let mut kept: BTreeMap<&str, u32> = BTreeMap::new();
@@ -246,6 +264,14 @@ struct Accounted {
     merged: Vec<(usize, String)>,
     /// Placeholders removed (pending, or skipped and empty): nothing ran in them.
     empty: u32,
+    /// Tests demoted to plain functions that a test of their file calls: they still run.
+    called: u32,
+    /// Tests that arrived by name from another file of the change: the count, which fell,
+    /// hides as many of this file's own losses.
+    arrived: u32,
+    /// New tests that call demoted ones: each stands in the count for what it calls, not
+    /// as a test of its own.
+    vehicles: u32,
     /// Shared runner files of the change this file now loads, with how many tests each
     /// gained: those tests run as part of this file.
     runners: Vec<(usize, u32)>,
@@ -260,12 +286,19 @@ struct Accounted {
 }
 
 impl Accounted {
+    /// How many of `lost` (the fall of the count) and of the tests that arrived are not
+    /// accounted for.
+    fn owed(&self, lost: u32) -> u32 {
+        (lost + self.arrived + self.vehicles).saturating_sub(self.total())
+    }
+
     fn total(&self) -> u32 {
         let runs: u32 = self.runners.iter().map(|r| r.1).sum();
         let replaced = self.replaced_by.map_or(0, |r| r.1);
         self.moved.len() as u32
             + self.merged.len() as u32
             + self.empty
+            + self.called
             + runs
             + self.kept.len() as u32
             + replaced
@@ -286,7 +319,7 @@ fn still_there(
     accounted: &mut [Accounted],
 ) {
     let open = |drop: &Drop, acc: &Accounted| {
-        drop.lost.is_some_and(|l| l > acc.total()) && acc.left.iter().any(|t| !t.body.is_empty())
+        drop.lost.is_some_and(|l| acc.owed(l) > 0) && acc.left.iter().any(|t| !t.body.is_empty())
     };
     if !drops.iter().zip(accounted.iter()).any(|(d, a)| open(d, a)) {
         return;
@@ -325,7 +358,7 @@ fn still_there(
         if !open(drop, acc) {
             continue;
         }
-        let mut room = drop.lost.unwrap_or(0) - acc.total();
+        let mut room = acc.owed(drop.lost.unwrap_or(0));
         for t in std::mem::take(&mut acc.left) {
             let hit = copies
                 .iter()
@@ -447,20 +480,48 @@ fn moved_out(
         })
         .collect();
     let runners: Vec<usize> = loads.iter().flatten().copied().collect();
-    let mut receivers: Option<merged::Receivers> = None;
-    let mut out = Vec::with_capacity(drops.len());
-    for (drop, loads) in drops.iter().zip(loads) {
-        let d = deltas[drop.at];
-        let mut acc = Accounted::default();
+    // The same declaration elsewhere first, for every file of the change, before any test
+    // is placed by a likeness: a test that kept its name in another file is that test, and
+    // a lookalike of another file's test must not take its place.
+    let mut out: Vec<Accounted> = drops.iter().map(|_| Accounted::default()).collect();
+    let mut turns: Vec<(Vec<Declared>, Vec<Declared>)> = drops
+        .iter()
+        .map(|drop| match drop.lost {
+            Some(_) => turnover(deltas[drop.at], &builtin, macros),
+            None => (Vec::new(), Vec::new()),
+        })
+        .collect();
+    // A test that kept its name in another file of the change whose count fell moved
+    // there: that file's count hides one more of its own losses, which it now owes.
+    for i in 0..turns.len() {
+        let mut gone = std::mem::take(&mut turns[i].0);
+        gone.retain(|t| {
+            let to = (0..turns.len()).filter(|&j| j != i).find_map(|j| {
+                turns[j]
+                    .1
+                    .iter()
+                    .position(|s| s.sig == t.sig)
+                    .map(|k| (j, k))
+            });
+            let Some((j, k)) = to else {
+                return true;
+            };
+            turns[j].1.swap_remove(k);
+            out[j].arrived += 1;
+            out[i].moved.push(drops[j].at);
+            false
+        });
+        turns[i].0 = gone;
+    }
+    let mut open: Vec<(u32, Vec<Declared>)> = Vec::with_capacity(drops.len());
+    for ((drop, acc), (mut gone, stayed)) in drops.iter().zip(out.iter_mut()).zip(turns) {
         let Some(lost) = drop.lost else {
-            out.push(acc);
+            open.push((0, Vec::new()));
             continue;
         };
-        let (mut gone, stayed) = turnover(d, &builtin, macros);
         // A test rewritten inside its own file did not leave it.
         pair_off(&mut gone, stayed);
-        let mut room = lost;
-        // The same declaration elsewhere first, then empty tests, then rewritten bodies.
+        let mut room = acc.owed(lost);
         let mut left = Vec::new();
         for t in gone {
             if room > 0 {
@@ -472,14 +533,37 @@ fn moved_out(
             }
             left.push(t);
         }
+        open.push((room, left));
+    }
+    // Then empty tests, tests still run by a test of their file, rewritten bodies.
+    let mut receivers: Option<merged::Receivers> = None;
+    for (((drop, loads), acc), (mut room, left)) in
+        drops.iter().zip(loads).zip(out.iter_mut()).zip(open)
+    {
+        if drop.lost.is_none() {
+            continue;
+        }
+        let d = deltas[drop.at];
+        let mut now: Option<Vec<(Declared, bool)>> = None;
+        let mut used = BTreeSet::new();
         let mut rest = Vec::new();
         for t in left {
             if room > 0 && t.empty {
                 acc.empty += 1;
                 room -= 1;
-            } else {
-                rest.push(t);
+                continue;
             }
+            let callers = now.get_or_insert_with(|| callers(d, &builtin));
+            match demoted_and_called(&t, d, callers) {
+                // A new caller stands for the first test it runs.
+                Some(c) if callers[c].1 && used.insert(c) => acc.vehicles += 1,
+                Some(_) if room > 0 => room -= 1,
+                _ => {
+                    rest.push(t);
+                    continue;
+                }
+            }
+            acc.called += 1;
         }
         let mut unplaced = Vec::new();
         for t in rest {
@@ -520,16 +604,95 @@ fn moved_out(
                 room -= n;
             }
         }
-        out.push(acc);
     }
     // Last, once every test that kept its declaration or body has found its place.
     for (drop, acc) in drops.iter().zip(out.iter_mut()) {
-        let room = drop.lost.map_or(0, |l| l.saturating_sub(acc.total()));
+        let room = drop.lost.map_or(0, |l| acc.owed(l));
         if matches!(deltas[drop.at].kind, DeltaKind::Deleted) && room > 0 {
             replacement(deltas, &mut gains, drop.at, &runners, acc, room);
         }
     }
     out
+}
+
+/// The tests of `d`'s file as it is now, that run (not empty): what may call a test
+/// demoted to a plain function; each with whether it is new (no test of that name was
+/// there before).
+fn callers(d: &FileDelta, builtin: &TestPaths) -> Vec<(Declared, bool)> {
+    let (Some(text), Some(lang)) = (d.new_text.as_deref(), Lang::from_path(&d.path)) else {
+        return Vec::new();
+    };
+    let old_path = match &d.kind {
+        DeltaKind::Renamed { from } => from.as_str(),
+        _ => d.path.as_str(),
+    };
+    let before: BTreeSet<String> = match (d.old_text.as_deref(), Lang::from_path(old_path)) {
+        (Some(old), Some(old_lang)) => declared(
+            &Line::all_of(old),
+            Some(old),
+            old_lang,
+            builtin.is_test(old_path),
+        )
+        .into_iter()
+        .map(|t| t.sig)
+        .collect(),
+        _ => BTreeSet::new(),
+    };
+    declared(
+        &Line::all_of(text),
+        Some(text),
+        lang,
+        builtin.is_test(&d.path),
+    )
+    .into_iter()
+    .filter(|t| !t.empty)
+    .map(|t| {
+        let new = !before.contains(&t.sig);
+        (t, new)
+    })
+    .collect()
+}
+
+/// Whether the removed test `t` is still declared in its file, word for word, as a plain
+/// function (its `#[test]` or `@Test` moved away) that a test of the file calls by name:
+/// it still runs, as part of that test. The name is the word before the line's first
+/// `(`, after keywords or a type (`fn reload() {`, `public void reload() {`): a test
+/// declared by a call (`it('x', ...)`) names no function. The index of the caller.
+fn demoted_and_called(t: &Declared, d: &FileDelta, callers: &[(Declared, bool)]) -> Option<usize> {
+    let text = d.new_text.as_deref()?;
+    let named = t.key.rsplit(" / ").next().unwrap_or(&t.key);
+    let (head, _) = named.split_once('(')?;
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let name = head
+        .trim_end()
+        .rsplit(|c: char| !word(c))
+        .next()
+        .unwrap_or("");
+    let before = head.trim_end()[..head.trim_end().len() - name.len()].trim();
+    // Keywords, modifiers and a type before the name, and a body opened after it: a
+    // declaration, not a statement (`Reader r = new Reader("a");`).
+    let declares = before.ends_with(word)
+        && before.chars().all(|c| {
+            word(c) || c.is_whitespace() || matches!(c, '<' | '>' | '[' | ']' | ',' | '?')
+        })
+        && named.trim_end().ends_with(['{', ':']);
+    if name.is_empty() || !declares {
+        return None;
+    }
+    let still = text
+        .lines()
+        .any(|l| l.split_whitespace().collect::<String>() == t.sig);
+    let calls = |line: &str| {
+        line.match_indices(name).any(|(at, _)| {
+            !line[..at].ends_with(word) && line[at + name.len()..].trim_start().starts_with('(')
+        })
+    };
+    if !still {
+        return None;
+    }
+    callers
+        .iter()
+        .position(|(c, _)| c.body.iter().any(|l| calls(l)))
 }
 
 /// A deleted test file whose tests were written anew in a test file the change adds about
@@ -782,10 +945,11 @@ mod tests {
 
     #[test]
     fn attribute_declared_tests_are_known_by_the_line_they_decorate() {
-        let old = "#[test]\nfn keeps() {}\n\n#[test]\nfn important() {}\n";
-        let kept = "#[test]\nfn keeps() {}\n";
-        let moved = "#[test]\nfn important() {}\n";
-        let other = "#[test]\nfn trivial() {}\n";
+        // Bodies that run something: an empty Rust test checked nothing (see `bare`).
+        let old = "#[test]\nfn keeps() {\n    assert!(a());\n}\n\n#[test]\nfn important() {\n    assert!(b());\n}\n";
+        let kept = "#[test]\nfn keeps() {\n    assert!(a());\n}\n";
+        let moved = "#[test]\nfn important() {\n    assert!(b());\n}\n";
+        let other = "#[test]\nfn trivial() {\n    assert!(c());\n}\n";
         assert!(run(&[
             delta("src/a.rs", DeltaKind::Modified, Some(old), Some(kept)),
             delta("src/b.rs", DeltaKind::Added, None, Some(moved)),

@@ -93,6 +93,7 @@ pub fn declared_with(
         }
         let body = body_of(&all, &lexed, sig);
         let empty = empty_test(lang, &lexed, sig)
+            || bare(lang, &lexed, sig)
             || disabled(lang, &all, declared_at, sig)
             || skips_first(lang, &all, &lexed, sig, is_test)
             || (lang == Lang::Go && go_example(&cx) > 0 && !go_example_runs(&lexed, declared_at));
@@ -264,6 +265,29 @@ fn empty_test(lang: Lang, lexed: &[LineView], sig: usize) -> bool {
             || tail.ends_with("{})")
             || (tail.ends_with('{') && next().starts_with('}'))
             || (tail.ends_with("do") && next() == "end"))
+}
+
+/// Whether the Go or Rust test whose signature is line `sig` has no statement at all
+/// between its braces (`func TestName(t *testing.T) {}`, an editor's template left in):
+/// those languages run nothing around a single test (no `beforeEach`, no fixture), so it
+/// checked nothing. Read from the code, so a body of comments alone is as empty.
+fn bare(lang: Lang, lexed: &[LineView], sig: usize) -> bool {
+    if !matches!(lang, Lang::Go | Lang::Rust) {
+        return false;
+    }
+    let compact = |i: usize| -> String {
+        lexed
+            .get(i)
+            .map_or(String::new(), |v| v.code.split_whitespace().collect())
+    };
+    let line = compact(sig);
+    let next = || {
+        (sig + 1..lexed.len())
+            .map(compact)
+            .find(|c| !c.is_empty())
+            .unwrap_or_default()
+    };
+    line.ends_with("{}") || (line.ends_with('{') && next().starts_with('}'))
 }
 
 /// Take out of `old` and `new` the tests that are one test before and after the change,
@@ -498,6 +522,18 @@ mod tests {
         assert_eq!(empty("test/a.test.js", js), [true, false]);
         let go = "func TestA(t *testing.T) {\n\tt.Skip(\"flaky\")\n\tcheck(t)\n}\n\nfunc TestB(t *testing.T) {\n\tif testing.Short() {\n\t\tt.SkipNow()\n\t}\n\tcheck(t)\n}\n";
         assert_eq!(empty("pkg/a_test.go", go), [true, false]);
+    }
+
+    #[test]
+    fn an_empty_go_or_rust_test_ran_nothing() {
+        let empty = |path: &str, text: &str| -> Vec<bool> {
+            tests_in(path, text).iter().map(|t| t.empty).collect()
+        };
+        let go = "func TestA(t *testing.T) {}\n\nfunc TestB(t *testing.T) {\n\t// later\n}\n\nfunc TestC(t *testing.T) {\n\tcheck(t)\n}\n\nfunc TestD(t *testing.T) { check(t) }\n";
+        assert_eq!(empty("pkg/a_test.go", go), [true, true, false, false]);
+        let rust =
+            "#[test]\nfn a() {}\n\n#[test]\nfn b() {\n}\n\n#[test]\nfn c() { check(S {}) }\n";
+        assert_eq!(empty("tests/a.rs", rust), [true, true, false]);
     }
 
     #[test]
