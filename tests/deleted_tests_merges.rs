@@ -9,37 +9,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, guard, writing};
-use serde_json::Value;
-
-fn deleted(receipt: &Value) -> Vec<(String, String)> {
-    guard(receipt, "deleted_tests")["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
-
-fn assert_no_deleted_tests(code: Option<i32>, receipt: &Value, mode: &str) {
-    assert_eq!(deleted(receipt), [], "{mode}");
-    assert_eq!(code, Some(0), "{mode}: {receipt}");
-}
-
-fn assert_one_deleted<'a>(path: &'a str, says: &'a str) -> impl Fn(Option<i32>, &Value, &str) + 'a {
-    move |code, receipt, mode| {
-        let found = deleted(receipt);
-        assert_eq!(found.len(), 1, "{mode}: {found:?}");
-        assert_eq!(found[0].0, path, "{mode}");
-        assert!(found[0].1.contains(says), "{mode}: {}", found[0].1);
-        assert_eq!(code, Some(3), "{mode}");
-    }
-}
+use gitrepo::{assert_no_deleted_tests, assert_one_deleted, both_ways, writing};
 
 const RS: &str = "tests/keys.rs";
 

@@ -7,27 +7,8 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, guard, Repo};
+use gitrepo::{assert_no_deleted_tests, both_ways, deleted, Repo};
 use serde_json::Value;
-
-fn deleted(receipt: &Value) -> Vec<(String, String)> {
-    guard(receipt, "deleted_tests")["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["message"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
-
-fn assert_no_deleted_tests(code: Option<i32>, receipt: &Value, mode: &str) {
-    assert_eq!(deleted(receipt), [], "{mode}");
-    assert_eq!(code, Some(0), "{mode}: {receipt}");
-}
 
 fn assert_deleted<'a>(found: &'a [(&'a str, &'a str)]) -> impl Fn(Option<i32>, &Value, &str) + 'a {
     move |code, receipt, mode| {

@@ -199,3 +199,37 @@ pub fn writing<'a>(files: &'a [(&'a str, &'a str)]) -> impl Fn(&Repo) + 'a {
         }
     }
 }
+
+/// The `deleted_tests` findings as (path, message).
+pub fn deleted(receipt: &serde_json::Value) -> Vec<(String, String)> {
+    guard(receipt, "deleted_tests")["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+pub fn assert_no_deleted_tests(code: Option<i32>, receipt: &serde_json::Value, mode: &str) {
+    assert_eq!(deleted(receipt), [], "{mode}");
+    assert_eq!(code, Some(0), "{mode}: {receipt}");
+}
+
+/// One `deleted_tests` finding, on `path`, whose message says `says`; exit 3.
+pub fn assert_one_deleted<'a>(
+    path: &'a str,
+    says: &'a str,
+) -> impl Fn(Option<i32>, &serde_json::Value, &str) + 'a {
+    move |code, receipt, mode| {
+        let found = deleted(receipt);
+        assert_eq!(found.len(), 1, "{mode}: {found:?}");
+        assert_eq!(found[0].0, path, "{mode}");
+        assert!(found[0].1.contains(says), "{mode}: {}", found[0].1);
+        assert_eq!(code, Some(3), "{mode}");
+    }
+}
