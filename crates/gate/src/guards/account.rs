@@ -633,15 +633,11 @@ pub fn marker_findings(
                         .get(skip_helpers::package_of(from))
                         .map_or(&[], Vec::as_slice),
                 };
-                let only_skips = scan::Enabled {
-                    skips: true,
-                    ..Default::default()
-                };
                 scan::scan(
                     &side,
                     lang,
                     tests.is_test(from),
-                    only_skips,
+                    scan::Enabled::SKIPS_ONLY,
                     None,
                     &mut removed,
                 );

@@ -356,15 +356,11 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                         test_rise: None,
                         ..side
                     };
-                    let only_skips = scan::Enabled {
-                        skips: true,
-                        ..Default::default()
-                    };
                     scan::scan(
                         &side,
                         lang,
                         tests.is_test(&d.path),
-                        only_skips,
+                        scan::Enabled::SKIPS_ONLY,
                         None,
                         &mut added,
                     );

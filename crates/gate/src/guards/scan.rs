@@ -79,6 +79,14 @@ pub struct Enabled {
 }
 
 impl Enabled {
+    /// Skips alone: skip lines read again to pair them (kept lines, a file's old side).
+    pub const SKIPS_ONLY: Enabled = Enabled {
+        skips: true,
+        lint: false,
+        todos: false,
+        debug: false,
+    };
+
     pub fn any(self) -> bool {
         self.skips || self.lint || self.todos || self.debug
     }

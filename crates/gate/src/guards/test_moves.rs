@@ -225,6 +225,21 @@ fn body_of(all: &[&str], lexed: &[LineView], sig: usize) -> Vec<String> {
     body
 }
 
+/// Line `i`'s code with no whitespace at all (empty past the end).
+fn compact(lexed: &[LineView], i: usize) -> String {
+    lexed
+        .get(i)
+        .map_or(String::new(), |v| v.code.split_whitespace().collect())
+}
+
+/// The first line after `sig` that holds code, compacted.
+fn next_code(lexed: &[LineView], sig: usize) -> String {
+    (sig + 1..lexed.len())
+        .map(|i| compact(lexed, i))
+        .find(|c| !c.is_empty())
+        .unwrap_or_default()
+}
+
 /// Whether the test declared on line `sig` is a placeholder that never ran an assertion,
 /// read from the code (strings as `"`, comments gone) so that layout alone never makes a
 /// test look empty. In JavaScript and Ruby: a pending test with no callback at all
@@ -235,12 +250,7 @@ fn empty_test(lang: Lang, lexed: &[LineView], sig: usize) -> bool {
     if !matches!(lang, Lang::Js | Lang::Ruby) {
         return false;
     }
-    let compact = |i: usize| -> String {
-        lexed
-            .get(i)
-            .map_or(String::new(), |v| v.code.split_whitespace().collect())
-    };
-    let line = compact(sig);
+    let line = compact(lexed, sig);
     let tail = line.trim_end_matches(';');
     if tail.ends_with('"') || tail.ends_with("\")") {
         return true;
@@ -254,12 +264,7 @@ fn empty_test(lang: Lang, lexed: &[LineView], sig: usize) -> bool {
             head.split('.').next(),
             Some("xit" | "xtest" | "xspecify" | "xexample" | "xscenario")
         );
-    let next = || {
-        (sig + 1..lexed.len())
-            .map(compact)
-            .find(|c| !c.is_empty())
-            .unwrap_or_default()
-    };
+    let next = || next_code(lexed, sig);
     skipped
         && (tail.ends_with("{}")
             || tail.ends_with("{})")
@@ -275,18 +280,8 @@ fn bare(lang: Lang, lexed: &[LineView], sig: usize) -> bool {
     if !matches!(lang, Lang::Go | Lang::Rust) {
         return false;
     }
-    let compact = |i: usize| -> String {
-        lexed
-            .get(i)
-            .map_or(String::new(), |v| v.code.split_whitespace().collect())
-    };
-    let line = compact(sig);
-    let next = || {
-        (sig + 1..lexed.len())
-            .map(compact)
-            .find(|c| !c.is_empty())
-            .unwrap_or_default()
-    };
+    let line = compact(lexed, sig);
+    let next = || next_code(lexed, sig);
     line.ends_with("{}") || (line.ends_with('{') && next().starts_with('}'))
 }
 
