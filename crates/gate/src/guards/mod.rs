@@ -8,6 +8,7 @@ mod config_text;
 mod config_toml;
 mod debug;
 mod deleted;
+mod go_build;
 mod heredoc;
 mod into_body;
 mod junit_port;
@@ -371,6 +372,9 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     let mut markers =
         account::marker_findings(&visible, &added, &kept, enabled, &tests, &new_counts);
     markers.skips.extend(rises);
+    if enabled.skips {
+        markers.skips.extend(go_build::findings(&visible));
+    }
     if enabled.lint {
         markers.lint.extend(config_lint::findings(&visible));
     }
