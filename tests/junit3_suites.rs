@@ -8,7 +8,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, messages, writing, Repo};
+use gitrepo::{assert_one_deleted, both_ways, lines_of, writing, Repo};
 use serde_json::Value;
 
 const BASE: &str = "src/test/java/core/BaseTest.java";
@@ -22,19 +22,6 @@ fn suite(methods: &str) -> String {
 const APPEND: &str =
     "    public void testAppend() throws Exception {\n        check(true);\n    }\n\n";
 const INDEX: &str = "    public void testIndex() {\n        check(1 > 0);\n    }\n\n";
-
-fn one_deleted<'a>(path: &'a str, says: &'a str) -> impl Fn(Option<i32>, &Value, &str) + 'a {
-    move |code, receipt, mode| {
-        assert_eq!(
-            lines_of(receipt, "deleted_tests"),
-            vec![(path.to_string(), 0)],
-            "{mode}: {receipt}"
-        );
-        let message = &messages(receipt, "deleted_tests")[0];
-        assert!(message.contains(says), "{mode}: {message}");
-        assert_eq!(code, Some(3), "{mode}");
-    }
-}
 
 fn nothing(guard_name: &'static str) -> impl Fn(Option<i32>, &Value, &str) {
     move |code, receipt, mode| {
@@ -50,7 +37,7 @@ fn removing_a_junit3_test_from_a_subclass_of_the_suites_base_is_a_deleted_test()
     both_ways(
         &[(BASE, BASE_TEXT), (SUITE, &before)],
         &writing(&[(SUITE, &after)]),
-        &one_deleted(SUITE, "dropped from 2 to 1"),
+        &assert_one_deleted(SUITE, "dropped from 2 to 1"),
     );
 }
 
@@ -60,7 +47,7 @@ fn deleting_a_junit3_suite_file_of_such_a_subclass_is_a_deleted_test() {
     both_ways(
         &[(BASE, BASE_TEXT), (SUITE, &before)],
         &|r: &Repo| r.remove(SUITE),
-        &one_deleted(SUITE, "was deleted with 2 tests"),
+        &assert_one_deleted(SUITE, "was deleted with 2 tests"),
     );
 }
 
@@ -74,7 +61,7 @@ fn a_junit3_test_given_a_parameter_no_longer_runs_and_is_a_deleted_test() {
     both_ways(
         &[(BASE, BASE_TEXT), (SUITE, &before)],
         &writing(&[(SUITE, &after)]),
-        &one_deleted(SUITE, "dropped from 2 to 1"),
+        &assert_one_deleted(SUITE, "dropped from 2 to 1"),
     );
 }
 

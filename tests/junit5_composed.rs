@@ -8,7 +8,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, messages, writing, Repo};
+use gitrepo::{assert_one_deleted, both_ways, lines_of, writing, Repo};
 use serde_json::Value;
 
 const RULE: &str = "src/test/java/org/site/MultiLocaleRule.java";
@@ -30,19 +30,6 @@ fn nothing(code: Option<i32>, receipt: &Value, mode: &str) {
         "{mode}: {receipt}"
     );
     assert_eq!(code, Some(0), "{mode}: {receipt}");
-}
-
-fn dropped<'a>(path: &'a str, says: &'a str) -> impl Fn(Option<i32>, &Value, &str) + 'a {
-    move |code, receipt, mode| {
-        assert_eq!(
-            lines_of(receipt, "deleted_tests"),
-            vec![(path.to_string(), 0)],
-            "{mode}: {receipt}"
-        );
-        let message = &messages(receipt, "deleted_tests")[0];
-        assert!(message.contains(says), "{mode}: {message}");
-        assert_eq!(code, Some(3), "{mode}");
-    }
 }
 
 #[test]
@@ -80,7 +67,7 @@ fn folding_into_an_annotation_that_carries_no_test_annotation_deletes_the_tests(
     both_ways(
         &[(RULE, RULE_TEXT), (TAGS, &before)],
         &writing(&[(RULE, &documented), (TAGS, &after)]),
-        &dropped(TAGS, "dropped from 3 to 1"),
+        &assert_one_deleted(TAGS, "dropped from 3 to 1"),
     );
 }
 
@@ -103,7 +90,7 @@ fn removing_a_test_declared_by_a_composed_annotation_is_a_deleted_test() {
     both_ways(
         &[(OWN, &before)],
         &writing(&[(OWN, &after)]),
-        &dropped(OWN, "dropped from 3 to 2"),
+        &assert_one_deleted(OWN, "dropped from 3 to 2"),
     );
 }
 
@@ -113,7 +100,7 @@ fn deleting_a_file_of_composed_annotation_tests_counts_them_all() {
     both_ways(
         &[(OWN, &before)],
         &|r: &Repo| r.remove(OWN),
-        &dropped(OWN, "was deleted with 3 tests"),
+        &assert_one_deleted(OWN, "was deleted with 3 tests"),
     );
 }
 
@@ -135,7 +122,7 @@ fn an_annotation_named_like_a_test_but_built_on_none_declares_no_test() {
     both_ways(
         &[(NAMED, &before)],
         &writing(&[(NAMED, &after)]),
-        &dropped(NAMED, "dropped from 2 to 1"),
+        &assert_one_deleted(NAMED, "dropped from 2 to 1"),
     );
 }
 
@@ -150,7 +137,7 @@ fn a_test_turned_into_a_before_test_method_is_a_deleted_test() {
     both_ways(
         &[(NAMED, &before)],
         &writing(&[(NAMED, &after)]),
-        &dropped(NAMED, "dropped from 2 to 1"),
+        &assert_one_deleted(NAMED, "dropped from 2 to 1"),
     );
 }
 
@@ -179,7 +166,7 @@ fn removing_a_test_of_a_composed_annotation_from_an_unchanged_file_is_a_deleted_
     both_ways(
         &[(EXTENSION, EXTENSION_TEXT), (TAGS, &before)],
         &writing(&[(TAGS, &after)]),
-        &dropped(TAGS, "dropped from 3 to 2"),
+        &assert_one_deleted(TAGS, "dropped from 3 to 2"),
     );
 }
 
@@ -196,7 +183,7 @@ fn an_imported_annotation_type_of_the_same_name_carrying_no_test_annotation_is_n
             (TAGS, &before),
         ],
         &writing(&[(TAGS, &after)]),
-        &dropped(TAGS, "dropped from 3 to 1"),
+        &assert_one_deleted(TAGS, "dropped from 3 to 1"),
     );
 }
 

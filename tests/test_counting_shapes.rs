@@ -8,30 +8,13 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, guard, lines_of, writing};
+use gitrepo::{assert_one_deleted, both_ways, lines_of, writing};
 use serde_json::Value;
 
 fn no_finding(name: &'static str) -> impl Fn(Option<i32>, &Value, &str) {
     move |code, receipt, mode| {
         assert_eq!(lines_of(receipt, name), vec![], "{mode}: {receipt}");
         assert_eq!(code, Some(0), "{mode}");
-    }
-}
-
-/// `deleted_tests` reports `path` whole, and its message says `counts` (`"from 3 to 2"`).
-fn deleted(path: &'static str, counts: &'static str) -> impl Fn(Option<i32>, &Value, &str) {
-    move |code, receipt, mode| {
-        assert_eq!(
-            lines_of(receipt, "deleted_tests"),
-            vec![(path.to_string(), 0)],
-            "{mode}: {receipt}"
-        );
-        let message = guard(receipt, "deleted_tests")["findings"][0]["message"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        assert!(message.contains(counts), "{mode}: {message}");
-        assert_eq!(code, Some(3), "{mode}");
     }
 }
 
@@ -80,7 +63,7 @@ fn a_mocha_test_removed_or_a_test_mode_removed_is_still_deleted() {
     both_ways(
         &[(JS, &old)],
         &writing(&[(JS, &new)]),
-        &deleted(JS, "from 3 to 2"),
+        &assert_one_deleted(JS, "from 3 to 2"),
     );
     // `test.concurrent(...)` is a test; its removal is a deletion.
     let path = "test/api.test.js";
@@ -89,7 +72,7 @@ fn a_mocha_test_removed_or_a_test_mode_removed_is_still_deleted() {
     both_ways(
         &[(path, old)],
         &writing(&[(path, new)]),
-        &deleted(path, "from 2 to 1"),
+        &assert_one_deleted(path, "from 2 to 1"),
     );
 }
 
@@ -131,7 +114,7 @@ fn removing_a_test_that_skips_under_a_condition_or_later_is_a_deletion() {
         both_ways(
             &[(RUBY, &old)],
             &writing(&[(RUBY, SPEC_AFTER)]),
-            &deleted(RUBY, "from 2 to 1"),
+            &assert_one_deleted(RUBY, "from 2 to 1"),
         );
     }
 }
@@ -148,7 +131,7 @@ fn go_examples_with_output_are_tests_and_deleting_them_is_caught() {
     both_ways(
         &[(EXAMPLES, WITH_EXAMPLES)],
         &writing(&[(EXAMPLES, WITHOUT_EXAMPLES)]),
-        &deleted(EXAMPLES, "from 3 to 1"),
+        &assert_one_deleted(EXAMPLES, "from 3 to 1"),
     );
 }
 

@@ -220,7 +220,7 @@ pub fn assert_no_deleted_tests(code: Option<i32>, receipt: &serde_json::Value, m
     assert_eq!(code, Some(0), "{mode}: {receipt}");
 }
 
-/// One `deleted_tests` finding, on `path`, whose message says `says`; exit 3.
+/// One `deleted_tests` finding, file-level on `path`, whose message says `says`; exit 3.
 pub fn assert_one_deleted<'a>(
     path: &'a str,
     says: &'a str,
@@ -229,6 +229,12 @@ pub fn assert_one_deleted<'a>(
         let found = deleted(receipt);
         assert_eq!(found.len(), 1, "{mode}: {found:?}");
         assert_eq!(found[0].0, path, "{mode}");
+        // A file-level finding: no line.
+        assert_eq!(
+            lines_of(receipt, "deleted_tests"),
+            [(path.to_string(), 0)],
+            "{mode}"
+        );
         assert!(found[0].1.contains(says), "{mode}: {}", found[0].1);
         assert_eq!(code, Some(3), "{mode}");
     }
