@@ -6,6 +6,7 @@ mod account;
 mod config_lint;
 mod config_text;
 mod config_toml;
+mod dead_return;
 mod debug;
 mod deleted;
 mod go_build;

@@ -4,7 +4,7 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{debug, junit_port, lint, skip_helpers, skips, todos, Finding, Line};
+use super::{dead_return, debug, junit_port, lint, skip_helpers, skips, todos, Finding, Line};
 use std::collections::HashSet;
 
 /// The guards fed by markers on lines.
@@ -33,6 +33,7 @@ impl Kind {
     pub fn message(self, labels: &[String]) -> &'static str {
         match self {
             Kind::Skips if labels.iter().any(|l| skips::is_focus(l)) => "a focus marker was added: it runs only these tests and silently skips all the others; remove it",
+            Kind::Skips if labels.iter().any(|l| l == dead_return::LABEL) => "a bare `return` was added in front of more code of its block: the rest of the test never runs, which skips its checks without saying so; remove the `return` and make the test pass",
             Kind::Skips if labels.iter().any(|l| skip_helpers::is_helper_label(l)) => "a call to a helper that skips the running test (its body skips or assumes) was added: remove it and make the test pass instead of skipping it",
             Kind::Skips => "a test skip marker was added: remove it and make the test pass instead of skipping it",
             Kind::Lint => "a lint or type-check suppression was added: fix the reported problem instead of silencing it",
@@ -277,6 +278,8 @@ pub fn scan<'a>(
     } else {
         Vec::new()
     };
+    // The whole file lexed, for what follows an added line (see [`dead_return`]).
+    let mut whole: Option<Vec<LineView>> = None;
     for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
@@ -285,6 +288,17 @@ pub fn scan<'a>(
         cx.skip_helpers = &helpers;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
+            if kind == Kind::Skips && is_test && view.code.trim_start().starts_with("return") {
+                let whole = whole.get_or_insert_with(|| {
+                    f.text
+                        .map(|t| lex(&lang.syntax(), t, usize::MAX))
+                        .unwrap_or_default()
+                });
+                let at = (line.number as usize).saturating_sub(1);
+                if dead_return::leaves_dead_code(lang, whole, at) {
+                    found.push(dead_return::LABEL.to_string());
+                }
+            }
             if kind == Kind::Lint && found.is_empty() {
                 let lists = lists.get_or_insert_with(|| {
                     f.text
