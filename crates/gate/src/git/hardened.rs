@@ -84,7 +84,9 @@ const ENV: &[(&str, &str)] = &[
 /// override applies to it, and its filters are neutralised like the repository's.
 pub fn command(root: &Path, filters: &[String]) -> Command {
     let mut cmd = Command::new("git");
-    cmd.current_dir(root).stdin(Stdio::null());
+    // `-C`, not `current_dir`: std starts a child of a statically linked program with
+    // posix_spawn (no copy of our page tables) only when it need not change directory.
+    cmd.arg("-C").arg(root).stdin(Stdio::null());
     for (key, _) in std::env::vars_os() {
         if key.to_string_lossy().starts_with("GIT_") {
             cmd.env_remove(&key);
@@ -189,6 +191,16 @@ pub fn shown(args: &[OsString]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn git_changes_directory_itself() {
+        // A working directory set on the Command would make std fork this (static)
+        // process instead of spawning git with posix_spawn.
+        let cmd = command(Path::new("/some/repo"), &[]);
+        assert_eq!(cmd.get_current_dir(), None);
+        let args: Vec<_> = cmd.get_args().take(2).collect();
+        assert_eq!(args, ["-C", "/some/repo"]);
+    }
 
     #[test]
     fn drivers_from_every_scope_but_system() {
