@@ -818,6 +818,7 @@ pub const TABLE: &[Program] = &[
         "prename",
         "file-rename",
         "perl-rename",
+        "crontab",
     ]),
     // Tools whose `-c` / `-e` / `--eval`-looking options are not code.
     tool(&[

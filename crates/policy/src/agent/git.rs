@@ -354,6 +354,16 @@ impl Analyzer<'_> {
                     "ask a human to rewrite history",
                 );
             }
+            "symbolic-ref" => {
+                let p = Parsed::new(args, &["-m"]);
+                if p.has("--delete", Some('d')) {
+                    self.git_deny(
+                        display,
+                        "deletes a symbolic ref; without `HEAD` git no longer sees a repository",
+                        "switch branches with `git switch BRANCH` instead",
+                    );
+                }
+            }
             "update-ref" => {
                 let stdin_deletes = args.iter().any(|a| a.is("--stdin"))
                     && match &stdin.text {
@@ -690,6 +700,7 @@ const DESTRUCTIVE_CAPABLE: &[&str] = &[
     "gc",
     "prune",
     "update-ref",
+    "symbolic-ref",
     "worktree",
     "commit",
     "rm",
