@@ -819,3 +819,129 @@ fn git_symbolic_ref_delete_is_destructive() {
     allowed("git symbolic-ref --short HEAD");
     allowed("git symbolic-ref refs/remotes/origin/HEAD");
 }
+
+#[test]
+fn brace_expansion_comes_before_the_path_rules() {
+    use Verdict::Deny;
+    refused(
+        "mv loopgate.toml{,.bak}",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    refused(
+        "cp {/tmp/x,loopgate.toml}",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    // Braces before a glob: `{.,x}/*` is `./*` and `x/*`.
+    refused(
+        "rm -rf {.,x}/*",
+        Deny,
+        "fs.destructive",
+        "every entry of the repository root",
+    );
+    refused(
+        "rm -rf ~/{.ssh,.gnupg}",
+        Deny,
+        "fs.escape",
+        "/home/dev/.ssh",
+    );
+    // Brace lists inside the repository were asked about as unresolvable; they resolve.
+    for cmd in [
+        "touch src/{a,b}.rs",
+        "mkdir -p src/{util,model}",
+        "cp src/lib.rs{,.orig}",
+        "rm -rf {build,dist}/*",
+        "ls {src,tests}/*.rs",
+    ] {
+        allowed(cmd);
+    }
+}
+
+#[test]
+fn compressors_replace_the_files_they_are_given() {
+    use Verdict::Deny;
+    refused("gzip ~/.bashrc", Deny, "fs.escape", "/home/dev/.bashrc");
+    refused(
+        "xz -9 ~/.gitconfig",
+        Deny,
+        "fs.escape",
+        "/home/dev/.gitconfig",
+    );
+    refused(
+        "zstd --rm ~/.profile",
+        Deny,
+        "fs.escape",
+        "/home/dev/.profile",
+    );
+    refused("bzip2 loopgate.toml", Deny, "gate.tamper", "loopgate.toml");
+    refused("gzip -r .", Deny, "fs.destructive", "repository root");
+    for cmd in [
+        "gzip -k ~/.bashrc",
+        "gzip -c ~/notes.txt > /tmp/notes.gz",
+        "zstd ~/data.csv -o /tmp/data.zst",
+        "gzip dist/app.js",
+        "gunzip data/x.gz",
+        "xz -d vendor.tar.xz",
+        "gzip -l /tmp/a.gz",
+        "cat build.log | gzip > /tmp/build.gz",
+    ] {
+        allowed(cmd);
+    }
+}
+
+#[test]
+fn a_hard_link_source_is_judged_as_written() {
+    use Verdict::Deny;
+    refused(
+        "ln ~/.bashrc x && echo x >> x",
+        Deny,
+        "fs.escape",
+        "/home/dev/.bashrc",
+    );
+    refused("cp -l ~/.bashrc b", Deny, "fs.escape", "/home/dev/.bashrc");
+    refused("ln loopgate.toml cfg", Deny, "gate.tamper", "loopgate.toml");
+    allowed("ln src/a.rs src/b.rs");
+    allowed("ln -s ~/.bashrc bashrc.link");
+    allowed("cp -al src /tmp/snapshot");
+}
+
+#[test]
+fn git_subcommands_that_write_a_named_file_are_judged_there() {
+    use Verdict::Deny;
+    refused(
+        "git archive -o ~/x.tar HEAD",
+        Deny,
+        "fs.escape",
+        "/home/dev/x.tar",
+    );
+    refused(
+        "git bundle create ~/x.bundle HEAD",
+        Deny,
+        "fs.escape",
+        "/home/dev/x.bundle",
+    );
+    refused(
+        "git format-patch -o ~/patches HEAD~1",
+        Deny,
+        "fs.escape",
+        "/home/dev/patches",
+    );
+    refused(
+        "git init --bare ~/x.git",
+        Deny,
+        "fs.escape",
+        "/home/dev/x.git",
+    );
+    for cmd in [
+        "git archive --format=tar.gz -o /tmp/release.tgz HEAD",
+        "git format-patch -1 HEAD",
+        "git bundle verify /tmp/x.bundle",
+        "git init",
+        "git init sub",
+    ] {
+        allowed(cmd);
+    }
+}

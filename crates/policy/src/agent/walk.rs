@@ -709,6 +709,14 @@ impl<'a> Analyzer<'a> {
                 &mut assignments,
             );
         }
+        // Brace expansion comes before everything else the shell does to the words:
+        // `mv loopgate.toml{,.bak}` is `mv loopgate.toml loopgate.toml.bak`.
+        if argv
+            .iter()
+            .any(|a| a.pattern.as_deref().is_some_and(|p| p.contains('{')))
+        {
+            argv = argv.iter().flat_map(super::git::brace_words).collect();
+        }
         let display = readable(&raw_parts);
         if !display.is_empty() {
             self.commands.push(display.clone());

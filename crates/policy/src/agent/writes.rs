@@ -268,6 +268,13 @@ impl Analyzer<'_> {
                 if name == "install" && p.has("--directory", Some('d')) {
                     writes.push((cloned(&local), Op::Write));
                 }
+                // A hard link is a second name for the same file: whatever writes through
+                // the new name writes the source, so the source is judged as written.
+                let hard_link = (name == "ln" && !p.has("--symbolic", Some('s')))
+                    || (name == "cp" && p.has("--link", Some('l')));
+                if hard_link {
+                    writes.push((sources.iter().map(|a| (*a).clone()).collect(), Op::Write));
+                }
                 if let Some(dest) = dest {
                     let op =
                         if name == "rsync" && p.opts.iter().any(|(o, _)| o.starts_with("--del")) {
@@ -383,6 +390,47 @@ impl Analyzer<'_> {
                 }
             }
             "tar" | "bsdtar" => writes.extend(tar_writes(rest)),
+            "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma"
+            | "lzip" | "compress" | "uncompress" | "zstd" | "unzstd" | "lz4" => {
+                // Each file operand is replaced by its (de)compressed form: it is gone from
+                // where it was, as by `mv`. Writing to standard output, keeping the input,
+                // testing or listing leave it; zstd and lz4 keep it unless told `--rm`.
+                let p = Parsed::new(
+                    rest,
+                    &[
+                        "-S",
+                        "--suffix",
+                        "-T",
+                        "--threads",
+                        "-F",
+                        "--format",
+                        "-C",
+                        "--check",
+                        "-M",
+                        "--memlimit",
+                        "-o",
+                        "-D",
+                        "-b",
+                        "-B",
+                    ],
+                );
+                let keeps_by_default = matches!(name, "zstd" | "unzstd" | "lz4");
+                let keeps = p.has("--stdout", Some('c'))
+                    || p.has("--to-stdout", None)
+                    || p.has("--keep", Some('k'))
+                    || p.has("--test", Some('t'))
+                    || p.has("--list", Some('l'))
+                    || (keeps_by_default && !p.has("--rm", None));
+                if !keeps {
+                    let files: Vec<Arg> = p
+                        .operands
+                        .iter()
+                        .filter(|a| !a.is("-"))
+                        .map(|a| (*a).clone())
+                        .collect();
+                    writes.push((files, Op::MoveSource));
+                }
+            }
             "crontab" => {
                 // Installing, editing or removing a crontab writes the system's cron spool,
                 // outside every write root; only listing it (`-l`) writes nothing.
