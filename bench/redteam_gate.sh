@@ -4,10 +4,33 @@
 # through the real hook (`loopgate hook claude`, a Claude PreToolUse payload) in a scratch
 # repository with a check script, and the decisions are counted. Harmful commands must be
 # refused (deny or ask), ordinary ones allowed. Prints the misses and both counts.
-# Usage: bench/redteam_gate.sh [path/to/loopgate]   (default: the debug build,
-# target/<host-triple>/debug/loopgate)
+# Usage: bench/redteam_gate.sh [--corpus DIR] [--harmful FILE] [--ordinary FILE] [path/to/loopgate]
+#   DIR holds harmful.txt and ordinary.txt (default bench/redteam_gate; the later rounds
+#   are in its subdirectories, e.g. bench/redteam_gate/round3). --harmful/--ordinary name
+#   one list each instead (the external corpus:
+#   --harmful ../shared/corpora/dcg-fixtures/commands/dangerous.txt
+#   --ordinary ../shared/corpora/dcg-fixtures/commands/safe.txt); given alone, only that
+#   list runs. The binary defaults to the debug build, target/<host-triple>/debug/loopgate.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
+harmful="$here/redteam_gate/harmful.txt"
+ordinary="$here/redteam_gate/ordinary.txt"
+lists=default
+while [[ "${1:-}" == --* ]]; do
+  case "$1" in
+    --corpus)
+      dir="$(realpath "${2:?--corpus needs a directory}")"
+      harmful="$dir/harmful.txt" ordinary="$dir/ordinary.txt"
+      ;;
+    --harmful | --ordinary)
+      [[ $lists == default ]] && harmful="" ordinary="" lists=named
+      file="$(realpath "${2:?$1 needs a file}")"
+      if [[ $1 == --harmful ]]; then harmful="$file"; else ordinary="$file"; fi
+      ;;
+    *) echo "redteam_gate.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
 bin="$(realpath "${1:-$(dirname "$("$here/release-dir")")/debug/loopgate}")"
 # Not under /tmp: the temp dir is a write root, and home must lie outside every root.
 work="$(mktemp -d -p /var/tmp)"
@@ -39,5 +62,5 @@ run() {
   done < "$file"
   echo "$file: $bad of $total $( [[ $want == refuse ]] && echo allowed || echo refused )"
 }
-run "$here/redteam_gate/harmful.txt" refuse
-run "$here/redteam_gate/ordinary.txt" allow
+if [[ -n "$harmful" ]]; then run "$harmful" refuse; fi
+if [[ -n "$ordinary" ]]; then run "$ordinary" allow; fi

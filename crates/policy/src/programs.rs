@@ -818,6 +818,7 @@ pub const TABLE: &[Program] = &[
         "prename",
         "file-rename",
         "perl-rename",
+        "crontab",
     ]),
     // Tools whose `-c` / `-e` / `--eval`-looking options are not code.
     tool(&[
@@ -847,6 +848,14 @@ pub const TABLE: &[Program] = &[
         "xz",
         "zstd",
         "lz4",
+        "bunzip2",
+        "unxz",
+        "lzma",
+        "unlzma",
+        "lzip",
+        "compress",
+        "uncompress",
+        "unzstd",
         "cat",
         "echo",
         "printf",

@@ -378,8 +378,10 @@ pub fn decode(raw: &str) -> WordValue {
             return WordValue::Dynamic(part);
         }
     }
-    if out.pattern.is_none() {
-        out.pattern = brace_expansion(&pieces);
+    // Braces are expanded before globs, so they are the construct to report first:
+    // `{.,x}/*` is `./*` and `x/*`, not a directory named `{.,x}`.
+    if let Some(braces) = brace_expansion(&pieces) {
+        out.pattern = Some(braces);
     }
     WordValue::Static(out)
 }
@@ -682,6 +684,7 @@ mod tests {
         assert_eq!(stat("{a,b}").pattern.as_deref(), Some("{a,b}"));
         assert_eq!(stat("x{1..3}").pattern.as_deref(), Some("{1..3}"));
         assert_eq!(stat("'{a,b}'").pattern, None);
+        assert_eq!(stat("{.,x}/*").pattern.as_deref(), Some("{.,x}"));
         assert_eq!(stat("{}").pattern, None);
         assert_eq!(stat("+(a)").pattern.as_deref(), Some("+("));
     }

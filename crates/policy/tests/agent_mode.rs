@@ -278,7 +278,9 @@ fn fs_escape_catches_every_write_form_outside_the_roots() {
     );
     caught("fs.escape", Ask, "cd - && rm x", "unknown directory");
     caught("fs.escape", Ask, "ls | xargs rm", "xargs");
-    caught("fs.escape", Ask, "rm -rf {a,b}/out", "brace expansion");
+    // A brace sequence is not expanded; a brace list is, and is judged word by word.
+    caught("fs.escape", Ask, "rm -rf out{1..3}", "brace expansion");
+    allowed("rm -rf {a,b}/out");
     caught("fs.escape", Ask, "rm -rf dir/*/../../..", "..");
 
     allowed("echo hi > out.txt");

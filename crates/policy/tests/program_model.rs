@@ -154,7 +154,9 @@ fn bash_evaluation_corners() {
         "mapfile -C 'rm -rf ~' arr < f",
         "rm -rf ~",
     );
-    caught("exec.dynamic", Ask, "{rm,-rf,~}", "expanded from");
+    // A brace list is expanded before the command word is looked up; a glob is not.
+    caught("fs.destructive", Deny, "{rm,-rf,~}", "home directory");
+    caught("exec.dynamic", Ask, "{rm,x}{1..2} -rf ~", "expanded from");
     caught("exec.dynamic", Ask, "/bin/r? -rf ~", "expanded from");
     caught("exec.dynamic", Ask, "hash -p /bin/rm ls", "rebinds");
     caught("fs.escape", Ask, "HOME=/; rm -rf ~/x", "~");

@@ -259,3 +259,69 @@ impl Analyzer<'_> {
         }
     }
 }
+
+/// The variables a builtin assigns from data, and the value each may then hold (`None`:
+/// only the running shell knows). `read` and `mapfile` take what the command string feeds
+/// them (a here-string or heredoc it spells out); `printf -v` takes its own output when
+/// the format and arguments are literal. `read o <<< --hard; git reset $o` is then judged
+/// as `git reset --hard`.
+pub(crate) fn assigned_by(
+    name: &str,
+    rest: &[Arg],
+    stdin: Option<&str>,
+) -> Vec<(String, Option<String>)> {
+    let is_name =
+        |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let text = stdin.map(|t| t.strip_suffix('\n').unwrap_or(t).to_string());
+    match name {
+        "read" => {
+            let p = Parsed::new(rest, &["-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u"]);
+            let mut names: Vec<String> = p
+                .operands
+                .iter()
+                .filter_map(|a| a.text().filter(|t| is_name(t)).map(str::to_string))
+                .collect();
+            if let Some(array) = p
+                .value("-a", Some("-a"))
+                .and_then(|a| a.text().map(str::to_string))
+            {
+                names.push(array);
+            }
+            if names.is_empty() {
+                names.push("REPLY".to_string());
+            }
+            // Each name may get any of the line's words (or the rest of the line).
+            names.into_iter().map(|n| (n, text.clone())).collect()
+        }
+        "mapfile" | "readarray" => {
+            let p = Parsed::new(rest, &["-C", "-c", "-d", "-n", "-O", "-s", "-u"]);
+            let array = p
+                .operands
+                .first()
+                .and_then(|a| a.text())
+                .filter(|t| is_name(t))
+                .unwrap_or("MAPFILE")
+                .to_string();
+            vec![(array, text)]
+        }
+        "printf" => {
+            let Some(at) = rest.iter().position(|a| a.is("-v")) else {
+                return Vec::new();
+            };
+            let Some(var) = rest
+                .get(at + 1)
+                .and_then(|a| a.text())
+                .filter(|t| is_name(t))
+            else {
+                return Vec::new();
+            };
+            let words: Option<Vec<&str>> = rest[at + 2..].iter().map(|a| a.text()).collect();
+            let value = words.and_then(|w| {
+                let w = w.strip_prefix(&["--"][..]).unwrap_or(&w);
+                super::walk::printf_output(w)
+            });
+            vec![(var.to_string(), value)]
+        }
+        _ => Vec::new(),
+    }
+}

@@ -155,6 +155,35 @@ impl Protected {
             .collect()
     }
 
+    /// The gate files strictly below `dir`, and the directories between that hold them,
+    /// whose own name `find -name PATTERN` (`-iname` when `fold_case`) selects: the paths
+    /// such a `find` may hand to its action. An unreadable pattern selects them all.
+    pub fn named_below(&self, dir: &Path, pattern: &str, fold_case: bool) -> Vec<PathBuf> {
+        let matcher = GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .case_insensitive(fold_case)
+            .build()
+            .ok()
+            .map(|g| g.compile_matcher());
+        let mut out: Vec<PathBuf> = Vec::new();
+        for anchor in &self.anchors {
+            for p in anchor.ancestors() {
+                if p == dir || !p.starts_with(dir) {
+                    break;
+                }
+                let selected = match (&matcher, p.file_name()) {
+                    (Some(m), Some(name)) => m.is_match(name),
+                    (None, _) => true,
+                    (_, None) => false,
+                };
+                if selected && !out.iter().any(|o| o == p) {
+                    out.push(p.to_path_buf());
+                }
+            }
+        }
+        out
+    }
+
     /// The gate file an absolute pattern may select, if any.
     fn hit_pattern(&self, pattern: &str, op: Op) -> Option<PathBuf> {
         let g = glob(pattern)?.compile_matcher();

@@ -431,6 +431,11 @@ impl Analyzer<'_> {
             | "typeset" | "local" | "export" | "readonly" | "printf" | "read" | "unset"
             | "test" | "[" => {
                 self.builtin(name, rest, display, st, depth);
+                for (var, value) in
+                    super::builtins::assigned_by(name, rest, inv.stdin.text.as_deref())
+                {
+                    st.remember(&var, value);
+                }
                 if matches!(
                     name,
                     "declare" | "typeset" | "local" | "export" | "readonly"
@@ -1289,11 +1294,15 @@ impl Analyzer<'_> {
                         && t.len() > 1
                         && operands.is_empty() =>
                 {
-                    if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+                    if matches!(t, "--rcfile" | "--init-file") {
                         i += 1;
                     } else if !t.starts_with("--") {
-                        code_flag |= t.contains('c');
-                        reads_stdin_flag |= t.contains('s');
+                        // Each `o`/`O` of a cluster takes the next word as its option name
+                        // (`-euo pipefail -c CODE`), as bash reads it.
+                        let letters = &t[1..];
+                        i += letters.chars().filter(|c| matches!(c, 'o' | 'O')).count();
+                        code_flag |= letters.contains('c');
+                        reads_stdin_flag |= letters.contains('s');
                     }
                 }
                 _ => operands.push(a),
@@ -1634,8 +1643,32 @@ impl Analyzer<'_> {
                 && !name.contains(['*', '?', '[', '\\']))
             .then(|| name.to_string())
         });
+        // `-name 'loopgate.*'`, `-iname SETTINGS.JSON`: the gate files below a root whose
+        // own name the pattern selects are among the paths the action gets, at any depth.
+        let name_pattern = expr.windows(2).find_map(|w| match w[0].text() {
+            Some("-name") => Some((w[1].text()?.to_string(), false)),
+            Some("-iname") => Some((w[1].text()?.to_string(), true)),
+            _ => None,
+        });
+        let mut gate_named: Vec<(String, Vec<Arg>)> = Vec::new();
+        if let Some((pattern, fold_case)) = &name_pattern {
+            for root in &roots {
+                let Some(r) = root.text() else { continue };
+                let dirs = st
+                    .cwd
+                    .resolve(r, self.ctx.home.as_deref())
+                    .unwrap_or_default();
+                let mut hits: Vec<Arg> = Vec::new();
+                for d in dirs {
+                    for p in self.protected().named_below(&d, pattern, *fold_case) {
+                        hits.push(Arg::literal(&p.display().to_string()));
+                    }
+                }
+                gate_named.push((r.to_string(), hits));
+            }
+        }
         let named = |this: &Self, root: &Arg| -> Vec<Arg> {
-            match (&literal_name, root.text()) {
+            let mut out = match (&literal_name, root.text()) {
                 (Some(name), Some(r)) => match st.cwd.resolve(r, this.ctx.home.as_deref()) {
                     Some(dirs) => dirs
                         .into_iter()
@@ -1644,7 +1677,15 @@ impl Analyzer<'_> {
                     None => this.below_roots(root, st),
                 },
                 _ => this.below_roots(root, st),
+            };
+            if let Some((_, hits)) = gate_named.iter().find(|(r, _)| root.is(r)) {
+                for h in hits {
+                    if !out.iter().any(|o| o.text() == h.text()) {
+                        out.push(h.clone());
+                    }
+                }
             }
+            out
         };
         let mut i = 0;
         while i < expr.len() {
@@ -1675,17 +1716,25 @@ impl Analyzer<'_> {
                         .map(|e| i + e)
                         .unwrap_or(expr.len());
                     for root in &roots {
-                        let below = named(self, root).into_iter().next();
-                        let argv: Vec<Arg> = expr[i..end]
-                            .iter()
-                            .map(|a| match (&below, a.text()) {
-                                (Some(b), Some(t)) if t.contains("{}") => b.clone(),
-                                _ => a.clone(),
-                            })
-                            .collect();
-                        let sub = Invocation::nested(argv, inv.display.clone());
-                        let mut sub_state = st.clone();
-                        self.invoke(&sub, 0, &mut sub_state, depth);
+                        // The action is judged once per kind of path it may get: some path
+                        // below the root, and each gate file the name selects.
+                        let mut paths: Vec<Option<Arg>> =
+                            named(self, root).into_iter().map(Some).collect();
+                        if paths.is_empty() {
+                            paths.push(None);
+                        }
+                        for below in paths {
+                            let argv: Vec<Arg> = expr[i..end]
+                                .iter()
+                                .map(|a| match (&below, a.text()) {
+                                    (Some(b), Some(t)) if t.contains("{}") => b.clone(),
+                                    _ => a.clone(),
+                                })
+                                .collect();
+                            let sub = Invocation::nested(argv, inv.display.clone());
+                            let mut sub_state = st.clone();
+                            self.invoke(&sub, 0, &mut sub_state, depth);
+                        }
                     }
                     i = end + 1;
                 }

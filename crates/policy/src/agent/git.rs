@@ -354,6 +354,16 @@ impl Analyzer<'_> {
                     "ask a human to rewrite history",
                 );
             }
+            "symbolic-ref" => {
+                let p = Parsed::new(args, &["-m"]);
+                if p.has("--delete", Some('d')) {
+                    self.git_deny(
+                        display,
+                        "deletes a symbolic ref; without `HEAD` git no longer sees a repository",
+                        "switch branches with `git switch BRANCH` instead",
+                    );
+                }
+            }
             "update-ref" => {
                 let stdin_deletes = args.iter().any(|a| a.is("--stdin"))
                     && match &stdin.text {
@@ -615,6 +625,72 @@ impl Analyzer<'_> {
                 if p.has("--upload-pack", None) || (sub != "pull" && p.has("--exec", None)) {
                     self.git_exec_option(display, "--upload-pack");
                 }
+                if sub == "archive" {
+                    // The file it is told to write.
+                    let p = Parsed::new(
+                        args,
+                        &[
+                            "-o", "--output", "--format", "--prefix", "--remote", "--exec",
+                        ],
+                    );
+                    if let Some(out) = p.value("--output", Some("-o")) {
+                        self.check_writes(&[out], Op::Write, display, &local);
+                    }
+                }
+            }
+            // Subcommands that write a file or directory they are told to.
+            "format-patch" => {
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "-o",
+                        "--output-directory",
+                        "-v",
+                        "--reroll-count",
+                        "--subject-prefix",
+                        "--to",
+                        "--cc",
+                        "--from",
+                        "--in-reply-to",
+                        "--base",
+                        "--suffix",
+                        "--output",
+                    ],
+                );
+                for out in [
+                    p.value("--output-directory", Some("-o")),
+                    p.value("--output", None),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    self.check_writes(&[out], Op::Write, display, &local);
+                }
+            }
+            "bundle" => {
+                if args.first().is_some_and(|a| a.is("create")) {
+                    let p = Parsed::new(&args[1..], &["--version"]);
+                    if let Some(file) = p.operands.first() {
+                        self.check_writes(&[(*file).clone()], Op::Write, display, &local);
+                    }
+                }
+            }
+            "init" => {
+                let p = Parsed::new(
+                    args,
+                    &[
+                        "--template",
+                        "--separate-git-dir",
+                        "-b",
+                        "--initial-branch",
+                        "--object-format",
+                        "--ref-format",
+                        "--shared",
+                    ],
+                );
+                if let Some(dir) = p.operands.first() {
+                    self.check_writes(&[(*dir).clone()], Op::Write, display, &local);
+                }
             }
             "clone" => {
                 let p = Parsed::new(
@@ -690,6 +766,7 @@ const DESTRUCTIVE_CAPABLE: &[&str] = &[
     "gc",
     "prune",
     "update-ref",
+    "symbolic-ref",
     "worktree",
     "commit",
     "rm",
@@ -715,8 +792,8 @@ fn is_spread(a: &Arg) -> bool {
 }
 
 /// The words one brace expansion makes of `a` (`--{soft,hard}` -> `--soft`, `--hard`);
-/// `a` itself when it has none.
-fn brace_words(a: &Arg) -> Vec<Arg> {
+/// `a` itself when it has none. A word left with a glob character stays a pattern.
+pub(crate) fn brace_words(a: &Arg) -> Vec<Arg> {
     let expand = a
         .pattern
         .as_deref()
@@ -724,7 +801,20 @@ fn brace_words(a: &Arg) -> Vec<Arg> {
         .and(a.text())
         .and_then(|t| expand_braces(t, 0));
     match expand {
-        Some(words) => words.iter().map(|w| Arg::literal(w)).collect(),
+        Some(words) => words
+            .iter()
+            .map(|w| {
+                let mut word = Arg::literal(w);
+                word.raw = a.raw.clone();
+                if let Some(at) = w.find('{') {
+                    // A sequence left after the lists (`x{1..3}`) is still for the shell.
+                    word.pattern = Some(w[at..].to_string());
+                } else if w.contains(['*', '?', '[']) {
+                    word.pattern = Some(w.clone());
+                }
+                word
+            })
+            .collect(),
         None => vec![a.clone()],
     }
 }

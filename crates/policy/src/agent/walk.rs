@@ -709,6 +709,14 @@ impl<'a> Analyzer<'a> {
                 &mut assignments,
             );
         }
+        // Brace expansion comes before everything else the shell does to the words:
+        // `mv loopgate.toml{,.bak}` is `mv loopgate.toml loopgate.toml.bak`.
+        if argv
+            .iter()
+            .any(|a| a.pattern.as_deref().is_some_and(|p| p.contains('{')))
+        {
+            argv = argv.iter().flat_map(super::git::brace_words).collect();
+        }
         let display = readable(&raw_parts);
         if !display.is_empty() {
             self.commands.push(display.clone());
@@ -811,7 +819,7 @@ impl<'a> Analyzer<'a> {
 
 /// `printf FORMAT ARGS...` for formats made of text, `\n`, `\t` and `%s` (the format is
 /// reused while arguments remain, as printf does); anything else is unknown.
-fn printf_output(words: &[&str]) -> Option<String> {
+pub(crate) fn printf_output(words: &[&str]) -> Option<String> {
     let (format, args) = words.split_first()?;
     let mut out = String::new();
     let mut next = 0;
@@ -903,9 +911,14 @@ fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Vec<Vec<Ar
         } else if let Some(out) = static_substitution(inner) {
             vec![out]
         } else {
+            // `${a[0]}`: an element of an array stands for what the array was given.
             let name = inner
                 .strip_prefix("${")
                 .and_then(|r| r.strip_suffix('}'))
+                .map(|n| match n.split_once('[') {
+                    Some((array, index)) if index.ends_with(']') => array,
+                    _ => n,
+                })
                 .or_else(|| inner.strip_prefix('$'))
                 .filter(|n| {
                     !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')

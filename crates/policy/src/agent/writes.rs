@@ -5,6 +5,7 @@ use super::args::Arg;
 use super::checks::Op;
 use super::commands::Parsed;
 use super::walk::{Analyzer, ShellState};
+use crate::programs::long_matches;
 
 impl Analyzer<'_> {
     pub(crate) fn downloader(
@@ -267,6 +268,13 @@ impl Analyzer<'_> {
                 if name == "install" && p.has("--directory", Some('d')) {
                     writes.push((cloned(&local), Op::Write));
                 }
+                // A hard link is a second name for the same file: whatever writes through
+                // the new name writes the source, so the source is judged as written.
+                let hard_link = (name == "ln" && !p.has("--symbolic", Some('s')))
+                    || (name == "cp" && p.has("--link", Some('l')));
+                if hard_link {
+                    writes.push((sources.iter().map(|a| (*a).clone()).collect(), Op::Write));
+                }
                 if let Some(dest) = dest {
                     let op =
                         if name == "rsync" && p.opts.iter().any(|(o, _)| o.starts_with("--del")) {
@@ -382,6 +390,55 @@ impl Analyzer<'_> {
                 }
             }
             "tar" | "bsdtar" => writes.extend(tar_writes(rest)),
+            "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma" | "unlzma"
+            | "lzip" | "compress" | "uncompress" | "zstd" | "unzstd" | "lz4" => {
+                // Each file operand is replaced by its (de)compressed form: it is gone from
+                // where it was, as by `mv`. Writing to standard output, keeping the input,
+                // testing or listing leave it; zstd and lz4 keep it unless told `--rm`.
+                let p = Parsed::new(
+                    rest,
+                    &[
+                        "-S",
+                        "--suffix",
+                        "-T",
+                        "--threads",
+                        "-F",
+                        "--format",
+                        "-C",
+                        "--check",
+                        "-M",
+                        "--memlimit",
+                        "-o",
+                        "-D",
+                        "-b",
+                        "-B",
+                    ],
+                );
+                let keeps_by_default = matches!(name, "zstd" | "unzstd" | "lz4");
+                let keeps = p.has("--stdout", Some('c'))
+                    || p.has("--to-stdout", None)
+                    || p.has("--keep", Some('k'))
+                    || p.has("--test", Some('t'))
+                    || p.has("--list", Some('l'))
+                    || (keeps_by_default && !p.has("--rm", None));
+                if !keeps {
+                    let files: Vec<Arg> = p
+                        .operands
+                        .iter()
+                        .filter(|a| !a.is("-"))
+                        .map(|a| (*a).clone())
+                        .collect();
+                    writes.push((files, Op::MoveSource));
+                }
+            }
+            "crontab" => {
+                // Installing, editing or removing a crontab writes the system's cron spool,
+                // outside every write root; only listing it (`-l`) writes nothing.
+                let p = Parsed::new(rest, &["-u", "-s"]);
+                if !p.has("-l", Some('l')) {
+                    writes.push((vec![Arg::literal("/var/spool/cron")], Op::Write));
+                }
+            }
             "unzip" => {
                 let p = Parsed::new(rest, &["-d", "-x", "-P"]);
                 let dir = p
@@ -579,9 +636,11 @@ fn member_in(dir: &Arg, m: &Arg) -> Arg {
 }
 
 /// What `tar` writes: the archive when creating, the target directory (and the members
-/// named, `tar -xf a.tar loopgate.toml`) when extracting.
+/// named, `tar -xf a.tar loopgate.toml`) when extracting, and the members it archives
+/// when `--remove-files` deletes them afterwards (they are gone, as by `mv`).
 fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
     let mut mode_create = false;
+    let mut remove_files = false;
     let mut mode_extract = false;
     let mut file: Option<Arg> = None;
     let mut dir: Option<Arg> = None;
@@ -607,6 +666,7 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
                 "extract" | "get" => mode_extract = true,
                 "file" => file = take(value, &mut i),
                 "directory" => dir = take(value, &mut i),
+                _ if long_matches(t, "--remove-files") => remove_files = true,
                 _ => {}
             }
             continue;
@@ -650,6 +710,18 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
         if let Some(f) = file.filter(|f| !f.is("-")) {
             out.push((vec![f], Op::Write));
         }
+        if remove_files {
+            // Archived paths are read where they are: an absolute one as it is, a relative
+            // one from the `-C` directory.
+            let members = members
+                .iter()
+                .map(|m| match (&dir, m.text()) {
+                    (Some(d), Some(t)) if !t.starts_with('/') => member_in(d, m),
+                    _ => m.clone(),
+                })
+                .collect();
+            out.push((members, Op::MoveSource));
+        }
     }
     if mode_extract {
         let dir = dir.unwrap_or_else(|| Arg::literal("."));
@@ -679,6 +751,25 @@ mod tests {
         let w = tar_writes(&args(&["-czf", "/out.tgz", "src"]));
         assert_eq!(w[0].0[0].show(), "/out.tgz");
         assert!(tar_writes(&args(&["-tzf", "a.tgz"])).is_empty());
+        // The members archived with `--remove-files` (any abbreviation) are deleted.
+        for flag in ["--remove-files", "--remove-f"] {
+            let w = tar_writes(&args(&["-cf", "/tmp/a.tar", flag, "src", "doc"]));
+            assert_eq!(w.len(), 2);
+            assert_eq!(w[1].1, Op::MoveSource);
+            let gone: Vec<&str> = w[1].0.iter().map(|a| a.show()).collect();
+            assert_eq!(gone, ["src", "doc"]);
+        }
+        let w = tar_writes(&args(&[
+            "-C",
+            "/srv",
+            "--remove-files",
+            "-cf",
+            "a.tar",
+            "x",
+            "/y",
+        ]));
+        assert_eq!(w[1].0[0].show(), "/srv/x");
+        assert_eq!(w[1].0[1].show(), "/y");
     }
 
     #[test]
