@@ -602,16 +602,14 @@ pub fn marker_findings(
         } else {
             BTreeMap::new()
         };
-        let change_helpers = if need.skips {
-            skip_helpers::in_change(
-                visible
-                    .iter()
-                    .zip(&paths)
-                    .filter_map(|(d, p)| Some((p.as_str(), d.old_text.as_deref()?, tests.is_test(p)))),
-            )
-        } else {
-            Vec::new()
-        };
+        let change_helpers =
+            if need.skips {
+                skip_helpers::in_change(visible.iter().zip(&paths).filter_map(|(d, p)| {
+                    Some((p.as_str(), d.old_text.as_deref()?, tests.is_test(p)))
+                }))
+            } else {
+                Vec::new()
+            };
         for (i, d) in visible.iter().enumerate() {
             let from = &paths[i];
             if let (Some(lang), false) = (Lang::from_path(from), d.removed_lines.is_empty()) {

@@ -285,12 +285,7 @@ impl Receivers {
                 let arrived = shared(own, gained);
                 arrived > 0 && arrived * 2 >= size(own)
             };
-            let by_shape = || {
-                came(
-                    &minus(&body_shapes, &r.before_shapes),
-                    &r.gained_shapes,
-                )
-            };
+            let by_shape = || came(&minus(&body_shapes, &r.before_shapes), &r.gained_shapes);
             if !came(&minus(&body, &r.before), &r.gained) && !by_shape() {
                 continue;
             }
@@ -397,7 +392,10 @@ mod tests {
         );
         assert_eq!(shape("x2 = f(10, \"a\\\"b\")"), "x2 = f(0, \"\")");
         // An unclosed quote is left as it is.
-        assert_eq!(shape("fn f<'a>(x: u8) -> [u8; 4]"), "fn f<'a>(x: u8) -> [u8; 0]");
+        assert_eq!(
+            shape("fn f<'a>(x: u8) -> [u8; 4]"),
+            "fn f<'a>(x: u8) -> [u8; 0]"
+        );
     }
 
     #[test]
@@ -405,7 +403,8 @@ mod tests {
         let old = "let m = cmd()\n.arg(files())\n.get(vec![\"lip\", \";\"])\nassert!(m.has(\"files\"))\nassert!(m.has(\"other\"))";
         // The removed test: the same, with a flag that ends the values.
         let gone = removed("let m = cmd()\n.arg(files())\n.arg(Arg::new(\"flag\").short('F'))\n.get(vec![\"lip\", \"-F\"])\nassert!(m.has(\"files\"))\nassert!(m.has(\"other\"))");
-        let grown = format!("{old}\n.arg(Arg::new(\"stop\").short('X'))\nlet m = again(vec![\"-X\"])");
+        let grown =
+            format!("{old}\n.arg(Arg::new(\"stop\").short('X'))\nlet m = again(vec![\"-X\"])");
         assert!(receiver(old, &grown).carrier(&gone, "").is_some());
         // A neighbour that gained statements of other shapes does not carry it.
         let other = format!("{old}\nassert!(m.none(\"x\"))");
@@ -426,11 +425,17 @@ mod tests {
         ];
         let arrived = vec![
             t("test_new", "z = 9"),
-            t("test_ab", "x = 1\nassert f(x) == 2\ny = 3\nassert g(y) == 4"),
+            t(
+                "test_ab",
+                "x = 1\nassert f(x) == 2\ny = 3\nassert g(y) == 4",
+            ),
         ];
         let pairs = renamed(gone, arrived);
         assert_eq!(pairs.len(), 1);
-        assert_eq!((pairs[0].0.key.as_str(), pairs[0].1.key.as_str()), ("def test_a():", "def test_ab():"));
+        assert_eq!(
+            (pairs[0].0.key.as_str(), pairs[0].1.key.as_str()),
+            ("def test_a():", "def test_ab():")
+        );
     }
 
     #[test]

@@ -551,7 +551,12 @@ mod tests {
 
     /// The labels of `line` in a test file at `path` of a change whose test files are
     /// `change` (path, text).
-    fn labels_in_change(path: &str, text: &str, line: &str, change: &[(&str, &str)]) -> Vec<String> {
+    fn labels_in_change(
+        path: &str,
+        text: &str,
+        line: &str,
+        change: &[(&str, &str)],
+    ) -> Vec<String> {
         let lang = Lang::from_path(path).unwrap();
         let declaring = in_change(change.iter().map(|(p, t)| (*p, *t, true)));
         let helpers = for_file(lang, path, Some(text), None, true, &[], &declaring);
@@ -576,10 +581,20 @@ mod tests {
         }
         // Another class's method of that name is not the helper; nor is a call in the
         // file of another language, or with no such file in the change.
-        assert!(labels_in_change(at, caller, "        Other.assumeSupported(l);", &change).is_empty());
+        assert!(
+            labels_in_change(at, caller, "        Other.assumeSupported(l);", &change).is_empty()
+        );
         let py = "def test_a():\n    pass\n";
-        assert!(labels_in_change("tests/test_a.py", py, "    assumeSupported(l)", &change).is_empty());
-        assert!(labels_in_change(at, caller, "        LocaleProblems.assumeSupported(l);", &[]).is_empty());
+        assert!(
+            labels_in_change("tests/test_a.py", py, "    assumeSupported(l)", &change).is_empty()
+        );
+        assert!(labels_in_change(
+            at,
+            caller,
+            "        LocaleProblems.assumeSupported(l);",
+            &[]
+        )
+        .is_empty());
         // A file that declares its own function of that name calls its own.
         let own = "class ParserTest {\n    private void assumeSupported(Locale l) {\n        log(l);\n    }\n}\n";
         assert!(labels_in_change(at, own, "        assumeSupported(locale);", &change).is_empty());
@@ -591,14 +606,24 @@ mod tests {
         let change = [("tests/net_helpers.py", py)];
         let test = "def test_get():\n    pass\n";
         assert_eq!(
-            labels_in_change("tests/test_get.py", test, "    net_helpers.skip_offline()", &change),
+            labels_in_change(
+                "tests/test_get.py",
+                test,
+                "    net_helpers.skip_offline()",
+                &change
+            ),
             vec!["skip_offline("]
         );
         let go = "package testutil\n\nfunc SkipShort(t *testing.T) {\n\tif testing.Short() {\n\t\tt.Skip(\"short\")\n\t}\n}\n";
         let change = [("internal/testutil/skip_test.go", go)];
         let test = "package conf\n\nfunc TestRead(t *testing.T) {\n}\n";
         assert_eq!(
-            labels_in_change("conf/read_test.go", test, "\ttestutil.SkipShort(t)", &change),
+            labels_in_change(
+                "conf/read_test.go",
+                test,
+                "\ttestutil.SkipShort(t)",
+                &change
+            ),
             vec!["SkipShort("]
         );
         // In Go a plain call names the caller's own package, not that one.
