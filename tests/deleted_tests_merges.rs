@@ -355,3 +355,163 @@ fn a_deleted_base_beside_a_sibling_whose_code_changed_is_deleted() {
         &assert_one_deleted(&path, "was deleted with 1 test:"),
     );
 }
+
+const PY: &str = "tests/test_fields.py";
+
+/// Three enum tests; the change renames the first two and folds the third into the
+/// second's new name.
+const ENUM_TESTS: &str = r#"from tests.base import GenderEnum, HairColorEnum
+
+
+def test_enum_field(user):
+    user.sex = GenderEnum.male
+    field = fields.EnumSymbol(GenderEnum)
+    assert field.serialize("sex", user) == "male"
+
+
+def test_stringenum_field(user):
+    user.hair_color = HairColorEnum.black
+    field = fields.EnumValue(fields.String, HairColorEnum)
+    assert field.serialize("hair_color", user) == "black hair"
+
+
+def test_integerenum_field(user):
+    user.sex = GenderEnum.male
+    field = fields.EnumValue(fields.Integer, GenderEnum)
+    assert field.serialize("sex", user) == 1
+"#;
+
+const ENUMS_RENAMED_AND_MERGED: &str = r#"from tests.base import GenderEnum, HairColorEnum, DateEnum
+
+
+def test_enumsymbol_field(user):
+    user.sex = GenderEnum.male
+    field = fields.EnumSymbol(GenderEnum)
+    assert field.serialize("sex", user) == "male"
+
+
+def test_enumvalue_field(user):
+    user.hair_color = HairColorEnum.black
+    field = fields.EnumValue(fields.String, HairColorEnum)
+    assert field.serialize("hair_color", user) == "black hair"
+    user.sex = GenderEnum.male
+    field = fields.EnumValue(fields.Integer, GenderEnum)
+    assert field.serialize("sex", user) == 1
+    user.some_date = DateEnum.date_1
+    field = fields.EnumValue(fields.Date, DateEnum)
+    assert field.serialize("some_date", user) == "2004-02-29"
+"#;
+
+#[test]
+fn a_test_merged_into_a_neighbour_the_change_renamed_is_not_deleted() {
+    both_ways(
+        &[(PY, ENUM_TESTS)],
+        &writing(&[(PY, ENUMS_RENAMED_AND_MERGED)]),
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_test_deleted_beside_a_renamed_neighbour_that_gained_something_else_is_deleted() {
+    // `test_stringenum_field` renamed, gaining a Date case; the integer case went nowhere.
+    let after = ENUMS_RENAMED_AND_MERGED.replace(
+        "    user.sex = GenderEnum.male\n    field = fields.EnumValue(fields.Integer, GenderEnum)\n    assert field.serialize(\"sex\", user) == 1\n",
+        "",
+    );
+    both_ways(
+        &[(PY, ENUM_TESTS)],
+        &writing(&[(PY, &after)]),
+        &assert_one_deleted(PY, "tests in `tests/test_fields.py` dropped from 3 to 2:"),
+    );
+    // Nor does a new test beside it that carries over no removed test's body.
+    let unrelated = format!(
+        "{}\n\ndef test_date_field(user):\n    user.some_date = DateEnum.date_1\n    assert fields.Date().serialize(\"some_date\", user)\n",
+        &ENUM_TESTS[..ENUM_TESTS.find("\n\ndef test_stringenum_field").unwrap()]
+    );
+    both_ways(
+        &[(PY, ENUM_TESTS)],
+        &writing(&[(PY, &unrelated)]),
+        &assert_one_deleted(PY, "tests in `tests/test_fields.py` dropped from 3 to 2:"),
+    );
+}
+
+/// A value terminator checked alone, and with a flag that ends the values.
+const TERMINATOR: &str = r#"#[test]
+fn value_terminator_option() {
+    let m = Command::new("lip")
+        .arg(Arg::new("files").short('f').value_terminator(";").num_args(1..))
+        .arg(Arg::new("other"))
+        .try_get_matches_from(vec!["lip", "-f", "val1", "val2", ";", "otherval"]);
+    assert!(m.is_ok());
+    let m = m.unwrap();
+    assert!(m.contains_id("other"));
+    assert!(m.contains_id("files"));
+    assert_eq!(m.get_one::<String>("other").map(|v| v.as_str()), Some("otherval"));
+}
+
+#[test]
+fn value_terminator_option_other_arg() {
+    let m = Command::new("lip")
+        .arg(Arg::new("files").short('f').value_terminator(";").num_args(1..))
+        .arg(Arg::new("other"))
+        .arg(Arg::new("flag").short('F').action(ArgAction::SetTrue))
+        .try_get_matches_from(vec!["lip", "-f", "val1", "val2", "-F", "otherval"]);
+    assert!(m.is_ok());
+    let m = m.unwrap();
+    assert!(m.contains_id("other"));
+    assert!(m.contains_id("files"));
+    assert_eq!(m.get_one::<String>("other").map(|v| v.as_str()), Some("otherval"));
+    assert!(*m.get_one::<bool>("flag").expect("defaulted"));
+}
+"#;
+
+/// The second folded into the first, its flag now `-X` named `stop`.
+const TERMINATOR_FOLDED: &str = r#"#[test]
+fn value_terminator_option() {
+    let mut cmd = Command::new("lip")
+        .arg(Arg::new("files").short('f').value_terminator(";").num_args(1..))
+        .arg(Arg::new("other"))
+        .arg(Arg::new("stop").short('X').action(ArgAction::SetTrue));
+
+    let m = cmd.try_get_matches_from_mut(vec!["lip", "-f", "val1", "val2", ";", "otherval"]);
+    assert!(m.is_ok());
+    let m = m.unwrap();
+    assert!(m.contains_id("other"));
+    assert!(m.contains_id("files"));
+    assert!(!m.get_flag("stop"));
+    assert_eq!(m.get_one::<String>("other").map(|v| v.as_str()), Some("otherval"));
+
+    // Terminated by flag
+    let m = cmd.try_get_matches_from_mut(vec!["lip", "-f", "val1", "val2", "-X", "otherval"]);
+    assert!(m.is_ok());
+    let m = m.unwrap();
+    assert!(m.contains_id("other"));
+    assert!(m.contains_id("files"));
+    assert!(m.get_flag("stop"));
+    assert_eq!(m.get_one::<String>("other").map(|v| v.as_str()), Some("otherval"));
+}
+"#;
+
+#[test]
+fn a_case_folded_into_its_neighbour_with_other_values_is_not_deleted() {
+    both_ways(
+        &[(RS, TERMINATOR)],
+        &writing(&[(RS, TERMINATOR_FOLDED)]),
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_near_duplicate_deleted_while_its_neighbour_gains_other_shapes_is_deleted() {
+    // The flag case dropped; the neighbour gains a check of another kind.
+    let after = TERMINATOR[..TERMINATOR.find("\n#[test]\nfn value_terminator_option_other_arg").unwrap()]
+        .replace(
+            "    assert!(m.contains_id(\"files\"));\n",
+            "    assert!(m.contains_id(\"files\"));\n    assert_eq!(m.get_many::<String>(\"files\").unwrap().count(), 2);\n",
+        );
+    both_ways(
+        &[(RS, TERMINATOR)],
+        &writing(&[(RS, &after)]),
+        &assert_one_deleted(RS, "tests in `tests/keys.rs` dropped from 2 to 1:"),
+    );
+}

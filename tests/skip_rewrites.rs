@@ -262,3 +262,127 @@ fn a_skip_moved_into_another_test_or_stripped_of_its_condition_is_reported() {
         },
     );
 }
+
+const LOCALE_HELPER: &str = "src/test/java/org/site/LocaleProblems.java";
+const PARSER_TEST: &str = "src/test/java/org/site/time/ParserTest.java";
+
+/// A new file of skip helpers: `assumeSupported` skips the running test for locales a JVM
+/// cannot parse, and its public wrappers call it.
+const LOCALE_PROBLEMS: &str = concat!(
+    "package org.site;\n",
+    "\n",
+    "import static org.junit.jupiter.api.Assumptions.assumeTrue;\n",
+    "\n",
+    "public class LocaleProblems {\n",
+    "    private static void assumeSupported(final Locale locale, final Exception e) {\n",
+    "        assumeTrue(isSupported(locale));\n",
+    "    }\n",
+    "\n",
+    "    public static void assumeSupportedA(final Locale locale) {\n",
+    "        assumeSupported(locale, null);\n",
+    "    }\n",
+    "\n",
+    "    public static void assumeSupportedB(final Locale locale, final Exception e) {\n",
+    "        assumeSupported(locale, e);\n",
+    "    }\n",
+    "}\n",
+);
+
+/// A file of the change that only looks like one: its methods log, they skip nothing.
+const LOCALE_NOTES: &str = concat!(
+    "package org.site;\n",
+    "\n",
+    "public class LocaleNotes {\n",
+    "    public static void assumeSupportedC(final Locale locale) {\n",
+    "        System.out.println(locale);\n",
+    "    }\n",
+    "}\n",
+);
+
+const PARSER: &str = concat!(
+    "package org.site.time;\n",
+    "\n",
+    "import static org.site.LocaleProblems.assumeSupportedA;\n",
+    "\n",
+    "class ParserTest {\n",
+    "    @Test\n",
+    "    void parses() throws Exception {\n",
+    "        for (final Locale locale : locales()) {\n",
+    "            try {\n",
+    "                check(locale);\n",
+    "            } catch (final ParseException e) {\n",
+    "                throw e;\n",
+    "            }\n",
+    "        }\n",
+    "    }\n",
+    "\n",
+    "    @Test\n",
+    "    void formats() {\n",
+    "        format(Locale.ROOT);\n",
+    "    }\n",
+    "}\n",
+);
+
+#[test]
+fn a_skip_helper_declared_in_another_file_of_the_change_skips_where_it_is_called() {
+    let calling = PARSER
+        .replace(
+            "            } catch (final ParseException e) {\n",
+            "            } catch (final ParseException e) {\n                LocaleProblems.assumeSupportedB(locale, e);\n",
+        )
+        .replace(
+            "        format(Locale.ROOT);\n",
+            "        assumeSupportedA(Locale.ROOT);\n        LocaleNotes.assumeSupportedC(Locale.ROOT);\n        Other.assumeSupportedB(Locale.ROOT, null);\n        format(Locale.ROOT);\n",
+        );
+    both_ways(
+        &[(PARSER_TEST, PARSER)],
+        &writing(&[
+            (LOCALE_HELPER, LOCALE_PROBLEMS),
+            ("src/test/java/org/site/LocaleNotes.java", LOCALE_NOTES),
+            (PARSER_TEST, &calling),
+        ]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "new_skips"),
+                vec![
+                    // The helper's own assumption and its wrappers' calls, as before.
+                    (LOCALE_HELPER.to_string(), 7),
+                    (LOCALE_HELPER.to_string(), 11),
+                    (LOCALE_HELPER.to_string(), 15),
+                    // The calls of the other file: qualified by the helper's class, and
+                    // statically imported. Not the logging lookalike, nor another class's
+                    // method of the helper's name.
+                    (PARSER_TEST.to_string(), 12),
+                    (PARSER_TEST.to_string(), 20),
+                ],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_skip_helper_moved_to_another_file_with_its_calls_qualified_adds_no_skip() {
+    // The helper was the test file's own; the change moves it into a shared class and
+    // qualifies the call.
+    let own = PARSER
+        .replace(
+            "        format(Locale.ROOT);\n",
+            "        assumeSupportedA(Locale.ROOT);\n        format(Locale.ROOT);\n",
+        )
+        .replace(
+            "    }\n}\n",
+            "    }\n\n    private static void assumeSupportedA(final Locale locale) {\n        assumeTrue(isSupported(locale));\n    }\n}\n",
+        );
+    let moved = PARSER.replace(
+        "        format(Locale.ROOT);\n",
+        "        LocaleProblems.assumeSupportedA(Locale.ROOT);\n        format(Locale.ROOT);\n",
+    );
+    let shared = "package org.site;\n\npublic class LocaleProblems {\n    public static void assumeSupportedA(final Locale locale) {\n        assumeTrue(isSupported(locale));\n    }\n}\n";
+    both_ways(
+        &[(PARSER_TEST, &own)],
+        &writing(&[(PARSER_TEST, &moved), (LOCALE_HELPER, shared)]),
+        &assert_no_new_skips,
+    );
+}

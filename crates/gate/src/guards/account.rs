@@ -602,6 +602,14 @@ pub fn marker_findings(
         } else {
             BTreeMap::new()
         };
+        let change_helpers =
+            if need.skips {
+                skip_helpers::in_change(visible.iter().zip(&paths).filter_map(|(d, p)| {
+                    Some((p.as_str(), d.old_text.as_deref()?, tests.is_test(p)))
+                }))
+            } else {
+                Vec::new()
+            };
         for (i, d) in visible.iter().enumerate() {
             let from = &paths[i];
             if let (Some(lang), false) = (Lang::from_path(from), d.removed_lines.is_empty()) {
@@ -615,6 +623,7 @@ pub fn marker_findings(
                     shared_helpers: packages
                         .get(skip_helpers::package_of(from))
                         .map_or(&[], Vec::as_slice),
+                    change_helpers: &change_helpers,
                 };
                 scan::scan(&side, lang, tests.is_test(from), need, None, &mut removed);
             }
@@ -632,6 +641,7 @@ pub fn marker_findings(
                     shared_helpers: packages
                         .get(skip_helpers::package_of(from))
                         .map_or(&[], Vec::as_slice),
+                    change_helpers: &change_helpers,
                 };
                 scan::scan(
                     &side,

@@ -287,6 +287,17 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     } else {
         Default::default()
     };
+    let change_helpers = if enabled.skips {
+        skip_helpers::in_change(visible.iter().filter_map(|d| {
+            Some((
+                d.path.as_str(),
+                d.new_text.as_deref()?,
+                tests.is_test(&d.path),
+            ))
+        }))
+    } else {
+        Vec::new()
+    };
     // Skip lines the diff kept over a declaration that changed (see [`kept_skips`]): the
     // removed and the added side of each file.
     let kept: Vec<(Vec<Line>, Vec<Line>)> = visible
@@ -341,6 +352,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                 shared_helpers: packages
                     .get(skip_helpers::package_of(&d.path))
                     .map_or(&[], Vec::as_slice),
+                change_helpers: &change_helpers,
             };
             let skips_added = scan::scan(
                 &side,

@@ -244,6 +244,9 @@ pub struct FileLines<'a, 'p> {
     /// The skip helpers of the file's Go package in the change (see
     /// [`skip_helpers::go_packages`]); empty for other languages.
     pub shared_helpers: &'p [String],
+    /// The skip helpers of the change's test files on this side (see
+    /// [`skip_helpers::in_change`]).
+    pub change_helpers: &'p [skip_helpers::Declaring],
 }
 
 /// Collect the markers of the enabled guards on `f`'s lines. Returns how many skip markers
@@ -274,6 +277,7 @@ pub fn scan<'a>(
             lexed.as_deref(),
             is_test,
             f.shared_helpers,
+            f.change_helpers,
         )
     } else {
         Vec::new()

@@ -5,8 +5,12 @@
 //! a change that adds a test calling the helper adds a skip, and one that replaces the
 //! calls by assumptions written out rewrites the same skips.
 //!
-//! Only helpers declared in the same file are known (the guard reads the changed files,
-//! not the whole tree), and only one level deep: a helper calling a helper is not one.
+//! Helpers are known where the change shows them: declared in the same file, or in
+//! another test file of the change in the same language (see [`in_change`]): called by
+//! name, or qualified by that file's name (`LocaleProblems.assumeLocaleSupported(locale)`
+//! for a helper of `LocaleProblems.java`, `helpers.skip_offline()` for one of
+//! `helpers.py`; in Go, by its directory's package). A helper in a file the change did
+//! not touch is not read.
 
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
@@ -81,12 +85,104 @@ pub fn of_views(lang: Lang, views: &[LineView], is_test: bool) -> Vec<String> {
     out
 }
 
+/// The skip helpers declared in one test file of a change, as other files may call them.
+pub struct Declaring {
+    path: String,
+    lang: Lang,
+    names: Vec<String>,
+}
+
+/// The skip helpers declared in the test files of one side of a change: (path, text,
+/// whether it is a test file).
+pub fn in_change<'t>(files: impl IntoIterator<Item = (&'t str, &'t str, bool)>) -> Vec<Declaring> {
+    let mut out = Vec::new();
+    for (path, text, is_test) in files {
+        let Some(lang) = Lang::from_path(path) else {
+            continue;
+        };
+        let names = of(lang, text, None, is_test);
+        if !names.is_empty() {
+            out.push(Declaring {
+                path: path.to_string(),
+                lang,
+                names,
+            });
+        }
+    }
+    out
+}
+
+/// A file or package name as a call qualifies with it: case, `_` and `-` aside
+/// (`LocaleProblems`, `skip_helpers` as Ruby's `SkipHelpers`).
+fn qualifier(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// How a qualified call to a helper of another file is listed among a file's helpers
+/// (see [`calls`]): the qualifier, a `.`, the name.
+fn qualified(head: &str, name: &str) -> String {
+    format!("{}.{name}", qualifier(head))
+}
+
+/// The helpers of other test files of the change that a test file in `lang` at `path`
+/// may call: by their name (not in Go, whose package helpers are
+/// [`go_packages`]'s), unless the file declares a function of that name itself; and
+/// qualified by their file's name, or in Go by their directory's.
+fn foreign(
+    lang: Lang,
+    path: &str,
+    text: Option<&str>,
+    views: Option<&[LineView]>,
+    change: &[Declaring],
+) -> Vec<String> {
+    let jvm = |l: Lang| matches!(l, Lang::Java | Lang::Kotlin);
+    let from: Vec<&Declaring> = change
+        .iter()
+        .filter(|d| d.path != path && (d.lang == lang || (jvm(d.lang) && jvm(lang))))
+        .collect();
+    if from.is_empty() {
+        return Vec::new();
+    }
+    let lexed;
+    let views = match (views, text) {
+        (Some(v), _) => v,
+        (None, Some(t)) => {
+            lexed = lex(&lang.syntax(), t, usize::MAX);
+            &lexed[..]
+        }
+        (None, None) => &[],
+    };
+    let own: Vec<String> = views.iter().filter_map(|v| declared(lang, v)).collect();
+    let mut out = Vec::new();
+    for d in from {
+        let (dir, file) = d.path.rsplit_once('/').unwrap_or(("", &d.path));
+        let head = if lang == Lang::Go {
+            dir.rsplit('/').next().unwrap_or("")
+        } else {
+            file.split('.').next().unwrap_or("")
+        };
+        for name in &d.names {
+            if lang != Lang::Go && !own.contains(name) && !out.contains(name) {
+                out.push(name.clone());
+            }
+            if !head.is_empty() {
+                out.push(qualified(head, name));
+            }
+        }
+    }
+    out
+}
+
 /// How many levels of helpers calling helpers are followed.
 const NESTING: usize = 3;
 
 /// The helpers a test file may call: its own ([`of`]), or for a Go test file those of its
-/// package in the change (`package`, from [`go_packages`], which read this file too). A
-/// file of another language beside Go test files calls none of theirs.
+/// package in the change (`package`, from [`go_packages`], which read this file too); and
+/// those of the change's other test files of its language (`change`, from [`in_change`]).
+/// A file of another language beside Go test files calls none of theirs.
 pub fn for_file(
     lang: Lang,
     path: &str,
@@ -94,13 +190,22 @@ pub fn for_file(
     views: Option<&[LineView]>,
     is_test: bool,
     package: &[String],
+    change: &[Declaring],
 ) -> Vec<String> {
-    match text {
-        _ if !is_test => Vec::new(),
+    let mut out = match text {
+        _ if !is_test => return Vec::new(),
         _ if lang == Lang::Go && path.ends_with("_test.go") => package.to_vec(),
         Some(text) => of(lang, text, views, is_test),
         None => Vec::new(),
+    };
+    if body_skips(lang) {
+        for h in foreign(lang, path, text, views, change) {
+            if !out.contains(&h) {
+                out.push(h);
+            }
+        }
     }
+    out
 }
 
 /// Go's test files share their directory's package, so a helper declared in one
@@ -293,19 +398,22 @@ fn is_test_fn(lang: Lang, name: &str, views: &[LineView], at: usize) -> bool {
 }
 
 /// The calls to `helpers` on the line, as skip labels (`getClassOrSkipTest(`): a plain
-/// call, or one on `self`/`this`; never the helper's own declaration.
+/// call, one on `self`/`this`, or one qualified by the name a helper of another file is
+/// listed with (see [`for_file`]); never the helper's own declaration.
 pub fn calls(cx: &LineCtx, helpers: &[String], out: &mut Vec<String>) {
     if helpers.is_empty() {
         return;
     }
     for ch in &cx.chains {
         let name = ch.last();
-        if !helpers.iter().any(|h| h == name) {
-            continue;
-        }
+        let plain = helpers.iter().any(|h| h == name);
         let receiver_ok = match ch.names.len() {
-            1 => ch.free(&cx.toks),
-            2 => ["self", "this"].contains(&ch.head()),
+            1 => plain && ch.free(&cx.toks),
+            2 => {
+                (plain && ["self", "this"].contains(&ch.head()))
+                    || (ch.free(&cx.toks)
+                        && helpers.iter().any(|h| *h == qualified(ch.head(), name)))
+            }
             _ => false,
         };
         // Ruby calls a method with no arguments without brackets.
@@ -416,6 +524,7 @@ mod tests {
             None,
             true,
             &package,
+            &[],
         );
         assert_eq!(for_go, package);
         assert!(for_file(
@@ -424,7 +533,8 @@ mod tests {
             Some(go),
             None,
             false,
-            &package
+            &package,
+            &[],
         )
         .is_empty());
         let for_py = for_file(
@@ -434,8 +544,90 @@ mod tests {
             None,
             true,
             &package,
+            &[],
         );
         assert!(for_py.is_empty(), "{for_py:?}");
+    }
+
+    /// The labels of `line` in a test file at `path` of a change whose test files are
+    /// `change` (path, text).
+    fn labels_in_change(
+        path: &str,
+        text: &str,
+        line: &str,
+        change: &[(&str, &str)],
+    ) -> Vec<String> {
+        let lang = Lang::from_path(path).unwrap();
+        let declaring = in_change(change.iter().map(|(p, t)| (*p, *t, true)));
+        let helpers = for_file(lang, path, Some(text), None, true, &[], &declaring);
+        let view = super::super::lexer::lex_line(&lang.syntax(), line);
+        let mut cx = LineCtx::new(lang, &view, true);
+        cx.skip_helpers = &helpers;
+        skips::find(&cx)
+    }
+
+    #[test]
+    fn a_helper_of_another_file_of_the_change_skips_where_it_is_called() {
+        let helper = "public class LocaleProblems {\n    public static void assumeSupported(Locale l) {\n        assumeTrue(ok(l));\n    }\n}\n";
+        let change = [("src/test/java/x/LocaleProblems.java", helper)];
+        let caller = "class ParserTest {\n    @Test\n    void parses() {\n    }\n}\n";
+        let at = "src/test/java/x/time/ParserTest.java";
+        let label = vec!["assumeSupported(".to_string()];
+        for line in [
+            "        LocaleProblems.assumeSupported(locale);",
+            "        assumeSupported(locale);",
+        ] {
+            assert_eq!(labels_in_change(at, caller, line, &change), label, "{line}");
+        }
+        // Another class's method of that name is not the helper; nor is a call in the
+        // file of another language, or with no such file in the change.
+        assert!(
+            labels_in_change(at, caller, "        Other.assumeSupported(l);", &change).is_empty()
+        );
+        let py = "def test_a():\n    pass\n";
+        assert!(
+            labels_in_change("tests/test_a.py", py, "    assumeSupported(l)", &change).is_empty()
+        );
+        assert!(labels_in_change(
+            at,
+            caller,
+            "        LocaleProblems.assumeSupported(l);",
+            &[]
+        )
+        .is_empty());
+        // A file that declares its own function of that name calls its own.
+        let own = "class ParserTest {\n    private void assumeSupported(Locale l) {\n        log(l);\n    }\n}\n";
+        assert!(labels_in_change(at, own, "        assumeSupported(locale);", &change).is_empty());
+    }
+
+    #[test]
+    fn python_and_go_helpers_of_other_files_are_called_by_module_or_package() {
+        let py = "import pytest\n\ndef skip_offline():\n    if not online():\n        pytest.skip('offline')\n";
+        let change = [("tests/net_helpers.py", py)];
+        let test = "def test_get():\n    pass\n";
+        assert_eq!(
+            labels_in_change(
+                "tests/test_get.py",
+                test,
+                "    net_helpers.skip_offline()",
+                &change
+            ),
+            vec!["skip_offline("]
+        );
+        let go = "package testutil\n\nfunc SkipShort(t *testing.T) {\n\tif testing.Short() {\n\t\tt.Skip(\"short\")\n\t}\n}\n";
+        let change = [("internal/testutil/skip_test.go", go)];
+        let test = "package conf\n\nfunc TestRead(t *testing.T) {\n}\n";
+        assert_eq!(
+            labels_in_change(
+                "conf/read_test.go",
+                test,
+                "\ttestutil.SkipShort(t)",
+                &change
+            ),
+            vec!["SkipShort("]
+        );
+        // In Go a plain call names the caller's own package, not that one.
+        assert!(labels_in_change("conf/read_test.go", test, "\tSkipShort(t)", &change).is_empty());
     }
 
     #[test]
