@@ -24,6 +24,7 @@ mod module_wide;
 mod new_parameter;
 mod not_lowered;
 mod protected;
+mod rewrapped;
 mod rust_tests;
 mod scan;
 mod skip_helpers;
