@@ -7,7 +7,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of};
+use gitrepo::{both_ways, lines_of, writing};
 
 const SETUP_CFG: &str = concat!(
     "[metadata]\n",
@@ -86,5 +86,78 @@ fn a_new_flake8_section_is_never_reported_itself() {
         &[("setup.cfg", first)],
         &|r| r.write("setup.cfg", &with_flake8),
         &disabled_lint(vec![]),
+    );
+}
+
+const ESLINT: &str = "eslint.config.js";
+
+const OLD_ESLINT: &str = concat!(
+    "'use strict'\n",
+    "const { defineConfig, globalIgnores } = require('eslint/config')\n",
+    "const neostandard = require('neostandard')\n",
+    "\n",
+    "module.exports = defineConfig([\n",
+    "  neostandard({ ts: true }),\n",
+    "  globalIgnores([\n",
+    "    'pino.d.ts',\n",
+    "    'test/fixtures/syntax-error-esm.mjs'\n",
+    "  ]),\n",
+    "  {\n",
+    "    rules: {\n",
+    "      'no-var': 'off'\n",
+    "    }\n",
+    "  }\n",
+    "])\n",
+);
+
+const LINTED_NOW: &str = concat!(
+    "'use strict'\n",
+    "const { defineConfig, globalIgnores } = require('eslint/config')\n",
+    "const neostandard = require('neostandard')\n",
+    "\n",
+    "module.exports = defineConfig([\n",
+    "  neostandard({ ts: true }),\n",
+    "  globalIgnores([\n",
+    "    'test/fixtures/syntax-error-esm.mjs'\n",
+    "  ]),\n",
+    "  {\n",
+    "    rules: {\n",
+    "      'no-var': 'off'\n",
+    "    }\n",
+    "  },\n",
+    "  {\n",
+    "    files: ['pino.d.ts'],\n",
+    "    rules: {\n",
+    "      '@typescript-eslint/no-use-before-define': 'off',\n",
+    "      '@typescript-eslint/no-unused-vars': 'off'\n",
+    "    }\n",
+    "  }\n",
+    "])\n",
+);
+
+#[test]
+fn a_file_ignored_whole_and_now_linted_with_some_rules_off_is_narrowed() {
+    both_ways(
+        &[(ESLINT, OLD_ESLINT)],
+        &writing(&[(ESLINT, LINTED_NOW)]),
+        &disabled_lint(vec![]),
+    );
+}
+
+#[test]
+fn rules_off_for_files_that_were_linted_before_are_new() {
+    // The same block over a file that was never ignored: it was checked, now it is not.
+    let other = LINTED_NOW.replace("files: ['pino.d.ts']", "files: ['index.js']");
+    both_ways(
+        &[(ESLINT, OLD_ESLINT)],
+        &writing(&[(ESLINT, &other)]),
+        &disabled_lint(vec![(ESLINT, 18), (ESLINT, 19)]),
+    );
+    // Or over more files than were ignored (a directory holding the freed file).
+    let wider = LINTED_NOW.replace("files: ['pino.d.ts']", "files: ['pino.d.ts', 'test/**/*']");
+    both_ways(
+        &[(ESLINT, OLD_ESLINT)],
+        &writing(&[(ESLINT, &wider)]),
+        &disabled_lint(vec![(ESLINT, 18), (ESLINT, 19)]),
     );
 }

@@ -264,6 +264,18 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             continue;
         };
         let added: BTreeSet<u32> = d.added_lines.iter().map(|l| l.number).collect();
+        // Rules off in a block over files the configuration ignored whole before: nothing
+        // checked them, so nothing checked is silenced (see [`super::eslint_blocks`]).
+        let freed = match (
+            kind_of(&d.path),
+            d.old_text.as_deref(),
+            d.new_text.as_deref(),
+        ) {
+            (Some(ConfigKind::Eslint), Some(old), Some(now)) => {
+                super::eslint_blocks::unignored_lines(old, now)
+            }
+            _ => BTreeSet::new(),
+        };
         let before = counts(&r.old);
         let now = counts(new);
         let mut surplus: HashMap<Id<'_>, usize> = HashMap::new();
@@ -296,6 +308,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 continue;
             };
             *left -= 1;
+            if freed.contains(&line) {
+                continue;
+            }
             if let Some(swapped) = e
                 .list()
                 .and_then(|l| renamed_away.get_mut(&l))

@@ -8,6 +8,7 @@ mod config_text;
 mod config_toml;
 mod debug;
 mod deleted;
+mod eslint_blocks;
 mod go_build;
 mod heredoc;
 mod into_body;
