@@ -141,11 +141,14 @@ fn read(text: &str) -> Option<(BTreeSet<String>, Vec<Block>)> {
                 pending = None;
             }
             Tok::Punct(',') => pending = None,
-            Tok::Str(s) | Tok::Word(s) if next == Some(&Tok::Punct(':')) => {
-                if stack.last().is_some_and(|f| f.open == '{') {
-                    pending = Some(s.clone());
-                }
+            Tok::Str(s) | Tok::Word(s)
+                if next == Some(&Tok::Punct(':'))
+                    && stack.last().is_some_and(|f| f.open == '{') =>
+            {
+                pending = Some(s.clone());
             }
+            // A key of something other than an object (a ternary's `a ? b : c`) is no key.
+            Tok::Str(_) | Tok::Word(_) if next == Some(&Tok::Punct(':')) => {}
             Tok::Str(s) => {
                 let n = stack.len();
                 // A string at the top level (`'use strict'`) belongs to nothing.
