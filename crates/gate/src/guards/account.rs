@@ -937,6 +937,8 @@ fn rewrapped_statements(
     verdicts: &mut [Verdict],
 ) {
     let mut used = vec![false; removed.len()];
+    // Each removed marker's statement, read once.
+    let mut was: HashMap<usize, Option<String>> = HashMap::new();
     let mut sides: HashMap<usize, Option<(rewrapped::Side, rewrapped::Side)>> = HashMap::new();
     for (a, v) in added.iter().zip(verdicts.iter_mut()) {
         if *v != Verdict::New {
@@ -953,11 +955,18 @@ fn rewrapped_statements(
         let Some((old, new)) = pair.as_ref() else {
             continue;
         };
+        let Some(now) = new.essence_at(a.line).filter(|e| !e.is_empty()) else {
+            continue;
+        };
         let found = removed.iter().enumerate().find(|(i, r)| {
             !used[*i]
                 && r.file == a.file
                 && r.label == a.label
-                && rewrapped::same_statement(old, r.line, new, a.line)
+                && was
+                    .entry(*i)
+                    .or_insert_with(|| old.essence_at(r.line))
+                    .as_deref()
+                    == Some(now.as_str())
         });
         if let Some((i, _)) = found {
             used[i] = true;

@@ -12,14 +12,14 @@ use super::lexer::{lex, LineView};
 /// brackets likely enclose a whole module (`define(function () { .. })`), not a statement.
 const REACH: usize = 40;
 
-/// The lines (0-based, inclusive) of the bracket-balanced statement that holds line
-/// `line` (1-based), read from the lexed code (strings and comments aside).
-fn statement(views: &[LineView], line: u32) -> Option<(usize, usize)> {
-    let at = (line as usize).checked_sub(1)?;
-    let mut depth_before = Vec::with_capacity(views.len() + 1);
+/// How deep in brackets each line starts, from the lexed code (strings and comments
+/// aside), with one more entry for the end of the text; `None` when a bracket closes that
+/// never opened.
+fn depths(views: &[LineView]) -> Option<Vec<i64>> {
+    let mut out = Vec::with_capacity(views.len() + 1);
     let mut depth = 0i64;
     for v in views {
-        depth_before.push(depth);
+        out.push(depth);
         for c in v.code.chars() {
             match c {
                 '(' | '[' | '{' => depth += 1,
@@ -31,7 +31,18 @@ fn statement(views: &[LineView], line: u32) -> Option<(usize, usize)> {
             return None;
         }
     }
-    depth_before.push(depth);
+    out.push(depth);
+    Some(out)
+}
+
+/// The lines (0-based, inclusive) of the bracket-balanced statement that holds line
+/// `line` (1-based), given the depth each line starts at.
+fn statement(depth_before: &[i64], line: u32) -> Option<(usize, usize)> {
+    let at = (line as usize).checked_sub(1)?;
+    let lines = depth_before.len().checked_sub(1)?;
+    if at >= lines {
+        return None;
+    }
     let mut start = at;
     while depth_before[start] != 0 {
         if start == 0 || at - start >= REACH {
@@ -41,7 +52,7 @@ fn statement(views: &[LineView], line: u32) -> Option<(usize, usize)> {
     }
     let mut end = at;
     while depth_before[end + 1] != 0 {
-        if end + 1 >= views.len() || end - at >= REACH {
+        if end + 1 >= lines || end - at >= REACH {
             return None;
         }
         end += 1;
@@ -74,26 +85,29 @@ fn essence(lines: &[&str]) -> String {
 /// One side of a file, lexed once.
 pub struct Side<'t> {
     lines: Vec<&'t str>,
-    views: Vec<LineView>,
+    depths: Option<Vec<i64>>,
 }
 
 impl<'t> Side<'t> {
     pub fn of(lang: Lang, text: &'t str) -> Side<'t> {
         Side {
             lines: text.split('\n').collect(),
-            views: lex(&lang.syntax(), text, usize::MAX),
+            depths: depths(&lex(&lang.syntax(), text, usize::MAX)),
         }
     }
 
-    fn essence_at(&self, line: u32) -> Option<String> {
-        let (start, end) = statement(&self.views, line)?;
+    /// The statement holding `line` (1-based) as a formatter cannot change it; `None` when
+    /// no balanced statement within reach holds it.
+    pub fn essence_at(&self, line: u32) -> Option<String> {
+        let (start, end) = statement(self.depths.as_deref()?, line)?;
         Some(essence(self.lines.get(start..=end)?))
     }
 }
 
 /// Whether the statement holding `new_line` of the new side is the one that held
 /// `old_line` of the old side, only re-wrapped.
-pub fn same_statement(old: &Side, old_line: u32, new: &Side, new_line: u32) -> bool {
+#[cfg(test)]
+fn same_statement(old: &Side, old_line: u32, new: &Side, new_line: u32) -> bool {
     match (old.essence_at(old_line), new.essence_at(new_line)) {
         (Some(a), Some(b)) => !a.is_empty() && a == b,
         _ => false,
