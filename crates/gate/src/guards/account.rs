@@ -29,6 +29,7 @@ use super::lexer::{lex, LineView};
 use super::module_wide;
 use super::new_parameter;
 use super::not_lowered;
+use super::rewrapped;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::test_paths::TestPaths;
 use super::{lint, skip_helpers, skips, todos};
@@ -778,6 +779,7 @@ pub fn marker_findings(
         if kind == Kind::Lint {
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
             rewrapped_entries(added.of(kind), removed.of(kind), &mut verdicts);
+            rewrapped_statements(visible, added.of(kind), removed.of(kind), &mut verdicts);
             split_file_headers(visible, added.of(kind), &mut verdicts);
         }
         let totals = |file: usize| {
@@ -931,6 +933,53 @@ fn rewrapped_entries(added: &[Mark], removed: &[Mark], verdicts: &mut [Verdict])
             .iter()
             .all(|r| removed.iter().any(|m| reach(m) && named(r, m.text)))
         {
+            *v = Verdict::Rewritten;
+        }
+    }
+}
+
+/// A suppression whose statement the change only re-wrapped (see [`rewrapped`]): the same
+/// marker on the same code, each removed one taken once, so a second copy is still new.
+fn rewrapped_statements(
+    visible: &[&FileDelta],
+    added: &[Mark],
+    removed: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    let mut used = vec![false; removed.len()];
+    // Each removed marker's statement, read once.
+    let mut was: HashMap<usize, Option<String>> = HashMap::new();
+    let mut sides: HashMap<usize, Option<(rewrapped::Side, rewrapped::Side)>> = HashMap::new();
+    for (a, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New {
+            continue;
+        }
+        let d = visible[a.file];
+        let pair = sides.entry(a.file).or_insert_with(|| {
+            let lang = Lang::from_path(&d.path)?;
+            Some((
+                rewrapped::Side::of(lang, d.old_text.as_deref()?),
+                rewrapped::Side::of(lang, d.new_text.as_deref()?),
+            ))
+        });
+        let Some((old, new)) = pair.as_ref() else {
+            continue;
+        };
+        let Some(now) = new.essence_at(a.line).filter(|e| !e.is_empty()) else {
+            continue;
+        };
+        let found = removed.iter().enumerate().find(|(i, r)| {
+            !used[*i]
+                && r.file == a.file
+                && r.label == a.label
+                && was
+                    .entry(*i)
+                    .or_insert_with(|| old.essence_at(r.line))
+                    .as_deref()
+                    == Some(now.as_str())
+        });
+        if let Some((i, _)) = found {
+            used[i] = true;
             *v = Verdict::Rewritten;
         }
     }

@@ -103,6 +103,9 @@ enum ConfigKind {
     Toml(TomlKind),
     Pom,
     Eslint,
+    /// flake8 and mypy settings of `setup.cfg`, `tox.ini`, `.flake8`, `mypy.ini`: read for
+    /// what the change removed only (see [`config_text::ini_suppressions`]).
+    Ini,
 }
 
 fn kind_of(path: &str) -> Option<ConfigKind> {
@@ -114,6 +117,7 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         "Cargo.toml" => ConfigKind::Toml(TomlKind::Cargo),
         "pom.xml" => ConfigKind::Pom,
         _ if config_text::is_eslint_config(name) => ConfigKind::Eslint,
+        _ if config_text::is_ini_config(name) => ConfigKind::Ini,
         _ => return None,
     })
 }
@@ -123,6 +127,7 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Toml(k) => config_toml::entries(k, text),
         ConfigKind::Pom => Some(config_text::animal_sniffer_ignores(text)),
         ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
+        ConfigKind::Ini => Some(config_text::ini_suppressions(text)),
     }
 }
 
@@ -156,6 +161,8 @@ pub fn unparsable(deltas: &[&FileDelta]) -> Vec<(String, Side)> {
 struct Read {
     new: Option<Vec<Entry>>,
     old: Vec<Entry>,
+    /// Whether what it adds is reported (not for an INI file: it only offers removals).
+    reported: bool,
 }
 
 fn read(d: &FileDelta) -> Option<Read> {
@@ -176,7 +183,8 @@ fn read(d: &FileDelta) -> Option<Read> {
     let new = new_kind
         .zip(d.new_text.as_deref())
         .and_then(|(k, t)| entries(k, t));
-    Some(Read { new, old })
+    let reported = new_kind != Some(ConfigKind::Ini);
+    Some(Read { new, old, reported })
 }
 
 type Id<'a> = (&'a str, &'a str, &'a str);
@@ -252,8 +260,22 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     }
     let mut out = Vec::new();
     for (d, r) in &reads {
-        let Some(new) = &r.new else { continue };
+        let Some(new) = r.new.as_ref().filter(|_| r.reported) else {
+            continue;
+        };
         let added: BTreeSet<u32> = d.added_lines.iter().map(|l| l.number).collect();
+        // Rules off in a block over files the configuration ignored whole before: nothing
+        // checked them, so nothing checked is silenced (see [`super::eslint_blocks`]).
+        let freed = match (
+            kind_of(&d.path),
+            d.old_text.as_deref(),
+            d.new_text.as_deref(),
+        ) {
+            (Some(ConfigKind::Eslint), Some(old), Some(now)) => {
+                super::eslint_blocks::unignored_lines(old, now)
+            }
+            _ => BTreeSet::new(),
+        };
         let before = counts(&r.old);
         let now = counts(new);
         let mut surplus: HashMap<Id<'_>, usize> = HashMap::new();
@@ -286,6 +308,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 continue;
             };
             *left -= 1;
+            if freed.contains(&line) {
+                continue;
+            }
             if let Some(swapped) = e
                 .list()
                 .and_then(|l| renamed_away.get_mut(&l))

@@ -110,6 +110,136 @@ pub fn eslint_rules_off(text: &str) -> Vec<Entry> {
     out
 }
 
+/// INI-style files flake8 and mypy read their settings from.
+pub fn is_ini_config(name: &str) -> bool {
+    ["setup.cfg", "tox.ini", ".flake8", "mypy.ini", ".mypy.ini"].contains(&name)
+}
+
+/// The suppressions of an INI-style file, under the ids of their `pyproject.toml`
+/// counterparts: flake8 `ignore`/`extend-ignore` codes as ruff `ignore` (ruff implements
+/// flake8 and its plugins under the same codes, so the same code is the same rule),
+/// `per-file-ignores` as ruff's per-file ignores of the same glob, and `[mypy]` /
+/// `[mypy-module]` `ignore_errors`, `ignore_missing_imports` and `disable_error_code` as
+/// the same settings of `[tool.mypy]` and its overrides. They are read only for what a
+/// change removed (a move into `pyproject.toml` is a move), never reported themselves: a
+/// file alone does not tell a first configuration from a suppression.
+pub fn ini_suppressions(text: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    // The setting being read: (key, first line, value lines).
+    let mut current: Option<(String, u32, Vec<String>)> = None;
+    let flush = |section: &str, cur: Option<(String, u32, Vec<String>)>, out: &mut Vec<Entry>| {
+        if let Some((key, line, values)) = cur {
+            ini_setting(section, &key, line, &values, out);
+        }
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let number = i as u32 + 1;
+        let trimmed = raw.trim();
+        if trimmed.starts_with(['#', ';']) {
+            continue;
+        }
+        let continued = raw.starts_with([' ', '\t']) && !trimmed.is_empty();
+        if continued {
+            if let Some((_, _, values)) = current.as_mut() {
+                values.push(trimmed.to_string());
+            }
+            continue;
+        }
+        flush(&section, current.take(), &mut out);
+        if let Some(name) = trimmed.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            section = name.trim().to_string();
+            continue;
+        }
+        let Some(at) = trimmed.find(['=', ':']) else {
+            continue;
+        };
+        let key = trimmed[..at].trim().replace('_', "-");
+        let value = trimmed[at + 1..].trim().to_string();
+        current = Some((key, number, vec![value]));
+    }
+    flush(&section, current.take(), &mut out);
+    out
+}
+
+fn ini_setting(section: &str, key: &str, line: u32, values: &[String], out: &mut Vec<Entry>) {
+    // An inline comment ends a value line.
+    let values: Vec<&str> = values
+        .iter()
+        .map(|v| {
+            v.split(" #")
+                .next()
+                .unwrap_or("")
+                .split(" ;")
+                .next()
+                .unwrap_or("")
+        })
+        .collect();
+    let codes = |text: &str| -> Vec<String> {
+        text.split([',', ' ', '\t'])
+            .map(str::trim)
+            .filter(|c| !c.is_empty() && c.chars().all(|ch| ch.is_ascii_alphanumeric()))
+            .map(str::to_string)
+            .collect()
+    };
+    if section == "flake8" {
+        match key {
+            "ignore" | "extend-ignore" => {
+                for code in values.iter().flat_map(|v| codes(v)) {
+                    out.push(Entry::new("ruff ignore", &code, "", vec![line]));
+                }
+            }
+            "per-file-ignores" | "extend-per-file-ignores" => {
+                for v in &values {
+                    let Some((globs, list)) = v.split_once(':') else {
+                        continue;
+                    };
+                    for glob in globs.split([',', ' ']).filter(|g| !g.is_empty()) {
+                        for code in codes(list) {
+                            out.push(Entry::new("ruff ignore", &code, glob, vec![line]));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        return;
+    }
+    let scopes: Vec<&str> = if section == "mypy" {
+        vec![""]
+    } else if let Some(modules) = section.strip_prefix("mypy-") {
+        modules.split(',').map(str::trim).collect()
+    } else {
+        return;
+    };
+    let value = values.join(" ");
+    match key {
+        "ignore-errors" | "ignore-missing-imports" => {
+            let on =
+                ["true", "yes", "on", "1"].contains(&value.trim().to_ascii_lowercase().as_str());
+            if on {
+                let what = format!("mypy {}", key.replace('-', "_"));
+                for scope in &scopes {
+                    out.push(Entry::new(&what, "", scope, vec![line]));
+                }
+            }
+        }
+        "disable-error-code" => {
+            for code in value.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+                for scope in &scopes {
+                    out.push(Entry::new(
+                        "mypy disable_error_code",
+                        code,
+                        scope,
+                        vec![line],
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +258,30 @@ mod tests {
             ids(&eslint_rules_off(text)),
             vec![("no-undef", 2), ("eqeqeq", 3), ("@ts/x", 4)]
         );
+    }
+
+    #[test]
+    fn ini_suppressions_take_their_pyproject_ids() {
+        let text = "[metadata]\nignore = X1\n\n[flake8]\nmax-line-length = 90\nextend-ignore = E203, E501\nper-file-ignores =\n    tests/*: E721,F401  # tests\n\n[mypy]\nignore_missing_imports = true\n\n[mypy-a.*,b]\nignore_errors = True\ndisable_error_code = attr-defined\n";
+        let got: Vec<(String, String, String)> = ini_suppressions(text)
+            .into_iter()
+            .map(|e| (e.what, e.rule, e.scope))
+            .collect();
+        let want: Vec<(String, String, String)> = [
+            ("ruff ignore", "E203", ""),
+            ("ruff ignore", "E501", ""),
+            ("ruff ignore", "E721", "tests/*"),
+            ("ruff ignore", "F401", "tests/*"),
+            ("mypy ignore_missing_imports", "", ""),
+            ("mypy ignore_errors", "", "a.*"),
+            ("mypy ignore_errors", "", "b"),
+            ("mypy disable_error_code", "attr-defined", "a.*"),
+            ("mypy disable_error_code", "attr-defined", "b"),
+        ]
+        .iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -113,6 +113,40 @@ fn prints_to_console(cx: &LineCtx, ch: &Chain) -> bool {
     console || cx.tok(arg).is_none()
 }
 
+/// The debuggers a Ruby `require` loads (`require 'pry'`): Ruby's `import pdb`. A
+/// dependency line (`gem 'pry'`, `add_development_dependency 'byebug'`) loads nothing.
+const RUBY_DEBUGGERS: &[&str] = &[
+    "pry",
+    "pry-byebug",
+    "pry-nav",
+    "byebug",
+    "debug",
+    "debug/open",
+    "debug/open_nonstop",
+    "ruby-debug",
+];
+
+/// The debugger a `require` statement at the start of the line loads, read from the
+/// raw line (its string is not in the lexed code): `require 'pry'`, `require("byebug")`.
+fn requires_debugger<'a>(cx: &LineCtx<'a>, ch: &Chain) -> Option<&'a str> {
+    if !ch.is(&["require"]) || !ch.free(&cx.toks) {
+        return None;
+    }
+    if !matches!(ch.before(&cx.toks), None | Some(Tok::Punct(';'))) {
+        return None;
+    }
+    let rest = cx.raw.trim_start();
+    let rest = rest
+        .split(';')
+        .find(|s| s.trim_start().starts_with("require"))?;
+    let rest = rest.trim_start().strip_prefix("require")?;
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix('(').unwrap_or(rest).trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let (name, _) = rest[1..].split_once(quote)?;
+    RUBY_DEBUGGERS.contains(&name).then_some(name)
+}
+
 /// A bare call of a free function: `name(`, not `x.name(` nor `def name(`.
 fn bare_call(cx: &LineCtx, ch: &Chain, names: &[&str]) -> bool {
     ch.names.len() == 1
@@ -227,6 +261,8 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
                 && ch.before(&cx.toks) != Some(Tok::Ident("def"))
             {
                 n[0].to_string()
+            } else if let Some(name) = requires_debugger(cx, ch) {
+                format!("require '{name}'")
             } else {
                 return None;
             }
@@ -284,7 +320,9 @@ mod tests {
 
     fn found(lang: Lang, is_test: bool, line: &str) -> Vec<String> {
         let view = lex_line(&lang.syntax(), line);
-        find(&LineCtx::new(lang, &view, is_test), false)
+        let mut cx = LineCtx::new(lang, &view, is_test);
+        cx.raw = line;
+        find(&cx, false)
     }
 
     fn hits(lang: Lang, line: &str) -> bool {
@@ -302,6 +340,10 @@ mod tests {
             (Lang::Rust, "    let x = dbg!(y);"),
             (Lang::Ruby, "    binding.pry"),
             (Lang::Ruby, "    byebug"),
+            (Lang::Ruby, "    require 'pry'"),
+            (Lang::Ruby, "require \"byebug\""),
+            (Lang::Ruby, "  require('debug')"),
+            (Lang::Ruby, "  require 'pry-byebug' # for now"),
             (Lang::Go, "\truntime.Breakpoint()"),
             (Lang::Elixir, "    |> IO.inspect(label: \"x\")"),
             (Lang::Elixir, "    require IEx; IEx.pry"),
@@ -428,6 +470,12 @@ mod tests {
             (Lang::Rust, "fn dbg() {}"),
             (Lang::Ruby, "debugger_enabled = true"),
             (Lang::Ruby, "config.debugger = x"),
+            (Lang::Ruby, "require 'json'"),
+            (Lang::Ruby, "require 'debug_helper'"),
+            (Lang::Ruby, "gem 'pry', require: false"),
+            (Lang::Ruby, "spec.add_development_dependency 'pry'"),
+            (Lang::Ruby, "# require 'pry'"),
+            (Lang::Ruby, "x = \"require 'pry'\""),
             (Lang::Kotlin, "println(x)"),
             (Lang::CSharp, "Console.WriteLine(x);"),
             (Lang::Php, "$obj->dd($x);"),

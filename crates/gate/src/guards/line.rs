@@ -18,6 +18,9 @@ pub struct LineCtx<'a> {
     pub is_test: bool,
     /// The file's own skip helpers (see [`super::skip_helpers`]): a call to one is a skip.
     pub skip_helpers: &'a [String],
+    /// The line as written, string literals included, when the caller has it (empty when
+    /// not): what a Ruby `require` loads is in its string.
+    pub raw: &'a str,
 }
 
 impl<'a> LineCtx<'a> {
@@ -31,6 +34,7 @@ impl<'a> LineCtx<'a> {
             chains,
             is_test,
             skip_helpers: &[],
+            raw: "",
         }
     }
 

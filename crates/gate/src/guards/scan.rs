@@ -290,6 +290,7 @@ pub fn scan<'a>(
         }
         let mut cx = LineCtx::new(lang, &view, is_test);
         cx.skip_helpers = &helpers;
+        cx.raw = &line.text;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
             if kind == Kind::Skips && is_test && view.code.trim_start().starts_with("return") {
@@ -505,12 +506,13 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         _ => Vec::new(),
     };
     let mut n = 0u32;
-    for view in &views {
+    for (view, raw) in views.iter().zip(text.split('\n')) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
         let mut cx = LineCtx::new(lang, view, is_test);
         cx.skip_helpers = &helpers;
+        cx.raw = raw;
         n = n.saturating_add(kind.find(&cx, role).len() as u32);
     }
     n

@@ -1,0 +1,163 @@
+//! Suppressions that moved between configuration files or were only re-wrapped are not new:
+//! flake8 and mypy settings of a deleted `setup.cfg` moved into `pyproject.toml`, files
+//! ignored whole by ESLint now linted with a few rules off, a `noqa` line re-wrapped by a
+//! formatter. Their lookalikes still fire: a rule the old configuration did not silence, a
+//! block over files that were linted before, a new `noqa` on another statement. Real
+//! repositories, the real binary, judged uncommitted and committed.
+
+mod gitrepo;
+
+use gitrepo::{both_ways, lines_of, writing};
+
+const SETUP_CFG: &str = concat!(
+    "[metadata]\n",
+    "license_files = LICENSE\n",
+    "\n",
+    "[flake8]\n",
+    "max-line-length = 90\n",
+    "extend-ignore = E203, E501, B903\n",
+    "\n",
+    "[mypy]\n",
+    "ignore_missing_imports = true\n",
+    "warn_unreachable = true\n",
+);
+
+const OLD_PYPROJECT: &str = "[project]\nname = \"demo\"\n";
+
+const NEW_PYPROJECT: &str = concat!(
+    "[project]\n",
+    "name = \"demo\"\n",
+    "\n",
+    "[tool.ruff.lint]\n",
+    "ignore = [\"E203\", \"E501\"]\n",
+    "\n",
+    "[tool.ruff.lint.per-file-ignores]\n",
+    "\"tests/*\" = [\"E721\"]\n",
+    "\n",
+    "[tool.mypy]\n",
+    "ignore_missing_imports = true\n",
+    "warn_unreachable = true\n",
+);
+
+fn disabled_lint(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
+    move |_, receipt, mode| {
+        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
+        assert_eq!(
+            lines_of(receipt, "disabled_lint"),
+            want,
+            "{mode}: {receipt}"
+        );
+    }
+}
+
+#[test]
+fn flake8_and_mypy_settings_moved_from_setup_cfg_are_not_new() {
+    // Only the per-file ignore of a rule flake8 checked is new (line 8).
+    both_ways(
+        &[("setup.cfg", SETUP_CFG), ("pyproject.toml", OLD_PYPROJECT)],
+        &|r| {
+            r.remove("setup.cfg");
+            r.write("pyproject.toml", NEW_PYPROJECT);
+        },
+        &disabled_lint(vec![("pyproject.toml", 8)]),
+    );
+}
+
+#[test]
+fn without_the_ini_settings_removed_the_same_pyproject_is_new() {
+    // setup.cfg kept as it was: nothing moved, every suppression is new.
+    both_ways(
+        &[("setup.cfg", SETUP_CFG), ("pyproject.toml", OLD_PYPROJECT)],
+        &|r| r.write("pyproject.toml", NEW_PYPROJECT),
+        &disabled_lint(vec![
+            ("pyproject.toml", 5),
+            ("pyproject.toml", 8),
+            ("pyproject.toml", 11),
+        ]),
+    );
+}
+
+#[test]
+fn a_new_flake8_section_is_never_reported_itself() {
+    // An INI file only offers removals: a first `[flake8]` set-up is not read as new.
+    let with_flake8 = format!("{SETUP_CFG}\n[flake8:local-plugins]\n");
+    let first = "[metadata]\nlicense_files = LICENSE\n";
+    both_ways(
+        &[("setup.cfg", first)],
+        &|r| r.write("setup.cfg", &with_flake8),
+        &disabled_lint(vec![]),
+    );
+}
+
+const ESLINT: &str = "eslint.config.js";
+
+const OLD_ESLINT: &str = concat!(
+    "'use strict'\n",
+    "const { defineConfig, globalIgnores } = require('eslint/config')\n",
+    "const neostandard = require('neostandard')\n",
+    "\n",
+    "module.exports = defineConfig([\n",
+    "  neostandard({ ts: true }),\n",
+    "  globalIgnores([\n",
+    "    'pino.d.ts',\n",
+    "    'test/fixtures/syntax-error-esm.mjs'\n",
+    "  ]),\n",
+    "  {\n",
+    "    rules: {\n",
+    "      'no-var': 'off'\n",
+    "    }\n",
+    "  }\n",
+    "])\n",
+);
+
+const LINTED_NOW: &str = concat!(
+    "'use strict'\n",
+    "const { defineConfig, globalIgnores } = require('eslint/config')\n",
+    "const neostandard = require('neostandard')\n",
+    "\n",
+    "module.exports = defineConfig([\n",
+    "  neostandard({ ts: true }),\n",
+    "  globalIgnores([\n",
+    "    'test/fixtures/syntax-error-esm.mjs'\n",
+    "  ]),\n",
+    "  {\n",
+    "    rules: {\n",
+    "      'no-var': 'off'\n",
+    "    }\n",
+    "  },\n",
+    "  {\n",
+    "    files: ['pino.d.ts'],\n",
+    "    rules: {\n",
+    "      '@typescript-eslint/no-use-before-define': 'off',\n",
+    "      '@typescript-eslint/no-unused-vars': 'off'\n",
+    "    }\n",
+    "  }\n",
+    "])\n",
+);
+
+#[test]
+fn a_file_ignored_whole_and_now_linted_with_some_rules_off_is_narrowed() {
+    both_ways(
+        &[(ESLINT, OLD_ESLINT)],
+        &writing(&[(ESLINT, LINTED_NOW)]),
+        &disabled_lint(vec![]),
+    );
+}
+
+#[test]
+fn rules_off_for_files_that_were_linted_before_are_new() {
+    // The same block over a file that was never ignored: it was checked, now it is not.
+    let other = LINTED_NOW.replace("files: ['pino.d.ts']", "files: ['index.js']");
+    both_ways(
+        &[(ESLINT, OLD_ESLINT)],
+        &writing(&[(ESLINT, &other)]),
+        &disabled_lint(vec![(ESLINT, 18), (ESLINT, 19)]),
+    );
+    // Or over more files than were ignored (a directory holding the freed file).
+    let wider = LINTED_NOW.replace("files: ['pino.d.ts']", "files: ['pino.d.ts', 'test/**/*']");
+    both_ways(
+        &[(ESLINT, OLD_ESLINT)],
+        &writing(&[(ESLINT, &wider)]),
+        &disabled_lint(vec![(ESLINT, 18), (ESLINT, 19)]),
+    );
+}
