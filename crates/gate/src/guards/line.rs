@@ -18,6 +18,10 @@ pub struct LineCtx<'a> {
     pub is_test: bool,
     /// The file's own skip helpers (see [`super::skip_helpers`]): a call to one is a skip.
     pub skip_helpers: &'a [String],
+    /// Test options the file declares as variables with a constant off value
+    /// (`const skip = false`, see [`super::skips::js_options_off`]): the shorthand
+    /// `{ skip }` given to a test then skips nothing.
+    pub options_off: &'a [String],
 }
 
 impl<'a> LineCtx<'a> {
@@ -31,6 +35,7 @@ impl<'a> LineCtx<'a> {
             chains,
             is_test,
             skip_helpers: &[],
+            options_off: &[],
         }
     }
 

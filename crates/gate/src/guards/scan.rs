@@ -277,12 +277,21 @@ pub fn scan<'a>(
     } else {
         Vec::new()
     };
+    let options_off = match (on.skips && lang == Lang::Js, &lexed, f.text) {
+        (false, _, _) => Vec::new(),
+        (true, Some(views), _) => skips::js_options_off(lang, views),
+        (true, None, Some(text)) if skips::may_declare_options(text) => {
+            skips::js_options_off(lang, &lex(&lang.syntax(), text, usize::MAX))
+        }
+        (true, None, _) => Vec::new(),
+    };
     for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
         let mut cx = LineCtx::new(lang, &view, is_test);
         cx.skip_helpers = &helpers;
+        cx.options_off = &options_off;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
             if kind == Kind::Lint && found.is_empty() {
@@ -486,6 +495,10 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         Kind::Skips => skip_helpers::of_views(lang, &views, is_test),
         _ => Vec::new(),
     };
+    let options_off = match kind {
+        Kind::Skips => skips::js_options_off(lang, &views),
+        _ => Vec::new(),
+    };
     let mut n = 0u32;
     for view in &views {
         if view.code.trim().is_empty() && view.comments.is_empty() {
@@ -493,6 +506,7 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         }
         let mut cx = LineCtx::new(lang, view, is_test);
         cx.skip_helpers = &helpers;
+        cx.options_off = &options_off;
         n = n.saturating_add(kind.find(&cx, role).len() as u32);
     }
     n
