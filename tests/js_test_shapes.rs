@@ -259,3 +259,22 @@ fn a_tap_skipped_test_removed_ran_nothing() {
         &assert_no_deleted_tests,
     );
 }
+
+#[test]
+fn a_skipped_test_removed_while_its_lookalike_is_rewritten_ran_nothing() {
+    // Every declaration is rewritten (a tap to node:test port) and a skipped test, written
+    // above its running twin, is removed: the twin is the rewrite of its own old
+    // declaration, and the skipped one, which ran nothing, is what left.
+    let body = "  const server = http.createServer(handler)\n  server.listen(0)\n  const res = await get(server)\n  check(res.statusCode === 200)\n  server.close()\n})\n";
+    let old = format!(
+        "const {{ test, skip }} = require('tap')\n\ntest('request support', async ({{ ok }}) => {{\n  const log = pino()\n  ok(log)\n}})\n\nskip('request without connection', async ({{ ok }}) => {{\n{body}\ntest('request in a child', async ({{ ok }}) => {{\n  const child = pino().child({{}})\n{body}"
+    );
+    let new = format!(
+        "const test = require('node:test')\n\ntest('request support', async (t) => {{\n  const log = pino()\n  t.assert.ok(log)\n}})\n\ntest('request in a child', async (t) => {{\n  const child = pino().child({{}})\n{body}"
+    );
+    both_ways(
+        &[(HTTP, &old)],
+        &writing(&[(HTTP, &new)]),
+        &assert_no_deleted_tests,
+    );
+}
