@@ -796,8 +796,14 @@ fn arrival(
 /// Drop from `gone` each test that pairs with one of `stayed` (each used once): first by
 /// declaration, then by a rewritten body.
 fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
-    for exact in [true, false] {
+    // By likeness, tests that ran are paired first: a removed test switched off where it
+    // was declared (`skip('x', ..)`, `it.skip`) whose body resembles a kept test's must not
+    // take that test's place, leaving the kept test's old declaration to look deleted.
+    for (exact, empty) in [(true, None), (false, Some(false)), (false, Some(true))] {
         gone.retain(|t| {
+            if empty.is_some_and(|e| e != t.empty) {
+                return true;
+            }
             let hit = stayed.iter().position(|s| {
                 if exact {
                     t.sig == s.sig

@@ -21,6 +21,10 @@ pub struct LineCtx<'a> {
     /// The line as written, string literals included, when the caller has it (empty when
     /// not): what a Ruby `require` loads is in its string.
     pub raw: &'a str,
+    /// Test options the file declares as variables with a constant off value
+    /// (`const skip = false`, see [`super::skips::js_options_off`]): the shorthand
+    /// `{ skip }` given to a test then skips nothing.
+    pub options_off: &'a [String],
 }
 
 impl<'a> LineCtx<'a> {
@@ -35,6 +39,7 @@ impl<'a> LineCtx<'a> {
             is_test,
             skip_helpers: &[],
             raw: "",
+            options_off: &[],
         }
     }
 

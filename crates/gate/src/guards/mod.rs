@@ -13,6 +13,7 @@ mod eslint_blocks;
 mod go_build;
 mod heredoc;
 mod into_body;
+mod js_tests;
 mod junit_port;
 mod jvm_fixtures;
 mod jvm_tests;
@@ -332,6 +333,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                 new = Some(tests_count::count_views(
                     lang,
                     &views,
+                    text,
                     builtin_tests.is_test(&d.path),
                     same,
                 ));

@@ -284,6 +284,14 @@ pub fn scan<'a>(
     };
     // The whole file lexed, for what follows an added line (see [`dead_return`]).
     let mut whole: Option<Vec<LineView>> = None;
+    let options_off = match (on.skips && lang == Lang::Js, &lexed, f.text) {
+        (false, _, _) => Vec::new(),
+        (true, Some(views), _) => skips::js_options_off(lang, views),
+        (true, None, Some(text)) if skips::may_declare_options(text) => {
+            skips::js_options_off(lang, &lex(&lang.syntax(), text, usize::MAX))
+        }
+        (true, None, _) => Vec::new(),
+    };
     for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
@@ -291,6 +299,7 @@ pub fn scan<'a>(
         let mut cx = LineCtx::new(lang, &view, is_test);
         cx.skip_helpers = &helpers;
         cx.raw = &line.text;
+        cx.options_off = &options_off;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
             if kind == Kind::Skips && is_test && view.code.trim_start().starts_with("return") {
@@ -505,6 +514,10 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         Kind::Skips => skip_helpers::of_views(lang, &views, is_test),
         _ => Vec::new(),
     };
+    let options_off = match kind {
+        Kind::Skips => skips::js_options_off(lang, &views),
+        _ => Vec::new(),
+    };
     let mut n = 0u32;
     for (view, raw) in views.iter().zip(text.split('\n')) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
@@ -513,6 +526,7 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         let mut cx = LineCtx::new(lang, view, is_test);
         cx.skip_helpers = &helpers;
         cx.raw = raw;
+        cx.options_off = &options_off;
         n = n.saturating_add(kind.find(&cx, role).len() as u32);
     }
     n

@@ -172,12 +172,18 @@ fn js(cx: &LineCtx, out: &mut Vec<String>) {
             let brace = unmatched_open(cx, ch.start, '{');
             let paren = brace.and_then(|b| unmatched_open(cx, b, '('));
             let Some(paren) = paren else { continue };
-            if after == Some(Tok::Punct(':'))
-                && option_is_set(cx, ch.end + 1)
-                && chain_ending_at(cx, paren).is_some_and(is_test_call)
-            {
+            let option = chain_ending_at(cx, paren).is_some_and(is_test_call);
+            if after == Some(Tok::Punct(':')) && option_is_set(cx, ch.end + 1) && option {
                 // node:test options: `test('x', { skip: true }, ...)`, an object given to
                 // the test function itself (not `f({ skip: g })` inside a test file).
+                out.push(format!("{{ {head}: ... }}"));
+            } else if matches!(after, Some(Tok::Punct(',' | '}')))
+                && option
+                && !cx.options_off.iter().any(|o| o == head)
+            {
+                // The shorthand `{ skip }` takes its value from a variable of that name
+                // (`const skip = process.env.CI`): a condition, like `{ skip: cond }`,
+                // unless the file declares it a constant off (`const skip = false`).
                 out.push(format!("{{ {head}: ... }}"));
             } else if head == "skip"
                 && matches!(after, Some(Tok::Punct(':' | ',' | '}')))
@@ -189,6 +195,60 @@ fn js(cx: &LineCtx, out: &mut Vec<String>) {
             }
         }
     }
+}
+
+/// The test options (`skip`, `todo`, `only`) a JS file declares as variables holding a
+/// constant off value (`const skip = false`, `let todo = null`), every declaration of the
+/// name in the file so: the shorthand `{ skip }` passes that value to the test, which then
+/// skips nothing. Any other value (`const skip = process.env.CI`) is a condition.
+pub fn js_options_off(lang: Lang, views: &[super::lexer::LineView]) -> Vec<String> {
+    let mut off: Vec<String> = Vec::new();
+    let mut on: Vec<String> = Vec::new();
+    if lang != Lang::Js {
+        return off;
+    }
+    for view in views {
+        if !["skip", "todo", "only"]
+            .iter()
+            .any(|n| view.code.contains(n))
+        {
+            continue;
+        }
+        let cx = LineCtx::new(lang, view, true);
+        for i in 0..cx.toks.len() {
+            let declared = matches!(cx.ident(i), Some("const" | "let" | "var"))
+                && cx.punct(i + 2, '=')
+                && !cx.punct(i + 3, '=');
+            let Some(name) = cx
+                .ident(i + 1)
+                .filter(|n| ["skip", "todo", "only"].contains(n))
+            else {
+                continue;
+            };
+            if !declared {
+                continue;
+            }
+            let ends = |k: usize| matches!(cx.tok(k), None | Some(Tok::Punct(';' | ',')));
+            let constant_off = match cx.tok(i + 3) {
+                Some(Tok::Ident("false" | "null" | "undefined")) => ends(i + 4),
+                Some(Tok::Punct('!')) => cx.ident(i + 4) == Some("true") && ends(i + 5),
+                _ => false,
+            };
+            if constant_off { &mut off } else { &mut on }.push(name.to_string());
+        }
+    }
+    off.retain(|n| !on.contains(n));
+    off.dedup();
+    off
+}
+
+/// Whether `text` may declare a test option as a variable (`skip =`, spacing free): a
+/// cheap look before lexing a file only for [`js_options_off`].
+pub fn may_declare_options(text: &str) -> bool {
+    ["skip", "todo", "only"].iter().any(|name| {
+        text.match_indices(name)
+            .any(|(at, _)| text[at + name.len()..].trim_start().starts_with('='))
+    })
 }
 
 /// A function that declares tests or takes their options: `it`, `test`, `t.test`, ...
@@ -1043,6 +1103,46 @@ mod tests {
         ] {
             assert!(!hits(Lang::Js, line), "{line}");
         }
+    }
+
+    #[test]
+    fn js_skip_option_shorthand_is_a_condition_unless_declared_off() {
+        for line in [
+            "test('asJson emits events', { skip }, async (t) => {",
+            "  t.test('x', { timeout: 5, todo }, () => {})",
+        ] {
+            assert!(hits(Lang::Js, line), "{line}");
+        }
+        // A callback's destructured `skip` is Vitest's context, not an option.
+        assert_eq!(
+            found(Lang::Js, true, "  test('x', async ({ skip }) => {"),
+            vec!["{ skip } context"]
+        );
+        assert!(!hits(Lang::Js, "  run({ skip })"));
+        let off = |text: &str| {
+            let views = super::super::lexer::lex(&Lang::Js.syntax(), text, usize::MAX);
+            js_options_off(Lang::Js, &views)
+        };
+        assert_eq!(
+            off("const skip = false
+let todo = !true;
+"),
+            ["skip", "todo"]
+        );
+        assert!(off("const skip = process.env.CI || false
+")
+        .is_empty());
+        // Declared off in one place and on in another: a condition after all.
+        assert!(off("let skip = false
+if (ci) { var skip = true }
+")
+        .is_empty());
+        let view = lex_line(&Lang::Js.syntax(), "test('x', { skip }, () => {})");
+        let mut cx = LineCtx::new(Lang::Js, &view, true);
+        let names = vec!["skip".to_string()];
+        cx.options_off = &names;
+        assert!(find(&cx).is_empty());
+        assert!(may_declare_options("const skip = false") && !may_declare_options("skip()"));
     }
 
     #[test]

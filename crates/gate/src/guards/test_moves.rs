@@ -8,13 +8,15 @@
 //! declaration's indentation (`}`, `})`, `end`, or the next declaration).
 
 use super::account::normalise;
+use super::js_tests;
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::line::{indent, LineCtx};
 use super::rust_tests::TestMacros;
 use super::scan::views;
 use super::tests_count::{
-    go_example, go_example_runs, junit3_method, junit3_suite, tests_on_line, tests_on_line_with,
+    go_example, go_example_runs, js_test_calls, junit3_method, junit3_suite, tests_on_line,
+    tests_on_line_with,
 };
 use super::Line;
 
@@ -60,6 +62,12 @@ pub fn declared_with(
     let all: Vec<&str> = text.split('\n').collect();
     let lexed = lex(&lang.syntax(), text, usize::MAX);
     let junit3 = junit3_suite(lang, &lexed, is_test);
+    // Suites of subtests and tests declared by a runner's bare `skip(..)`, read over the
+    // whole file (see [`js_tests`]), as the count reads them.
+    let js_adjust = match lang {
+        Lang::Js => js_tests::adjustments(&lexed, text, is_test, js_test_calls),
+        _ => Vec::new(),
+    };
     let mut out = Vec::new();
     for (line, view) in views(lines, Some(text), lang, Some(lexed.clone())) {
         if view.code.trim().is_empty() {
@@ -72,6 +80,9 @@ pub fn declared_with(
         let mut n = tests_on_line_with(&cx, macros);
         if n == 0 && junit3 && !annotated(lang, &lexed, sig, is_test) {
             n = junit3_method(&cx);
+        }
+        if let Some(&delta) = js_adjust.get(sig) {
+            n = (i64::from(n) + i64::from(delta)).max(0) as u32;
         }
         if n == 0 {
             continue;
@@ -112,7 +123,7 @@ pub fn declared_with(
 /// where it is declared, with no condition: a JUnit `@Ignore`/`@Disabled`, a Python
 /// `@pytest.mark.skip`/`@unittest.skip` among its attributes (those above it and those
 /// between), or a JavaScript/Ruby declaration by a skipping name (`it.skip`, `xit`,
-/// `xspecify`, ...). It ran nothing at the comparison point, so removing it stops nothing
+/// tap's `skip(..)`, `xspecify`, ...). It ran nothing at the comparison point, so removing it stops nothing
 /// that ran (disabling it was the lowered bar, reported when it happened).
 fn disabled(lang: Lang, all: &[&str], from: usize, sig: usize) -> bool {
     let off = |line: &str| {
@@ -130,8 +141,10 @@ fn disabled(lang: Lang, all: &[&str], from: usize, sig: usize) -> bool {
                 name.as_str(),
                 "@pytest.mark.skip" | "@unittest.skip" | "@skip"
             ),
+            // A bare `skip(` here declared a test: tap's or node:test's `skip('x', ..)`.
             Lang::Js => {
                 name.ends_with(".skip")
+                    || name == "skip"
                     || matches!(name.split('.').next(), Some("xit" | "xtest" | "xdescribe"))
             }
             Lang::Ruby => matches!(

@@ -6,7 +6,7 @@ use super::lexer::{lex, LineView};
 use super::line::LineCtx;
 use super::rust_tests::{self, MacroBlocks, TestMacros};
 use super::tokens::Tok;
-use super::{jvm_tests, skip_helpers, skips, TestCounts};
+use super::{js_tests, jvm_tests, skip_helpers, skips, TestCounts};
 
 #[cfg(test)]
 pub fn count(lang: Lang, text: &str, is_test: bool) -> TestCounts {
@@ -17,15 +17,17 @@ pub fn count_with(lang: Lang, text: &str, is_test: bool, macros: &TestMacros) ->
     count_views(
         lang,
         &lex(&lang.syntax(), text, usize::MAX),
+        text,
         is_test,
         macros,
     )
 }
 
-/// The same over a file already lexed whole.
+/// The same over a file already lexed whole (`views`, of `text`).
 pub fn count_views(
     lang: Lang,
     views: &[LineView],
+    text: &str,
     is_test: bool,
     macros: &TestMacros,
 ) -> TestCounts {
@@ -36,12 +38,18 @@ pub fn count_views(
     let is_jvm_test = |name: &str| macros.is_jvm_test(name);
     let mut annotated = false;
     let helpers = skip_helpers::of_views(lang, views, is_test);
+    let options_off = skips::js_options_off(lang, views);
+    let js_adjust = match lang {
+        Lang::Js => js_tests::adjustments(views, text, is_test, js_test_calls),
+        _ => Vec::new(),
+    };
     for (at, view) in views.iter().enumerate() {
         if view.code.trim().is_empty() {
             continue;
         }
         let mut cx = LineCtx::new(lang, view, is_test);
         cx.skip_helpers = &helpers;
+        cx.options_off = &options_off;
         let mut tests = match lang {
             Lang::Rust => {
                 let attrs = rust_tests::attribute_tests(&cx, macros);
@@ -64,7 +72,8 @@ pub fn count_views(
                 annotated = false;
             }
         }
-        counts.tests = counts.tests.saturating_add(tests);
+        let adjusted = i64::from(tests) + i64::from(js_adjust.get(at).copied().unwrap_or(0));
+        counts.tests = counts.tests.saturating_add(adjusted.max(0) as u32);
         counts.skips = counts.skips.saturating_add(skips::find(&cx).len() as u32);
     }
     counts.tests = counts.tests.saturating_add(jvm.finish());
@@ -191,20 +200,25 @@ pub fn tests_on_line(cx: &LineCtx) -> u32 {
     }
 }
 
+const JS_HEADS: &[&str] = &["it", "test", "specify", "xit", "xtest", "fit", "xspecify"];
+
 fn js(cx: &LineCtx) -> u32 {
-    const HEADS: &[&str] = &["it", "test", "specify", "xit", "xtest", "fit", "xspecify"];
-    let count = cx
-        .chains
+    js_test_calls(cx).len() as u32 + conditional_test_calls(cx, JS_HEADS)
+}
+
+/// The token index of the `(` of each test call written on the line (`it(`, `test.skip(`).
+pub(super) fn js_test_calls(cx: &LineCtx) -> Vec<usize> {
+    cx.chains
         .iter()
         .filter(|ch| {
-            HEADS.contains(&ch.head())
+            JS_HEADS.contains(&ch.head())
                 && ch.free(&cx.toks)
                 && ch.called(&cx.toks)
                 && !matches!(ch.before(&cx.toks), Some(Tok::Ident("function")))
                 && ch.names[1..].iter().all(|n| js_test_modifier(n))
         })
-        .count();
-    count as u32 + conditional_test_calls(cx, HEADS)
+        .map(|ch| ch.end)
+        .collect()
 }
 
 /// `(cond ? it.skip : it)('name', fn)`: a test function chosen by a condition, then called.
