@@ -366,9 +366,11 @@ def cmd_select(argv):
 
 
 def readable(path, commit):
-    """Whether every blob of C and of C^ is in the clone (so both can be checked out)."""
+    """Whether every blob of C and of C^ is in the clone (so both can be checked out).
+    Submodule entries are commits of other repositories, never in this clone: not asked."""
     for c in (commit, commit + "^"):
-        blobs = git(path, "ls-tree", "-r", "--object-only", c)
+        entries = git(path, "ls-tree", "-r", c).splitlines()
+        blobs = "".join(e.split()[2] + "\n" for e in entries if e.split()[1] != "commit")
         r = subprocess.run(["git", "-C", path, "cat-file", "--batch-check"], input=blobs,
                            capture_output=True, text=True)
         if " missing" in r.stdout:
