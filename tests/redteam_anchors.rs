@@ -891,3 +891,66 @@ fn the_script_a_check_runs_is_protected_by_default() {
         out.explain()
     );
 }
+
+/// Attack (hide a change in the index, red team two): a script the agent runs sets
+/// `git update-index --skip-worktree tests/b.test.js` (or `--assume-unchanged`; the tool
+/// gate refuses both spelled out, not inside a script, and the index is no read-only file)
+/// and then empties the failing test. git's status and diff take the index entry for the
+/// file, so the tree read as clean: the check went green and `loopgate check` PASSED
+/// compared with the merge-base, the Stop hook allowed the stop, and `--against` saw no
+/// change. A file git is told not to look at is judged as changed: deleted_tests fires.
+#[test]
+fn a_file_git_is_told_not_to_look_at_is_still_judged() {
+    for bit in ["--skip-worktree", "--assume-unchanged"] {
+        let r = red_repo();
+        let start_commit = r.git(&["rev-parse", "HEAD"]);
+        r.git(&["update-index", bit, "tests/b.test.js"]);
+        r.write("tests/b.test.js", "\n");
+        assert_eq!(
+            r.git(&["status", "--porcelain"]),
+            "",
+            "{bit}: git still looks"
+        );
+        for args in [
+            vec!["check"],
+            vec!["check", "--against", start_commit.trim()],
+        ] {
+            let out = loopgate(&r, &args);
+            let said = text(&out);
+            assert_eq!(out.status.code(), Some(3), "{bit} {args:?}: {said}");
+            assert!(
+                said.contains("guard deleted_tests: fail") && said.contains("tests/b.test.js"),
+                "{bit} {args:?}: {said}"
+            );
+        }
+    }
+}
+
+/// The same attack inside a hook session: the Stop hook blocked nothing before.
+#[test]
+fn the_stop_hook_sees_a_file_hidden_in_the_index() {
+    let r = red_repo();
+    start(&r, "s-hidden");
+    r.git(&["update-index", "--skip-worktree", "tests/b.test.js"]);
+    r.write("tests/b.test.js", "\n");
+    let out = stop(&r, "s-hidden");
+    assert_eq!(stop_decision(&out), "block", "{}", out.explain());
+    let reason = out.json()["reason"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        reason.contains("deleted_tests") && reason.contains("tests/b.test.js"),
+        "{reason}"
+    );
+}
+
+/// The bit alone is no finding: a flagged file that is unchanged leaves a green tree green.
+#[test]
+fn a_flagged_but_unchanged_file_is_no_finding() {
+    let r = green_repo();
+    r.git(&["update-index", "--assume-unchanged", "tests/b.test.js"]);
+    r.git(&["update-index", "--skip-worktree", "tests/a.test.js"]);
+    let out = loopgate(&r, &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}

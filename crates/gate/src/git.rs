@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 mod batch;
 mod hardened;
+pub mod hidden;
 mod objects;
 
 /// The tree of an empty repository: what a commit-less repo is compared against.
@@ -331,7 +332,32 @@ impl Repo {
                 "--no-ahead-behind",
             ],
         )?;
-        Ok(parse_status_v2(&out))
+        let mut state = parse_status_v2(&out);
+        self.add_hidden(&mut state)?;
+        Ok(state)
+    }
+
+    /// Tracked files carrying the assume-unchanged or skip-worktree bit (see [`hidden`])
+    /// join the status as changed, so no status or diff of git can vouch for them.
+    fn add_hidden(&self, state: &mut WorkState) -> anyhow::Result<()> {
+        // No index (a repository with no commits yet) holds no bit either.
+        let index = std::fs::read(self.git_dir.join("index")).unwrap_or_default();
+        if index.is_empty() || hidden::index_has_hidden(&index) == Some(false) {
+            return Ok(());
+        }
+        let out = output(self.git(), ["ls-files", "-v", "-z"])?;
+        for path in hidden::parse_ls_files_v(&out) {
+            if !state.entries.iter().any(|e| e.path == path) {
+                let on_disk = std::fs::symlink_metadata(self.root.join(&path)).is_ok();
+                state.entries.push(StatusEntry {
+                    path: path.clone(),
+                    code: hidden::status_code(on_disk).into(),
+                    orig: None,
+                });
+            }
+            state.hidden.push(path);
+        }
+        Ok(())
     }
 
     /// Paths changed between `commit` and the work tree, as additions, modifications and
@@ -395,6 +421,19 @@ impl Repo {
         }
         let out = output(self.git_on_worktree()?, &args)?;
         let mut changes = parse_name_status_z(&out);
+        for path in &state.hidden {
+            if !changes.iter().any(|c| &c.path == path) {
+                let on_disk = std::fs::symlink_metadata(self.root.join(path)).is_ok();
+                changes.push(Change {
+                    path: path.clone(),
+                    kind: if on_disk {
+                        ChangeKind::Modified
+                    } else {
+                        ChangeKind::Deleted
+                    },
+                });
+            }
+        }
         for e in state.entries.iter().filter(|e| e.code == "??") {
             changes.push(Change {
                 path: e.path.clone(),
@@ -503,6 +542,9 @@ pub struct WorkState {
     /// `None` on a detached HEAD.
     pub branch: Option<String>,
     pub entries: Vec<StatusEntry>,
+    /// Tracked files git was told not to look at (assume-unchanged, skip-worktree): also
+    /// in `entries`, and never left to git's diff.
+    pub hidden: Vec<String>,
 }
 
 impl WorkState {
