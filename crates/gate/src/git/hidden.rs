@@ -210,9 +210,9 @@ mod tests {
         assert_eq!(hidden(), ["ccc"]);
         git(&["update-index", "--no-assume-unchanged", "ccc"]);
         git(&["update-index", "--skip-worktree", &long]);
-        assert_eq!(hidden(), [long.clone()]);
+        assert_eq!(hidden(), vec![long.as_str()]);
         git(&["update-index", "--index-version", "4"]);
-        assert_eq!(hidden(), [long.clone()]);
+        assert_eq!(hidden(), vec![long.as_str()]);
         let paths: Vec<String> = index().unwrap().into_iter().map(|e| e.path).collect();
         assert_eq!(paths, git(&["ls-files"]).lines().collect::<Vec<_>>());
         assert_eq!(read_index(b"DIRC"), None);
