@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 mod batch;
 mod hardened;
+pub mod hidden;
 mod objects;
 
 /// The tree of an empty repository: what a commit-less repo is compared against.
@@ -331,7 +332,104 @@ impl Repo {
                 "--no-ahead-behind",
             ],
         )?;
-        Ok(parse_status_v2(&out))
+        let mut state = parse_status_v2(&out);
+        self.add_hidden(&mut state)?;
+        Ok(state)
+    }
+
+    /// Files whose change git's status would not report join it as changed: tracked
+    /// files carrying the assume-unchanged or skip-worktree bit, and files whose stat data
+    /// no longer matches the index to the nanosecond while their content differs from the
+    /// index's blob (see [`hidden`]).
+    fn add_hidden(&self, state: &mut WorkState) -> anyhow::Result<()> {
+        // No index (a repository with no commits yet) has nothing to vouch for.
+        let index = std::fs::read(self.git_dir.join("index")).unwrap_or_default();
+        if index.is_empty() {
+            return Ok(());
+        }
+        let (hidden_paths, unvouched) = match hidden::read_index(&index) {
+            Some(entries) => self.unvouched(entries, state),
+            // An index this reader does not know: git names the flagged files; the stat
+            // check is left to git (docs/threat-model.md).
+            None => (
+                hidden::parse_ls_files_v(&output(self.git(), ["ls-files", "-v", "-z"])?),
+                Vec::new(),
+            ),
+        };
+        for path in &hidden_paths {
+            if !state.entries.iter().any(|e| &e.path == path) {
+                let on_disk = std::fs::symlink_metadata(self.root.join(path)).is_ok();
+                state.entries.push(StatusEntry {
+                    path: path.clone(),
+                    code: hidden::status_code(on_disk).into(),
+                    orig: None,
+                });
+            }
+        }
+        for path in &unvouched {
+            state.entries.push(StatusEntry {
+                path: path.clone(),
+                code: ".M".into(),
+                orig: None,
+            });
+        }
+        state.hidden = hidden_paths;
+        state.hidden.extend(unvouched);
+        Ok(())
+    }
+
+    /// The flagged paths, and the paths status did not name whose content differs from
+    /// the index although git's stat cache said it could not have.
+    fn unvouched(
+        &self,
+        entries: Vec<hidden::IndexEntry>,
+        state: &WorkState,
+    ) -> (Vec<String>, Vec<String>) {
+        use std::os::unix::fs::MetadataExt;
+        let named: BTreeSet<&str> = state.entries.iter().map(|e| e.path.as_str()).collect();
+        let mut flagged = Vec::new();
+        let mut changed = Vec::new();
+        for e in entries {
+            if e.hidden {
+                flagged.push(e.path);
+                continue;
+            }
+            // Gitlinks (submodules) have no content here; status compares their commit.
+            if e.mode & 0o170000 == 0o160000 || named.contains(e.path.as_str()) {
+                continue;
+            }
+            let full = self.root.join(&e.path);
+            // A file gone from disk is a deletion status reports itself.
+            let Ok(meta) = std::fs::symlink_metadata(&full) else {
+                continue;
+            };
+            // Truncated to 32 bits, as git stores them.
+            let disk = hidden::DiskStat {
+                ctime: (meta.ctime() as u32, meta.ctime_nsec() as u32),
+                mtime: (meta.mtime() as u32, meta.mtime_nsec() as u32),
+                ino: meta.ino() as u32,
+                size: meta.size() as u32,
+            };
+            if hidden::stat_vouches(&e, &disk) {
+                continue;
+            }
+            let bytes = if meta.file_type().is_symlink() {
+                std::fs::read_link(&full)
+                    .ok()
+                    .map(|t| t.into_os_string().into_encoded_bytes())
+            } else {
+                std::fs::read(&full).ok()
+            };
+            let same = bytes
+                .and_then(|b| {
+                    gix_object::compute_hash(gix_hash::Kind::Sha1, gix_object::Kind::Blob, &b).ok()
+                })
+                .is_some_and(|id| id.as_slice() == e.oid);
+            if !same {
+                changed.push(e.path);
+            }
+        }
+        (flagged, changed)
     }
 
     /// Paths changed between `commit` and the work tree, as additions, modifications and
@@ -395,6 +493,19 @@ impl Repo {
         }
         let out = output(self.git_on_worktree()?, &args)?;
         let mut changes = parse_name_status_z(&out);
+        for path in &state.hidden {
+            if !changes.iter().any(|c| &c.path == path) {
+                let on_disk = std::fs::symlink_metadata(self.root.join(path)).is_ok();
+                changes.push(Change {
+                    path: path.clone(),
+                    kind: if on_disk {
+                        ChangeKind::Modified
+                    } else {
+                        ChangeKind::Deleted
+                    },
+                });
+            }
+        }
         for e in state.entries.iter().filter(|e| e.code == "??") {
             changes.push(Change {
                 path: e.path.clone(),
@@ -503,6 +614,10 @@ pub struct WorkState {
     /// `None` on a detached HEAD.
     pub branch: Option<String>,
     pub entries: Vec<StatusEntry>,
+    /// Tracked files whose change git does not see: told not to look (assume-unchanged,
+    /// skip-worktree), or changed behind its stat cache. Also in `entries`, and never left
+    /// to git's diff.
+    pub hidden: Vec<String>,
 }
 
 impl WorkState {

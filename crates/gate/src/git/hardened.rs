@@ -37,6 +37,13 @@ const OVERRIDES: &[&str] = &[
     "core.quotePath=false",
     "diff.renames=false",
     "status.renames=false",
+    // How status decides a file is unchanged without reading it: every stat field,
+    // ctime included. With `checkStat=minimal` or `trustctime=false` in the repository's
+    // or the user's config, a same-size edit whose mtime was put back (`touch -r`) read
+    // as clean; ctime cannot be put back. (git compares whole seconds only; the edit made
+    // within the second is caught by loopgate's own check, see `super::hidden`.)
+    "core.checkStat=default",
+    "core.trustctime=true",
 ];
 
 /// Inherited variables loopgate sets itself; every other `GIT_*` variable is removed.
@@ -232,6 +239,8 @@ mod tests {
             "--no-optional-locks",
             "core.fsmonitor=false",
             "core.hooksPath=/dev/null",
+            "core.checkStat=default",
+            "core.trustctime=true",
             "filter.lfs.process=",
             "filter.lfs.required=false",
         ] {
