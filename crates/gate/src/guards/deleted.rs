@@ -34,6 +34,7 @@
 //! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
 //! that arrived from elsewhere: the rename git misses because no body survived.
 
+use super::harness;
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
@@ -85,6 +86,7 @@ pub fn deleted_tests(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut drops = Vec::new();
+    let bare = Harnessless::of(deltas, new_counts, near);
     for (at, (d, new)) in deltas.iter().zip(new_counts).enumerate() {
         match &d.kind {
             DeltaKind::Added => {}
@@ -92,7 +94,7 @@ pub fn deleted_tests(
                 if had_tests(&d.path, d.old_counts, tests) {
                     drops.push(Drop {
                         at,
-                        lost: d.old_counts.map(|c| c.tests),
+                        lost: d.old_counts.map(|c| bare.then(d, c.tests)),
                         now: 0,
                     });
                 }
@@ -127,11 +129,12 @@ pub fn deleted_tests(
                     continue;
                 }
                 if let Some(now) = new {
-                    if now.tests < old.tests {
+                    let (was, now) = (bare.then(d, old.tests), bare.now(d, now.tests));
+                    if now < was {
                         drops.push(Drop {
                             at,
-                            lost: Some(old.tests - now.tests),
-                            now: now.tests,
+                            lost: Some(was - now),
+                            now,
                         });
                     }
                 }
@@ -222,7 +225,7 @@ pub fn deleted_tests(
                 ),
             },
             _ => {
-                let old = d.old_counts.map_or(0, |c| c.tests);
+                let old = drop.now + drop.lost.unwrap_or(0);
                 Finding {
                     path: d.path.clone(),
                     line: None,
@@ -238,6 +241,101 @@ pub fn deleted_tests(
         });
     }
     out
+}
+
+/// The Rust integration test files that are `harness = false` targets of their Cargo
+/// manifest, before and after the change (see [`super::harness`]): each counts as one test,
+/// its `main`, when it declares one. A manifest the change touched is read at each side;
+/// another, as it is now, through `near`, only when a Rust file under `tests/` lost some.
+#[derive(Default)]
+struct Harnessless {
+    then: BTreeSet<String>,
+    now: BTreeSet<String>,
+}
+
+impl Harnessless {
+    fn of(deltas: &[&FileDelta], new_counts: &[Option<TestCounts>], near: &Near) -> Harnessless {
+        let mut manifests: BTreeSet<String> = BTreeSet::new();
+        for (d, new) in deltas.iter().zip(new_counts) {
+            // A manifest the change did not touch reads the same at both sides: it can
+            // only lower a count that fell already.
+            let fell = match (d.old_counts, new) {
+                (Some(old), Some(new)) => new.tests < old.tests,
+                (Some(old), None) => old.tests > 0,
+                _ => false,
+            };
+            let held = d.old_counts.is_some_and(|c| c.tests > 0);
+            if !held || Lang::from_path(&d.path) != Some(Lang::Rust) {
+                continue;
+            }
+            let from = match &d.kind {
+                DeltaKind::Renamed { from } => Some(from.as_str()),
+                _ => None,
+            };
+            for m in [Some(d.path.as_str()), from]
+                .into_iter()
+                .flatten()
+                .filter_map(harness::manifest_of)
+            {
+                if fell || deltas.iter().any(|d| d.path == m) {
+                    manifests.insert(m);
+                }
+            }
+        }
+        let mut out = Harnessless::default();
+        let mut unread: BTreeSet<String> = BTreeSet::new();
+        for m in &manifests {
+            match deltas.iter().find(|d| &d.path == m) {
+                Some(d) => {
+                    let side = |text: &Option<String>| {
+                        text.as_deref()
+                            .map(|t| harness::targets(m, t))
+                            .unwrap_or_default()
+                    };
+                    out.then.extend(side(&d.old_text));
+                    out.now.extend(side(&d.new_text));
+                }
+                None => {
+                    unread.insert(m.clone());
+                }
+            }
+        }
+        if unread.is_empty() {
+            return out;
+        }
+        let dirs: BTreeSet<String> = unread
+            .iter()
+            .map(|m| m.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
+            .collect();
+        for (path, text) in near(&dirs.into_iter().collect::<Vec<_>>()) {
+            if unread.contains(&path) {
+                let found = harness::targets(&path, &text);
+                out.then.extend(found.iter().cloned());
+                out.now.extend(found);
+            }
+        }
+        out
+    }
+
+    /// The count of `d`'s file at the comparison point, `counted` its declared tests.
+    fn then(&self, d: &FileDelta, counted: u32) -> u32 {
+        let path = match &d.kind {
+            DeltaKind::Renamed { from } => from,
+            _ => &d.path,
+        };
+        match d.old_text.as_deref() {
+            Some(text) if self.then.contains(path) && harness::has_main(text) => 1,
+            _ => counted,
+        }
+    }
+
+    /// The count of `d`'s file now, `counted` its declared tests.
+    fn now(&self, d: &FileDelta, counted: u32) -> u32 {
+        match d.new_text.as_deref() {
+            Some(text) if self.now.contains(&d.path) && harness::has_main(text) => 1,
+            _ => counted,
+        }
+    }
 }
 
 fn unreadable(d: &FileDelta, old: TestCounts) -> Finding {
