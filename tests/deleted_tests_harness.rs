@@ -88,3 +88,56 @@ fn several_tests_folded_into_one_harnessless_main_are_counted_as_one() {
         &assert_one_deleted(TEST, "dropped from 2 to 1"),
     );
 }
+
+const INTEGRATION: &str = "tests/integration.rs";
+
+const GUARD: &str = "    #[cfg(not(any(\n        feature = \"max_level_off\",\n        feature = \"max_level_error\",\n        feature = \"max_level_warn\",\n        feature = \"release_max_level_off\",\n    )))]\n";
+
+const FILTER: &str = "        log::set_max_level(filter);\n        error!(\"\");\n        last(&a, t(Level::Error, filter));\n        warn!(\"\");\n        last(&a, t(Level::Warn, filter));\n";
+
+const LINES: &str = "        log::set_max_level(LevelFilter::Trace);\n        info!(\"\");\n        check_log_location(&a);\n        assert!(a.seen());\n";
+
+/// Two tests, each under the same cfg guard.
+fn two_tests() -> String {
+    format!("#[test]\nfn filters() {{\n{GUARD}    {{\n        setup();\n{FILTER}    }}\n}}\n\n#[test]\nfn line_numbers() {{\n{GUARD}    {{\n        setup();\n{LINES}    }}\n}}\n")
+}
+
+/// One test under the guard calling both bodies, now plain functions under new names;
+/// `calls` is what it calls.
+fn merged_into_main(calls: &str) -> String {
+    format!("#[test]\nfn main() {{\n{GUARD}    {{\n        let a = setup();\n{calls}    }}\n}}\n\nfn test_filter(a: &State, filter: LevelFilter) {{\n{FILTER}}}\n\nfn test_line_numbers(a: &State) {{\n{LINES}}}\n")
+}
+
+#[test]
+fn tests_demoted_under_new_names_that_the_new_test_calls_still_run() {
+    let after = merged_into_main(
+        "        test_filter(&a, LevelFilter::Off);\n        test_line_numbers(&a);\n",
+    );
+    both_ways(
+        &[(INTEGRATION, &two_tests())],
+        &writing(&[(INTEGRATION, &after)]),
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_renamed_demoted_test_nothing_calls_or_with_another_body_is_deleted() {
+    // The new test calls only one of the two.
+    let after = merged_into_main("        test_filter(&a, LevelFilter::Off);\n");
+    both_ways(
+        &[(INTEGRATION, &two_tests())],
+        &writing(&[(INTEGRATION, &after)]),
+        &assert_one_deleted(INTEGRATION, "dropped from 2 to 1"),
+    );
+    // Both called, but one function keeps nothing of its test's body but the guard
+    // that moved to the caller.
+    let after = merged_into_main(
+        "        test_filter(&a, LevelFilter::Off);\n        test_line_numbers(&a);\n",
+    )
+    .replace(LINES, "        assert!(true);\n");
+    both_ways(
+        &[(INTEGRATION, &two_tests())],
+        &writing(&[(INTEGRATION, &after)]),
+        &assert_one_deleted(INTEGRATION, "dropped from 2 to 1"),
+    );
+}
