@@ -34,11 +34,12 @@
 //! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
 //! that arrived from elsewhere: the rename git misses because no body survived.
 
+use super::harness;
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
 use super::test_moves::{
-    declared, declared_with, imports, replaces, rewritten, same_tests, Declared,
+    bodies_at, declared, declared_with, imports, replaces, rewritten, same_tests, Declared,
 };
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
@@ -85,6 +86,7 @@ pub fn deleted_tests(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut drops = Vec::new();
+    let bare = Harnessless::of(deltas, new_counts, near);
     for (at, (d, new)) in deltas.iter().zip(new_counts).enumerate() {
         match &d.kind {
             DeltaKind::Added => {}
@@ -92,7 +94,7 @@ pub fn deleted_tests(
                 if had_tests(&d.path, d.old_counts, tests) {
                     drops.push(Drop {
                         at,
-                        lost: d.old_counts.map(|c| c.tests),
+                        lost: d.old_counts.map(|c| bare.then(d, c.tests)),
                         now: 0,
                     });
                 }
@@ -127,11 +129,12 @@ pub fn deleted_tests(
                     continue;
                 }
                 if let Some(now) = new {
-                    if now.tests < old.tests {
+                    let (was, now) = (bare.then(d, old.tests), bare.now(d, now.tests));
+                    if now < was {
                         drops.push(Drop {
                             at,
-                            lost: Some(old.tests - now.tests),
-                            now: now.tests,
+                            lost: Some(was - now),
+                            now,
                         });
                     }
                 }
@@ -222,7 +225,7 @@ pub fn deleted_tests(
                 ),
             },
             _ => {
-                let old = d.old_counts.map_or(0, |c| c.tests);
+                let old = drop.now + drop.lost.unwrap_or(0);
                 Finding {
                     path: d.path.clone(),
                     line: None,
@@ -238,6 +241,101 @@ pub fn deleted_tests(
         });
     }
     out
+}
+
+/// The Rust integration test files that are `harness = false` targets of their Cargo
+/// manifest, before and after the change (see [`super::harness`]): each counts as one test,
+/// its `main`, when it declares one. A manifest the change touched is read at each side;
+/// another, as it is now, through `near`, only when a Rust file under `tests/` lost some.
+#[derive(Default)]
+struct Harnessless {
+    then: BTreeSet<String>,
+    now: BTreeSet<String>,
+}
+
+impl Harnessless {
+    fn of(deltas: &[&FileDelta], new_counts: &[Option<TestCounts>], near: &Near) -> Harnessless {
+        let mut manifests: BTreeSet<String> = BTreeSet::new();
+        for (d, new) in deltas.iter().zip(new_counts) {
+            // A manifest the change did not touch reads the same at both sides: it can
+            // only lower a count that fell already.
+            let fell = match (d.old_counts, new) {
+                (Some(old), Some(new)) => new.tests < old.tests,
+                (Some(old), None) => old.tests > 0,
+                _ => false,
+            };
+            let held = d.old_counts.is_some_and(|c| c.tests > 0);
+            if !held || Lang::from_path(&d.path) != Some(Lang::Rust) {
+                continue;
+            }
+            let from = match &d.kind {
+                DeltaKind::Renamed { from } => Some(from.as_str()),
+                _ => None,
+            };
+            for m in [Some(d.path.as_str()), from]
+                .into_iter()
+                .flatten()
+                .filter_map(harness::manifest_of)
+            {
+                if fell || deltas.iter().any(|d| d.path == m) {
+                    manifests.insert(m);
+                }
+            }
+        }
+        let mut out = Harnessless::default();
+        let mut unread: BTreeSet<String> = BTreeSet::new();
+        for m in &manifests {
+            match deltas.iter().find(|d| &d.path == m) {
+                Some(d) => {
+                    let side = |text: &Option<String>| {
+                        text.as_deref()
+                            .map(|t| harness::targets(m, t))
+                            .unwrap_or_default()
+                    };
+                    out.then.extend(side(&d.old_text));
+                    out.now.extend(side(&d.new_text));
+                }
+                None => {
+                    unread.insert(m.clone());
+                }
+            }
+        }
+        if unread.is_empty() {
+            return out;
+        }
+        let dirs: BTreeSet<String> = unread
+            .iter()
+            .map(|m| m.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
+            .collect();
+        for (path, text) in near(&dirs.into_iter().collect::<Vec<_>>()) {
+            if unread.contains(&path) {
+                let found = harness::targets(&path, &text);
+                out.then.extend(found.iter().cloned());
+                out.now.extend(found);
+            }
+        }
+        out
+    }
+
+    /// The count of `d`'s file at the comparison point, `counted` its declared tests.
+    fn then(&self, d: &FileDelta, counted: u32) -> u32 {
+        let path = match &d.kind {
+            DeltaKind::Renamed { from } => from,
+            _ => &d.path,
+        };
+        match d.old_text.as_deref() {
+            Some(text) if self.then.contains(path) && harness::has_main(text) => 1,
+            _ => counted,
+        }
+    }
+
+    /// The count of `d`'s file now, `counted` its declared tests.
+    fn now(&self, d: &FileDelta, counted: u32) -> u32 {
+        match d.new_text.as_deref() {
+            Some(text) if self.now.contains(&d.path) && harness::has_main(text) => 1,
+            _ => counted,
+        }
+    }
 }
 
 fn unreadable(d: &FileDelta, old: TestCounts) -> Finding {
@@ -514,13 +612,15 @@ fn moved_out(
         turns[i].0 = gone;
     }
     let mut open: Vec<(u32, Vec<Declared>)> = Vec::with_capacity(drops.len());
+    let mut paired: Vec<BTreeSet<String>> = Vec::with_capacity(drops.len());
     for ((drop, acc), (mut gone, stayed)) in drops.iter().zip(out.iter_mut()).zip(turns) {
         let Some(lost) = drop.lost else {
             open.push((0, Vec::new()));
+            paired.push(BTreeSet::new());
             continue;
         };
         // A test rewritten inside its own file did not leave it.
-        pair_off(&mut gone, stayed);
+        paired.push(pair_off(&mut gone, stayed));
         let mut room = acc.owed(lost);
         let mut left = Vec::new();
         for t in gone {
@@ -537,14 +637,19 @@ fn moved_out(
     }
     // Then empty tests, tests still run by a test of their file, rewritten bodies.
     let mut receivers: Option<merged::Receivers> = None;
-    for (((drop, loads), acc), (mut room, left)) in
-        drops.iter().zip(loads).zip(out.iter_mut()).zip(open)
+    for ((((drop, loads), acc), (mut room, left)), paired) in drops
+        .iter()
+        .zip(loads)
+        .zip(out.iter_mut())
+        .zip(open)
+        .zip(paired)
     {
         if drop.lost.is_none() {
             continue;
         }
         let d = deltas[drop.at];
         let mut now: Option<Vec<(Declared, bool)>> = None;
+        let mut fresh: Option<Vec<(String, Vec<String>)>> = None;
         let mut used = BTreeSet::new();
         let mut rest = Vec::new();
         for t in left {
@@ -553,8 +658,9 @@ fn moved_out(
                 room -= 1;
                 continue;
             }
-            let callers = now.get_or_insert_with(|| callers(d, &builtin));
-            match demoted_and_called(&t, d, callers) {
+            let callers = now.get_or_insert_with(|| callers(d, &builtin, &paired));
+            let fresh = fresh.get_or_insert_with(|| new_functions(d, &builtin));
+            match demoted_and_called(&t, d, callers, fresh) {
                 // A new caller stands for the first test it runs.
                 Some(c) if callers[c].1 && used.insert(c) => acc.vehicles += 1,
                 Some(_) if room > 0 => room -= 1,
@@ -617,8 +723,8 @@ fn moved_out(
 
 /// The tests of `d`'s file as it is now, that run (not empty): what may call a test
 /// demoted to a plain function; each with whether it is new (no test of that name was
-/// there before).
-fn callers(d: &FileDelta, builtin: &TestPaths) -> Vec<(Declared, bool)> {
+/// there before, and none it stands for already: `paired`, the rewrites of removed tests).
+fn callers(d: &FileDelta, builtin: &TestPaths, paired: &BTreeSet<String>) -> Vec<(Declared, bool)> {
     let (Some(text), Some(lang)) = (d.new_text.as_deref(), Lang::from_path(&d.path)) else {
         return Vec::new();
     };
@@ -647,52 +753,111 @@ fn callers(d: &FileDelta, builtin: &TestPaths) -> Vec<(Declared, bool)> {
     .into_iter()
     .filter(|t| !t.empty)
     .map(|t| {
-        let new = !before.contains(&t.sig);
+        let new = !before.contains(&t.sig) && !paired.contains(&t.sig);
         (t, new)
     })
     .collect()
 }
 
-/// Whether the removed test `t` is still declared in its file, word for word, as a plain
-/// function (its `#[test]` or `@Test` moved away) that a test of the file calls by name:
-/// it still runs, as part of that test. The name is the word before the line's first
-/// `(`, after keywords or a type (`fn reload() {`, `public void reload() {`): a test
-/// declared by a call (`it('x', ...)`) names no function. The index of the caller.
-fn demoted_and_called(t: &Declared, d: &FileDelta, callers: &[(Declared, bool)]) -> Option<usize> {
-    let text = d.new_text.as_deref()?;
-    let named = t.key.rsplit(" / ").next().unwrap_or(&t.key);
-    let (head, _) = named.split_once('(')?;
+/// The name a declaration line gives, `line` whitespace-normalised: the word before its
+/// first `(`, after keywords or a type, with a body opened after it (`fn reload() {`,
+/// `public void reload() {`, `def reload(self):`). A test declared by a call
+/// (`it('x', ...)`) or a statement (`Reader r = new Reader("a");`) names none.
+fn declared_name(line: &str) -> Option<&str> {
+    let (head, _) = line.split_once('(')?;
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    let name = head
-        .trim_end()
-        .rsplit(|c: char| !word(c))
-        .next()
-        .unwrap_or("");
-    let before = head.trim_end()[..head.trim_end().len() - name.len()].trim();
-    // Keywords, modifiers and a type before the name, and a body opened after it: a
-    // declaration, not a statement (`Reader r = new Reader("a");`).
+    let head = head.trim_end();
+    let name = head.rsplit(|c: char| !word(c)).next().unwrap_or("");
+    let before = head[..head.len() - name.len()].trim();
     let declares = before.ends_with(word)
         && before.chars().all(|c| {
             word(c) || c.is_whitespace() || matches!(c, '<' | '>' | '[' | ']' | ',' | '?')
         })
-        && named.trim_end().ends_with(['{', ':']);
-    if name.is_empty() || !declares {
-        return None;
+        && line.trim_end().ends_with(['{', ':']);
+    (!name.is_empty() && declares).then_some(name)
+}
+
+/// Whether `line` calls the function `name`.
+fn calls(line: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    line.match_indices(name).any(|(at, _)| {
+        !line[..at].ends_with(word) && line[at + name.len()..].trim_start().starts_with('(')
+    })
+}
+
+/// The plain functions the change declared anew in `d`'s file (no line of the old text
+/// declares them, whitespace aside; no test either): each name with its body. A test
+/// demoted under a new name is one of them.
+fn new_functions(d: &FileDelta, builtin: &TestPaths) -> Vec<(String, Vec<String>)> {
+    let (Some(text), Some(lang)) = (d.new_text.as_deref(), Lang::from_path(&d.path)) else {
+        return Vec::new();
+    };
+    let compact = |l: &str| l.split_whitespace().collect::<String>();
+    let old: BTreeSet<String> = d
+        .old_text
+        .as_deref()
+        .unwrap_or("")
+        .lines()
+        .map(compact)
+        .collect();
+    let tests: BTreeSet<String> = declared(
+        &Line::all_of(text),
+        Some(text),
+        lang,
+        builtin.is_test(&d.path),
+    )
+    .into_iter()
+    .map(|t| t.sig)
+    .collect();
+    let mut at = Vec::new();
+    let mut names = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        let sig = compact(line);
+        if old.contains(&sig) || tests.contains(&sig) {
+            continue;
+        }
+        if let Some(name) = declared_name(&super::account::normalise(line)) {
+            at.push(i);
+            names.push(name.to_string());
+        }
     }
+    names.into_iter().zip(bodies_at(text, lang, &at)).collect()
+}
+
+/// Whether the removed test `t` still runs as a plain function of its file (its `#[test]`
+/// or `@Test` moved away) that a test of the file calls by name: still declared word for
+/// word, or declared anew under another name (`fn line_numbers()` as `fn
+/// test_line_numbers(state: &State)`) with its body: more than half of `t`'s saying lines,
+/// and at least two, are in that function and the test that calls it (a wrapper such as a
+/// `#[cfg(..)]` block may move to the caller), at least two of them in the function
+/// itself. The index of the caller.
+fn demoted_and_called(
+    t: &Declared,
+    d: &FileDelta,
+    callers: &[(Declared, bool)],
+    fresh: &[(String, Vec<String>)],
+) -> Option<usize> {
+    let text = d.new_text.as_deref()?;
+    let named = t.key.rsplit(" / ").next().unwrap_or(&t.key);
+    let name = declared_name(named)?;
     let still = text
         .lines()
         .any(|l| l.split_whitespace().collect::<String>() == t.sig);
-    let calls = |line: &str| {
-        line.match_indices(name).any(|(at, _)| {
-            !line[..at].ends_with(word) && line[at + name.len()..].trim_start().starts_with('(')
-        })
-    };
-    if !still {
-        return None;
+    if still {
+        return callers
+            .iter()
+            .position(|(c, _)| c.body.iter().any(|l| calls(l, name)));
     }
-    callers
-        .iter()
-        .position(|(c, _)| c.body.iter().any(|l| calls(l)))
+    fresh.iter().find_map(|(name, body)| {
+        let own = t.body.iter().filter(|l| body.contains(l)).count();
+        if own < 2 {
+            return None;
+        }
+        callers.iter().position(|(c, _)| {
+            let both: Vec<String> = body.iter().chain(&c.body).cloned().collect();
+            c.body.iter().any(|l| calls(l, name)) && rewritten(&t.body, &both)
+        })
+    })
 }
 
 /// A deleted test file whose tests were written anew in a test file the change adds about
@@ -794,8 +959,10 @@ fn arrival(
 }
 
 /// Drop from `gone` each test that pairs with one of `stayed` (each used once): first by
-/// declaration, then by a rewritten body.
-fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
+/// declaration, then by a rewritten body. The declarations of the tests of `stayed` so
+/// used: each stands for a removed test already.
+fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
     // By likeness, tests that ran are paired first: a removed test switched off where it
     // was declared (`skip('x', ..)`, `it.skip`) whose body resembles a kept test's must not
     // take that test's place, leaving the kept test's old declaration to look deleted.
@@ -813,13 +980,14 @@ fn pair_off(gone: &mut Vec<Declared>, mut stayed: Vec<Declared>) {
             });
             match hit {
                 Some(i) => {
-                    stayed.swap_remove(i);
+                    used.insert(stayed.swap_remove(i).sig);
                     false
                 }
                 None => true,
             }
         });
     }
+    used
 }
 
 #[cfg(test)]

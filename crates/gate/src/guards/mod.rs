@@ -11,6 +11,7 @@ mod debug;
 mod deleted;
 mod eslint_blocks;
 mod go_build;
+mod harness;
 mod heredoc;
 mod into_body;
 mod js_tests;

@@ -238,6 +238,14 @@ fn body_of(all: &[&str], lexed: &[LineView], sig: usize) -> Vec<String> {
     body
 }
 
+/// The saying lines of the bodies of the functions declared on lines `at` (0-based) of
+/// `text`, read as a test's body is: what a test demoted to a plain function kept.
+pub fn bodies_at(text: &str, lang: Lang, at: &[usize]) -> Vec<Vec<String>> {
+    let all: Vec<&str> = text.split('\n').collect();
+    let lexed = lex(&lang.syntax(), text, usize::MAX);
+    at.iter().map(|&i| body_of(&all, &lexed, i)).collect()
+}
+
 /// Line `i`'s code with no whitespace at all (empty past the end).
 fn compact(lexed: &[LineView], i: usize) -> String {
     lexed
