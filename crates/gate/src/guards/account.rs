@@ -27,6 +27,7 @@ use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
 use super::module_wide;
+use super::named_tests;
 use super::new_parameter;
 use super::not_lowered;
 use super::rewrapped;
@@ -678,6 +679,11 @@ pub fn marker_findings(
                 || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
     };
     let anywhere = |_: &Mark, _: &Mark| true;
+    // A skip goes with its test wherever it went, but not from one test onto another.
+    let with_its_test = |old: &Mark, new: &Mark| {
+        let d = visible[old.file];
+        !named_tests::on_another_test(old, new, d.old_text.as_deref(), d.new_text.as_deref())
+    };
     // Each file's new text lexed whole, read only when a skip may have moved into a body.
     type Lexed = std::cell::OnceCell<Option<(Lang, Vec<LineView>)>>;
     let new_views: Vec<Lexed> = visible.iter().map(|_| std::cell::OnceCell::new()).collect();
@@ -752,10 +758,10 @@ pub fn marker_findings(
             added.of(kind),
             removed.of(kind),
             &widened,
-            if kind == Kind::Lint {
-                &in_place
-            } else {
-                &anywhere
+            match kind {
+                Kind::Lint => &in_place,
+                Kind::Skips => &with_its_test,
+                _ => &anywhere,
             },
             if kind == Kind::Skips {
                 &renamed

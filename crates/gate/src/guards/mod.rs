@@ -25,6 +25,7 @@ mod line;
 mod lint;
 mod merged;
 mod module_wide;
+mod named_tests;
 mod new_parameter;
 mod not_lowered;
 mod protected;

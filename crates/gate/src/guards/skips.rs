@@ -71,8 +71,15 @@ pub fn family(label: &str) -> &str {
         "pytest.mark.xfail" | "@mark.xfail" | "unittest.expectedFailure" | "@expectedFailure" => {
             "test.xfail"
         }
-        "pytest.skip(" | "self.skipTest(" | "raise SkipTest" | "skip" | "pending"
-        | "{ skip } context" | "this.skip(" | "t.skip" => "body.skip",
+        "pytest.skip("
+        | "pytest.importorskip("
+        | "self.skipTest("
+        | "raise SkipTest"
+        | "skip"
+        | "pending"
+        | "{ skip } context"
+        | "this.skip("
+        | "t.skip" => "body.skip",
         _ if JVM_ASSUME
             .iter()
             .any(|a| label.strip_suffix('(') == Some(a)) =>
@@ -325,6 +332,11 @@ fn python(cx: &LineCtx, out: &mut Vec<String>) {
             && ch.called(&cx.toks)
         {
             out.push(format!("pytest.{}(", n[1]));
+        } else if n.len() == 2 && n[0] == "pytest" && n[1] == "importorskip" && ch.called(&cx.toks)
+        {
+            // The runner reports the test (or, at module level, the whole module) skipped
+            // when the import fails, as `pytest.skip()` does.
+            out.push("pytest.importorskip(".into());
         } else if n.len() == 2 && n[0] == "unittest" && UNITTEST.contains(&n[1]) {
             out.push(format!("unittest.{}", n[1]));
         } else if n.len() == 2 && n[0] == "self" && n[1] == "skipTest" && ch.called(&cx.toks) {
@@ -830,6 +842,8 @@ mod tests {
             "@unittest.skip('x')",
             "@unittest.expectedFailure",
             "        self.skipTest('no db')",
+            "tomllib = pytest.importorskip('tomllib', reason='3.11')",
+            "pytest.importorskip('asgiref')",
             "    raise unittest.SkipTest('x')",
             "@skipIf(True, 'x')",
             "@mark.xfail",
@@ -874,6 +888,9 @@ mod tests {
             "# @pytest.mark.skip",
             "pytest.mark.parametrize('a', [1])",
             "skipper.skipTest()",
+            "x = pytest.importorskip",
+            "obj.pytest.importorskip('x')",
+            "s = 'pytest.importorskip(\"x\")'",
         ] {
             assert!(!hits(Lang::Python, line), "{line}");
         }
