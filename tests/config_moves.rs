@@ -161,3 +161,50 @@ fn rules_off_for_files_that_were_linted_before_are_new() {
         &disabled_lint(vec![(ESLINT, 18), (ESLINT, 19)]),
     );
 }
+
+const MYPY_CFG: &str = concat!(
+    "[metadata]\n",
+    "license_files = LICENSE\n",
+    "\n",
+    "[mypy]\n",
+    "warn_unreachable = true\n",
+    "\n",
+    "[mypy-asgiref.*]\n",
+    "ignore_missing_imports = True\n",
+);
+
+#[test]
+fn a_mypy_module_section_added_where_mypy_was_set_up_is_new() {
+    // mypy already ran over the project: a module now excused from its imports is new
+    // (line 11), and a flake8 section added beside it is still not read.
+    let new = format!(
+        "{MYPY_CFG}\n[mypy-importlib_metadata]\nignore_missing_imports = True\n\n[flake8]\nextend-ignore = E203\n"
+    );
+    both_ways(
+        &[("setup.cfg", MYPY_CFG)],
+        &|r| r.write("setup.cfg", &new),
+        &disabled_lint(vec![("setup.cfg", 11)]),
+    );
+}
+
+#[test]
+fn a_first_mypy_set_up_or_a_module_section_moved_is_not() {
+    // No `[mypy]` section before: the whole set-up is a first configuration.
+    let first = "[metadata]\nlicense_files = LICENSE\n";
+    both_ways(
+        &[("setup.cfg", first)],
+        &|r| r.write("setup.cfg", MYPY_CFG),
+        &disabled_lint(vec![]),
+    );
+    // A module section moved from mypy.ini into setup.cfg, which configured mypy.
+    let ini = "[mypy]\n\n[mypy-dotenv.*]\nignore_missing_imports = True\n";
+    let moved = format!("{MYPY_CFG}\n[mypy-dotenv.*]\nignore_missing_imports = True\n");
+    both_ways(
+        &[("setup.cfg", MYPY_CFG), ("mypy.ini", ini)],
+        &|r| {
+            r.remove("mypy.ini");
+            r.write("setup.cfg", &moved);
+        },
+        &disabled_lint(vec![]),
+    );
+}

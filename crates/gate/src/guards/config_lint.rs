@@ -10,6 +10,7 @@
 //! its new text (no guess at what the tool would read) nor, when its old text does not
 //! parse, anything at all (every entry would look new).
 
+use super::config_json;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
 use super::scan::snippet;
@@ -103,6 +104,8 @@ enum ConfigKind {
     Toml(TomlKind),
     Pom,
     Eslint,
+    /// `package.json`: its `eslintConfig` and `xo` rule maps (see [`config_json`]).
+    PackageJson,
     /// flake8 and mypy settings of `setup.cfg`, `tox.ini`, `.flake8`, `mypy.ini`: read for
     /// what the change removed only (see [`config_text::ini_suppressions`]).
     Ini,
@@ -116,6 +119,7 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         "ty.toml" => ConfigKind::Toml(TomlKind::Ty),
         "Cargo.toml" => ConfigKind::Toml(TomlKind::Cargo),
         "pom.xml" => ConfigKind::Pom,
+        "package.json" => ConfigKind::PackageJson,
         _ if config_text::is_eslint_config(name) => ConfigKind::Eslint,
         _ if config_text::is_ini_config(name) => ConfigKind::Ini,
         _ => return None,
@@ -127,6 +131,7 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Toml(k) => config_toml::entries(k, text),
         ConfigKind::Pom => Some(config_text::animal_sniffer_ignores(text)),
         ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
+        ConfigKind::PackageJson => config_json::rules_off(text),
         ConfigKind::Ini => Some(config_text::ini_suppressions(text)),
     }
 }
@@ -161,8 +166,28 @@ pub fn unparsable(deltas: &[&FileDelta]) -> Vec<(String, Side)> {
 struct Read {
     new: Option<Vec<Entry>>,
     old: Vec<Entry>,
-    /// Whether what it adds is reported (not for an INI file: it only offers removals).
-    reported: bool,
+    /// Which of what it adds is reported.
+    reported: Reported,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reported {
+    All,
+    /// An INI file that configured mypy before: only its per-module mypy settings. The
+    /// rest of an INI file only offers removals: its additions alone do not tell a linter
+    /// set up for the first time from a suppression.
+    MypyModules,
+    Nothing,
+}
+
+impl Reported {
+    fn covers(self, e: &Entry) -> bool {
+        match self {
+            Reported::All => true,
+            Reported::MypyModules => e.what.starts_with("mypy ") && !e.scope.is_empty(),
+            Reported::Nothing => false,
+        }
+    }
 }
 
 fn read(d: &FileDelta) -> Option<Read> {
@@ -183,7 +208,17 @@ fn read(d: &FileDelta) -> Option<Read> {
     let new = new_kind
         .zip(d.new_text.as_deref())
         .and_then(|(k, t)| entries(k, t));
-    let reported = new_kind != Some(ConfigKind::Ini);
+    let reported = if new_kind != Some(ConfigKind::Ini) {
+        Reported::All
+    } else if old_kind == Some(ConfigKind::Ini)
+        && d.old_text
+            .as_deref()
+            .is_some_and(config_text::ini_configures_mypy)
+    {
+        Reported::MypyModules
+    } else {
+        Reported::Nothing
+    };
     Some(Read { new, old, reported })
 }
 
@@ -260,7 +295,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     }
     let mut out = Vec::new();
     for (d, r) in &reads {
-        let Some(new) = r.new.as_ref().filter(|_| r.reported) else {
+        let Some(new) = r.new.as_ref().filter(|_| r.reported != Reported::Nothing) else {
             continue;
         };
         let added: BTreeSet<u32> = d.added_lines.iter().map(|l| l.number).collect();
@@ -300,7 +335,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             }
         }
         let mut reported = BTreeSet::new();
-        for e in new {
+        for e in new.iter().filter(|e| r.reported.covers(e)) {
             let Some(left) = surplus.get_mut(&e.id()).filter(|n| **n > 0) else {
                 continue;
             };

@@ -162,6 +162,18 @@ pub fn ini_suppressions(text: &str) -> Vec<Entry> {
     out
 }
 
+/// Whether an INI file has a `[mypy]` section: mypy was set up, so a per-module section
+/// added later (`[mypy-pkg.*]` with `ignore_missing_imports = True`) silences it for a
+/// module it checked, not a first configuration.
+pub fn ini_configures_mypy(text: &str) -> bool {
+    text.lines().any(|l| {
+        l.trim()
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .is_some_and(|name| name.trim() == "mypy")
+    })
+}
+
 fn ini_setting(section: &str, key: &str, line: u32, values: &[String], out: &mut Vec<Entry>) {
     // An inline comment ends a value line.
     let values: Vec<&str> = values
