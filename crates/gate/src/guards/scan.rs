@@ -282,13 +282,14 @@ pub fn scan<'a>(
     } else {
         Vec::new()
     };
-    // The whole file lexed, for what follows an added line (see [`dead_return`]).
+    // The whole file lexed, when `lexed` was not given and a reader needs it: the JS
+    // options below, or what follows an added line (see [`dead_return`]). Lexed once.
     let mut whole: Option<Vec<LineView>> = None;
     let options_off = match (on.skips && lang == Lang::Js, &lexed, f.text) {
         (false, _, _) => Vec::new(),
         (true, Some(views), _) => skips::js_options_off(lang, views),
         (true, None, Some(text)) if skips::may_declare_options(text) => {
-            skips::js_options_off(lang, &lex(&lang.syntax(), text, usize::MAX))
+            skips::js_options_off(lang, whole.insert(lex(&lang.syntax(), text, usize::MAX)))
         }
         (true, None, _) => Vec::new(),
     };
