@@ -1014,6 +1014,60 @@ fn a_same_size_edit_with_its_mtime_put_back_is_seen() {
     }
 }
 
+/// The same two attacks on a tree large enough that loopgate compares the tracked files
+/// with the index itself instead of asking `git status` (more than 8,000 entries, see
+/// crates/gate/src/git/tracked.rs): the flagged file and the same-size edit whose mtime
+/// was put back are still changes, and an untouched large tree still passes.
+#[test]
+fn a_large_tree_is_compared_to_the_nanosecond_too() {
+    let r = red_repo();
+    for i in 0..8_100 {
+        r.write(
+            &format!("src/m{}/f{i}.js", i / 100),
+            &format!("exports.v = {i};\n"),
+        );
+    }
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-qm", "filler"]);
+    let start_commit = r.git(&["rev-parse", "HEAD"]);
+    r.git(&["config", "core.checkStat", "minimal"]);
+    let out = loopgate(&r, &["check", "--guards-only"]);
+    assert_eq!(out.status.code(), Some(0), "clean: {}", text(&out));
+    let touch = |path: &str| {
+        let ok = Command::new("touch")
+            .args(["-d", "@1700000000", path])
+            .current_dir(r.path())
+            .status()
+            .expect("touch runs");
+        assert!(ok.success());
+    };
+    touch("tests/b.test.js");
+    r.git(&["update-index", "--refresh"]);
+    let same_size = format!("{:<1$}\n", "// gone", FAILING_TEST.len() - 1);
+    std::fs::write(r.file("tests/b.test.js"), &same_size).unwrap();
+    touch("tests/b.test.js");
+    assert_eq!(r.git(&["status", "--porcelain"]), "", "git looks");
+    for args in [
+        vec!["check"],
+        vec!["check", "--against", start_commit.trim()],
+    ] {
+        let out = loopgate(&r, &args);
+        let said = text(&out);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {said}");
+        assert!(
+            said.contains("guard deleted_tests: fail") && said.contains("tests/b.test.js"),
+            "{args:?}: {said}"
+        );
+    }
+    r.git(&["checkout", "--", "tests/b.test.js"]);
+    r.git(&["update-index", "--skip-worktree", "tests/b.test.js"]);
+    r.write("tests/b.test.js", "\n");
+    let out = loopgate(&r, &["check"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(said.contains("tests/b.test.js"), "{said}");
+}
+
 /// Attack (sparse checkout, red team two): a script runs `git sparse-checkout set
 /// --sparse-index keep` (the tool gate refuses it spelled out): the tests directory leaves
 /// the disk, the check finds nothing to fail on, and git status reads clean (every entry

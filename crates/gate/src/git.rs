@@ -16,6 +16,7 @@ mod batch;
 mod hardened;
 pub mod hidden;
 mod objects;
+mod tracked;
 
 /// The tree of an empty repository: what a commit-less repo is compared against.
 pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -318,6 +319,15 @@ impl Repo {
     /// (a staged rename is a deletion and an addition): loopgate pairs them itself, the
     /// same way whatever the repository's config says.
     pub fn work_state(&self) -> anyhow::Result<WorkState> {
+        self.work_state_from(tracked::MIN_ENTRIES)
+    }
+
+    /// [`Self::work_state`], comparing tracked files itself from `min_entries` index
+    /// entries on.
+    fn work_state_from(&self, min_entries: usize) -> anyhow::Result<WorkState> {
+        if let Some(state) = self.work_state_own(min_entries)? {
+            return Ok(state);
+        }
         let out = output(
             self.git_on_worktree()?,
             [
@@ -335,6 +345,140 @@ impl Repo {
         let mut state = parse_status_v2(&out);
         self.add_hidden(&mut state)?;
         Ok(state)
+    }
+
+    /// The work state of a large tree, its tracked files compared by loopgate itself
+    /// (see [`tracked`]) while git lists, at the same time, the untracked files and what
+    /// the index stages. `None` leaves it to `git status`: a small tree, an index this
+    /// reader does not know, a submodule, or a repository with no commit yet.
+    fn work_state_own(&self, min_entries: usize) -> anyhow::Result<Option<WorkState>> {
+        let index_path = self.git_dir.join("index");
+        let Ok(meta) = std::fs::metadata(&index_path) else {
+            return Ok(None);
+        };
+        // An entry takes at least 62 bytes: a small index is not even read.
+        if meta.len() < min_entries.saturating_mul(62) as u64 || !meta.is_file() {
+            return Ok(None);
+        }
+        let Some(entries) = std::fs::read(&index_path)
+            .ok()
+            .and_then(|bytes| hidden::read_index(&bytes))
+        else {
+            return Ok(None);
+        };
+        if entries.len() < min_entries || entries.iter().any(|e| e.mode & 0o170000 == 0o160000) {
+            return Ok(None);
+        }
+        use std::os::unix::fs::MetadataExt;
+        let index_mtime = (meta.mtime() as u32, meta.mtime_nsec() as u32);
+        let untracked_cmd = self.git();
+        let staged_cmd = self.git();
+        let head_cmd = self.git();
+        let (untracked, staged, head, compared) = std::thread::scope(|s| {
+            let untracked = s.spawn(move || {
+                output(
+                    untracked_cmd,
+                    ["ls-files", "-z", "--others", "--exclude-standard"],
+                )
+            });
+            let staged = s.spawn(move || {
+                output(
+                    staged_cmd,
+                    [
+                        "diff-index",
+                        "--cached",
+                        "--no-renames",
+                        "--ignore-submodules=dirty",
+                        "--name-status",
+                        "-z",
+                        "HEAD",
+                        "--",
+                    ],
+                )
+            });
+            let head = s.spawn(move || output(head_cmd, ["rev-parse", "--verify", "-q", "HEAD"]));
+            let plain: Vec<&hidden::IndexEntry> = entries
+                .iter()
+                .filter(|e| e.stage == 0 && !e.hidden && !e.intent_to_add)
+                .collect();
+            let compared = tracked::compare(&self.root, &plain, index_mtime)
+                .map(|found| plain.into_iter().zip(found).collect::<Vec<_>>());
+            let join = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<Vec<u8>>>| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("a git reader thread panicked")))
+            };
+            (join(untracked), join(staged), join(head), compared)
+        });
+        // No commit yet (no HEAD to stage against), or a kernel without openat2.
+        let (Ok(head), Some(compared)) = (head, compared) else {
+            return Ok(None);
+        };
+        let head = text(head);
+        if head.is_empty() {
+            return Ok(None);
+        }
+        let mut codes: std::collections::BTreeMap<String, [char; 2]> = Default::default();
+        let mut hidden_paths = Vec::new();
+        for change in parse_name_status_z(&staged?) {
+            let x = match change.kind {
+                ChangeKind::Added => 'A',
+                ChangeKind::Deleted => 'D',
+                _ => 'M',
+            };
+            codes.entry(change.path).or_insert(['.', '.'])[0] = x;
+        }
+        for e in &entries {
+            if e.stage != 0 {
+                codes.insert(e.path.clone(), ['U', 'U']);
+            } else if e.intent_to_add {
+                // diff-index stages it as added; status, like loopgate, says not yet.
+                codes.insert(e.path.clone(), ['.', 'A']);
+            } else if e.hidden {
+                let on_disk = std::fs::symlink_metadata(self.root.join(&e.path)).is_ok();
+                let y = hidden::status_code(on_disk).chars().nth(1).unwrap_or('M');
+                codes.entry(e.path.clone()).or_insert(['.', '.'])[1] = y;
+                hidden_paths.push(e.path.clone());
+            }
+        }
+        for (e, found) in compared {
+            let y = match found {
+                tracked::OnDisk::Same => continue,
+                tracked::OnDisk::Modified => 'M',
+                tracked::OnDisk::Deleted => 'D',
+            };
+            codes.entry(e.path.clone()).or_insert(['.', '.'])[1] = y;
+            // Found by loopgate, not by git: never left to git's diff either.
+            hidden_paths.push(e.path.clone());
+        }
+        let mut state = WorkState {
+            head: Some(head),
+            branch: self.branch_name(),
+            ..WorkState::default()
+        };
+        state.entries = codes
+            .into_iter()
+            .map(|(path, [x, y])| StatusEntry {
+                path,
+                code: format!("{x}{y}"),
+                orig: None,
+            })
+            .collect();
+        for path in untracked?.split(|b| *b == 0).filter(|p| !p.is_empty()) {
+            state.entries.push(StatusEntry {
+                path: lossy(path),
+                code: "??".into(),
+                orig: None,
+            });
+        }
+        state.hidden = hidden_paths;
+        Ok(Some(state))
+    }
+
+    /// The branch HEAD names, as `git status` gives it: `None` when detached.
+    fn branch_name(&self) -> Option<String> {
+        let head = std::fs::read_to_string(self.git_dir.join("HEAD")).ok()?;
+        let name = head.trim_end().strip_prefix("ref: refs/heads/")?;
+        (!name.is_empty()).then(|| name.to_string())
     }
 
     /// Files whose change git's status would not report join it as changed: tracked
@@ -874,5 +1018,172 @@ mod tests {
         assert_eq!(s.entries[2].code, "??");
         let initial = parse_status_v2(b"# branch.oid (initial)\0# branch.head (detached)\0");
         assert!(initial.head.is_none() && initial.branch.is_none());
+    }
+
+    /// The work state loopgate assembles itself for large trees agrees with `git status`
+    /// (plus the stat check) on every kind of change, in a tree small enough for a test.
+    #[test]
+    fn the_own_comparison_agrees_with_git_status() {
+        use std::os::unix::fs::{symlink, PermissionsExt};
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |p: &str, body: &str| {
+            let path = root.join(p);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, body).unwrap();
+        };
+        test_git(root, &["init", "-q", "-b", "main"]);
+        for f in [
+            "a.txt",
+            "b.txt",
+            "c.txt",
+            "d.sh",
+            "e.txt",
+            "g.txt",
+            "i.txt",
+            "j.txt",
+            "k.txt",
+            "dir/h.txt",
+            "keep/l.txt",
+        ] {
+            write(f, &format!("{f} body\n"));
+        }
+        symlink("a.txt", root.join("link")).unwrap();
+        write(".gitignore", "*.log\n");
+        test_git(root, &["add", "-A"]);
+        test_git(root, &["commit", "-qm", "one"]);
+        let repo = Repo::discover(root).unwrap();
+        let both = |what: &str| {
+            let by_git = repo.work_state_from(usize::MAX).unwrap();
+            let own = repo
+                .work_state_own(0)
+                .unwrap()
+                .expect("the own comparison answers");
+            let codes = |s: &WorkState| {
+                let mut v: Vec<(String, String)> = s
+                    .entries
+                    .iter()
+                    .map(|e| (e.path.clone(), e.code.clone()))
+                    .collect();
+                v.sort();
+                v
+            };
+            assert_eq!(codes(&own), codes(&by_git), "{what}");
+            assert_eq!(own.head, by_git.head, "{what}");
+            assert_eq!(own.branch, by_git.branch, "{what}");
+            codes(&own)
+        };
+        assert!(both("clean").is_empty());
+        write("a.txt", "a body, longer now\n");
+        std::fs::remove_file(root.join("c.txt")).unwrap();
+        std::fs::set_permissions(root.join("d.sh"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        write("e.txt", "e staged\n");
+        test_git(root, &["add", "e.txt"]);
+        write("e.txt", "e staged, then changed\n");
+        write("f.txt", "f new\n");
+        test_git(root, &["add", "f.txt"]);
+        test_git(root, &["rm", "-q", "--cached", "g.txt"]);
+        test_git(root, &["update-index", "--skip-worktree", "i.txt"]);
+        write("i.txt", "i hidden\n");
+        let j = std::fs::read(root.join("j.txt")).unwrap();
+        std::fs::write(root.join("j.txt"), j).unwrap();
+        std::fs::remove_file(root.join("k.txt")).unwrap();
+        write("k.txt/inside", "now a directory\n");
+        std::fs::remove_file(root.join("link")).unwrap();
+        symlink("b.txt", root.join("link")).unwrap();
+        std::fs::rename(root.join("dir"), root.join("elsewhere")).unwrap();
+        symlink("elsewhere", root.join("dir")).unwrap();
+        write("n.txt", "intent\n");
+        test_git(root, &["add", "-N", "n.txt"]);
+        write("u.txt", "untracked\n");
+        write("x.log", "ignored\n");
+        let got = both("every kind of change");
+        let want: Vec<(String, String)> = [
+            ("a.txt", ".M"),
+            ("c.txt", ".D"),
+            ("d.sh", ".M"),
+            ("dir", "??"),
+            ("dir/h.txt", ".D"),
+            ("e.txt", "MM"),
+            ("elsewhere/h.txt", "??"),
+            ("f.txt", "A."),
+            ("g.txt", "D."),
+            ("g.txt", "??"),
+            ("i.txt", ".M"),
+            ("k.txt", ".D"),
+            ("k.txt/inside", "??"),
+            ("link", ".M"),
+            ("n.txt", ".A"),
+            ("u.txt", "??"),
+        ]
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect();
+        let mut want = want;
+        want.sort();
+        assert_eq!(got, want);
+        // A same-size edit whose mtime is put back: git's status is blind to it when made
+        // within the second of the file's last change; both answers still name it.
+        let before = std::fs::symlink_metadata(root.join("b.txt")).unwrap();
+        std::fs::write(root.join("b.txt"), "B.txt body\n").unwrap();
+        let times = std::fs::FileTimes::new().set_modified(before.modified().unwrap());
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("b.txt"))
+            .unwrap()
+            .set_times(times)
+            .unwrap();
+        assert!(both("same-size edit").contains(&("b.txt".to_string(), ".M".to_string())));
+    }
+
+    /// An unresolved merge reads as unmerged either way.
+    #[test]
+    fn the_own_comparison_reads_an_unresolved_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        test_git(root, &["init", "-q", "-b", "main"]);
+        std::fs::write(root.join("m.txt"), "base\n").unwrap();
+        test_git(root, &["add", "-A"]);
+        test_git(root, &["commit", "-qm", "base"]);
+        test_git(root, &["checkout", "-q", "-b", "side"]);
+        std::fs::write(root.join("m.txt"), "side\n").unwrap();
+        test_git(root, &["commit", "-qam", "side"]);
+        test_git(root, &["checkout", "-q", "main"]);
+        std::fs::write(root.join("m.txt"), "main\n").unwrap();
+        test_git(root, &["commit", "-qam", "main"]);
+        let merged = Command::new("git")
+            .current_dir(root)
+            .args(["merge", "-q", "side"])
+            .output()
+            .unwrap();
+        assert!(!merged.status.success(), "the merge conflicts");
+        let repo = Repo::discover(root).unwrap();
+        let own = repo.work_state_own(0).unwrap().expect("answers");
+        let by_git = repo.work_state_from(usize::MAX).unwrap();
+        let codes = |s: &WorkState| -> Vec<(String, String)> {
+            s.entries
+                .iter()
+                .map(|e| (e.path.clone(), e.code.clone()))
+                .collect()
+        };
+        assert_eq!(codes(&own), [("m.txt".to_string(), "UU".to_string())]);
+        assert_eq!(codes(&own), codes(&by_git));
+    }
+
+    /// Below the threshold, or with an index the reader does not know, git answers.
+    #[test]
+    fn small_or_split_indexes_are_left_to_git() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        test_git(root, &["init", "-q", "-b", "main"]);
+        std::fs::write(root.join("a"), "a\n").unwrap();
+        test_git(root, &["add", "-A"]);
+        test_git(root, &["commit", "-qm", "a"]);
+        let repo = Repo::discover(root).unwrap();
+        assert!(repo.work_state_own(2).unwrap().is_none());
+        assert!(repo.work_state_own(0).unwrap().is_some());
+        test_git(root, &["update-index", "--split-index"]);
+        assert!(repo.work_state_own(0).unwrap().is_none());
     }
 }

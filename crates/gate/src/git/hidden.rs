@@ -20,6 +20,10 @@ pub struct IndexEntry {
     pub oid: [u8; 20],
     /// Assume-unchanged or skip-worktree: git will not look at the file at all.
     pub hidden: bool,
+    /// 0, or 1 to 3 for the sides of an unresolved merge.
+    pub stage: u8,
+    /// `git add -N`: a path staged with no content yet.
+    pub intent_to_add: bool,
 }
 
 /// The stat data of the file on disk, in the index's terms.
@@ -44,7 +48,7 @@ pub fn stat_vouches(entry: &IndexEntry, disk: &DiskStat) -> bool {
 }
 
 /// The entries of an index file (`.git/index`, versions 2 to 4, SHA-1). `None` when the
-/// file is not one this reader knows (SHA-256, a sparse index, damaged): the caller then
+/// file is not one this reader knows (SHA-256, a sparse or split index, damaged): the caller then
 /// asks git.
 pub fn read_index(index: &[u8]) -> Option<Vec<IndexEntry>> {
     const HASH: usize = 20;
@@ -70,7 +74,8 @@ pub fn read_index(index: &[u8]) -> Option<Vec<IndexEntry>> {
             return None;
         }
         let head = FIXED + if extended { 2 } else { 0 };
-        let skip_worktree = extended && index.get(at + FIXED)? & 0x40 != 0;
+        let extra = if extended { *index.get(at + FIXED)? } else { 0 };
+        let skip_worktree = extra & 0x40 != 0;
         let name_at = at + head;
         let (path, next) = if version == 4 {
             let (strip, used) = varint(index.get(name_at..)?)?;
@@ -107,11 +112,21 @@ pub fn read_index(index: &[u8]) -> Option<Vec<IndexEntry>> {
             size: word(at + 36)?,
             oid: index.get(at + 40..at + 40 + HASH)?.try_into().ok()?,
             hidden: flags & 0x8000 != 0 || skip_worktree,
+            stage: ((flags >> 12) & 3) as u8,
+            intent_to_add: extra & 0x20 != 0,
         });
         previous = path;
         at = next;
     }
-    (index.len() >= at + HASH).then_some(entries)
+    let end = index.len().checked_sub(HASH)?;
+    // A split index lists only what changed since its shared index: not every entry.
+    while at + 8 <= end {
+        if index.get(at..at + 4)? == b"link" {
+            return None;
+        }
+        at = at.checked_add(8 + word(at + 4)? as usize)?;
+    }
+    (at == end).then_some(entries)
 }
 
 /// git's offset encoding of the v4 prefix length: returns the value and the bytes used.
@@ -230,6 +245,8 @@ mod tests {
             size: 35,
             oid: [0; 20],
             hidden: false,
+            stage: 0,
+            intent_to_add: false,
         };
         let disk = DiskStat {
             ctime: (10, 5),

@@ -1,0 +1,174 @@
+//! Tracked files compared with the index by loopgate itself, for trees large enough that
+//! the comparison is the cost: `git status` stats every tracked file and trusts its stat
+//! cache to the second, so the referee used to stat every file a second time to check
+//! that cache to the nanosecond (see [`super::hidden::stat_vouches`]). Here each file is
+//! stat'ed once, by loopgate, and git is left the questions it answers without the work
+//! tree's tracked files: which files are untracked, and what the index stages.
+//!
+//! Directories are opened without following symbolic links: a tracked directory replaced
+//! by a link (to a pristine copy elsewhere) reads as deleted, as it does to git.
+
+use super::hidden::{self, DiskStat, IndexEntry};
+use rustix::fs::{openat2, readlinkat, statat, AtFlags, FileType, Mode, OFlags, ResolveFlags};
+use rustix::io::Errno;
+use std::io::Read;
+use std::os::fd::{AsFd, OwnedFd};
+use std::path::Path;
+
+/// What the work tree holds for one tracked file, against its index entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnDisk {
+    Same,
+    Modified,
+    Deleted,
+}
+
+/// Below this many entries one `git status` costs less than the processes this path
+/// starts (bench/check.sh, the 2,000-file tree and the SubagentStop row).
+pub const MIN_ENTRIES: usize = 8_000;
+
+/// Compare `entries` (stage 0, no gitlinks, not flagged) with the files under `root`.
+/// `index_mtime` is the index file's own mtime: an entry whose mtime is not older was
+/// written in the index's last moment and may have changed again within the same clock
+/// tick, so its stat data vouches for nothing (git's "racy" rule). `None` when the kernel
+/// cannot resolve paths without following links (`openat2`, Linux 5.6): the caller then
+/// asks git.
+pub fn compare(
+    root: &Path,
+    entries: &[&IndexEntry],
+    index_mtime: (u32, u32),
+) -> Option<Vec<OnDisk>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
+    let chunk = entries.len().div_ceil(threads).max(1024);
+    let parts: Vec<Option<Vec<OnDisk>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = entries
+            .chunks(chunk)
+            .map(|part| s.spawn(move || compare_part(root, part, index_mtime)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    let mut all = Vec::with_capacity(entries.len());
+    for part in parts {
+        all.extend(part?);
+    }
+    Some(all)
+}
+
+fn compare_part(
+    root: &Path,
+    entries: &[&IndexEntry],
+    index_mtime: (u32, u32),
+) -> Option<Vec<OnDisk>> {
+    let root_fd = open_dir(rustix::fs::CWD, root, ResolveFlags::empty()).ok()?;
+    let mut current: Option<(&str, Result<OwnedFd, Errno>)> = None;
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        let (dir, name) = e.path.rsplit_once('/').unwrap_or(("", e.path.as_str()));
+        if current.as_ref().is_none_or(|(d, _)| *d != dir) {
+            let fd = if dir.is_empty() {
+                root_fd.try_clone().map_err(|_| Errno::NOENT)
+            } else {
+                open_dir(
+                    &root_fd,
+                    dir,
+                    ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH,
+                )
+            };
+            if let Err(errno) = &fd {
+                if matches!(*errno, Errno::NOSYS | Errno::PERM | Errno::INVAL) {
+                    return None;
+                }
+            }
+            current = Some((dir, fd));
+        }
+        let Some((_, Ok(dir_fd))) = &current else {
+            // The directory is gone, is no directory, or is a link: nothing under it is
+            // the tracked file.
+            out.push(OnDisk::Deleted);
+            continue;
+        };
+        out.push(compare_one(dir_fd, name, e, index_mtime));
+    }
+    Some(out)
+}
+
+fn open_dir<Fd: AsFd>(
+    at: Fd,
+    path: impl rustix::path::Arg,
+    resolve: ResolveFlags,
+) -> Result<OwnedFd, Errno> {
+    openat2(
+        at,
+        path,
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+        resolve,
+    )
+}
+
+fn compare_one(dir: &OwnedFd, name: &str, e: &IndexEntry, index_mtime: (u32, u32)) -> OnDisk {
+    let st = match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(st) => st,
+        Err(Errno::NOENT | Errno::NOTDIR) => return OnDisk::Deleted,
+        // Unreadable metadata: the guards look at the file themselves.
+        Err(_) => return OnDisk::Modified,
+    };
+    let kind = FileType::from_raw_mode(st.st_mode);
+    let link = e.mode & 0o170000 == 0o120000;
+    match kind {
+        FileType::Directory => return OnDisk::Deleted,
+        FileType::Symlink if !link => return OnDisk::Modified,
+        FileType::RegularFile if link => return OnDisk::Modified,
+        FileType::Symlink | FileType::RegularFile => {}
+        _ => return OnDisk::Modified,
+    }
+    if !link && (e.mode & 0o100 != 0) != (st.st_mode & 0o100 != 0) {
+        return OnDisk::Modified;
+    }
+    // Truncated to 32 bits, as git stores them.
+    let disk = DiskStat {
+        ctime: (st.st_ctime as u32, st.st_ctime_nsec as u32),
+        mtime: (st.st_mtime as u32, st.st_mtime_nsec as u32),
+        ino: st.st_ino as u32,
+        size: st.st_size as u32,
+    };
+    if hidden::stat_vouches(e, &disk) && e.mtime < index_mtime {
+        return OnDisk::Same;
+    }
+    let bytes = if link {
+        readlinkat(dir, name, Vec::new())
+            .ok()
+            .map(|t| t.into_bytes())
+    } else {
+        read_file(dir, name)
+    };
+    let same = bytes
+        .and_then(|b| {
+            gix_object::compute_hash(gix_hash::Kind::Sha1, gix_object::Kind::Blob, &b).ok()
+        })
+        .is_some_and(|id| id.as_slice() == e.oid);
+    if same {
+        OnDisk::Same
+    } else {
+        OnDisk::Modified
+    }
+}
+
+fn read_file(dir: &OwnedFd, name: &str) -> Option<Vec<u8>> {
+    let fd = rustix::fs::openat(
+        dir,
+        name,
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK,
+        Mode::empty(),
+    )
+    .ok()?;
+    let mut file = std::fs::File::from(fd);
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
