@@ -33,11 +33,6 @@ fn widened_at(path: &'static str, line: u64) -> impl Fn(Option<i32>, &Value, &st
     }
 }
 
-fn nothing(code: Option<i32>, receipt: &Value, mode: &str) {
-    assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
-    assert_eq!(code, Some(0), "{mode}");
-}
-
 #[test]
 fn a_skip_condition_that_gained_an_alternative_widened() {
     let wider = shorthand("const skip = process.env.PNPM_CI || process.env.CITGM");

@@ -33,11 +33,6 @@ fn skipped_at(line: u64) -> impl Fn(Option<i32>, &Value, &str) {
     }
 }
 
-fn nothing(code: Option<i32>, receipt: &Value, mode: &str) {
-    assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
-    assert_eq!(code, Some(0), "{mode}");
-}
-
 #[test]
 fn a_new_test_that_returns_when_what_it_needs_is_missing_is_a_new_skip() {
     // The new test starts at line 9; its `let .. else` is line 12.
