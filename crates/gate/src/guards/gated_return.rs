@@ -21,6 +21,9 @@ pub const LABEL: &str = "return under a condition at the top of a test";
 /// (`let Some(x) = f(` wrapped by rustfmt, then `) else {`).
 const OPENER_LINES: usize = 12;
 
+/// Longer than any spelling of a bare exit (`return Ok::<(), _>(());` with spaces).
+const EXIT_CHARS: usize = 40;
+
 /// Whether line `at` (0-based) of `views` opens a conditional exit of a Rust test: a `let
 /// .. else` or an `if` at the top level of a `#[test]` function's body, whose block holds
 /// only a bare `return` (or `return Ok(())`), with more of the test after the statement.
@@ -89,6 +92,10 @@ fn exit_block_end(views: &[LineView], at: usize, depth: usize) -> Option<usize> 
         }
         body.push_str(c);
         body.push(' ');
+        // More than an exit: no need to read the rest of a long block.
+        if body.len() > EXIT_CHARS {
+            return None;
+        }
     }
     None
 }
