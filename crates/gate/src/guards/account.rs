@@ -521,7 +521,18 @@ pub fn findings(
         let message = if new.is_empty() {
             let was = &wider[0].1;
             let labels_found: Vec<String> = wider.iter().map(|w| w.0.clone()).collect();
+            let grew = super::grown_condition::grew(
+                &wider[0].0,
+                was,
+                d.old_text.as_deref(),
+                &wider[0].0,
+                text,
+                d.new_text.as_deref(),
+            );
             let what = match kind {
+                Kind::Skips if grew => {
+                    "an existing conditional skip was widened: its condition kept every case it skipped and gained another"
+                }
                 Kind::Skips => "an existing conditional skip was made unconditional",
                 _ => "an existing suppression was widened to cover more",
             };
@@ -743,6 +754,14 @@ pub fn marker_findings(
                         .is_some_and(|(lang, v)| into_body::widened_into_body(old, new, *lang, v))
                 } else if kind == Kind::Skips {
                     super::widen::skip_widened(&old.label, old.text, &new.label, new.text)
+                        || super::grown_condition::grew(
+                            &old.label,
+                            old.text,
+                            visible[old.file].old_text.as_deref(),
+                            &new.label,
+                            new.text,
+                            visible[new.file].new_text.as_deref(),
+                        )
                 } else {
                     super::widen::widened(kind, lang, &new.label, old.text, new.text)
                 }

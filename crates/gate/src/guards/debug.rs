@@ -6,7 +6,9 @@
 //! - print-style output that is mostly debugging in library code (`console.log`,
 //!   `System.out.println`, `printStackTrace()`, Go's builtin `println`) is a finding only in library and
 //!   application source: not in test files, and not in files whose role is to print, the
-//!   command-line scripts, benchmarks and examples ([`prints_are_output`]).
+//!   command-line scripts, benchmarks and examples ([`prints_are_output`]). In a JS test,
+//!   a `console.log` of bare values, no text of its own (`console.log(ctx)`), is a dump
+//!   left from looking at them, and a finding (see [`dumps_values`]).
 //!
 //! `console.error`, `console.warn` and `console.trace` write to stderr, the channel for
 //! reporting errors (`console.trace(err)` in a catch handler), so they are not leftovers.
@@ -147,6 +149,30 @@ fn requires_debugger<'a>(cx: &LineCtx<'a>, ch: &Chain) -> Option<&'a str> {
     RUBY_DEBUGGERS.contains(&name).then_some(name)
 }
 
+/// Whether a call's arguments, all on its line, are values with no text of their own
+/// (`console.log(ctx)`, `console.log(res.body, err)`): a test dumping what it holds to look
+/// at it, a debugging leftover. A test that prints on purpose says what it prints
+/// (`console.log('skipping on windows')`, a template with its values in it).
+fn dumps_values(cx: &LineCtx, ch: &Chain) -> bool {
+    let open = ch.end;
+    let mut depth = 0usize;
+    for i in open..cx.toks.len() {
+        match cx.tok(i) {
+            Some(Tok::Str) => return false,
+            Some(Tok::Punct('(' | '[' | '{')) => depth += 1,
+            Some(Tok::Punct(')' | ']' | '}')) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i > open + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Arguments that go on past the line are not known to be text-free.
+    false
+}
+
 /// A bare call of a free function: `name(`, not `x.name(` nor `def name(`.
 fn bare_call(cx: &LineCtx, ch: &Chain, names: &[&str]) -> bool {
     ch.names.len() == 1
@@ -170,7 +196,7 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
     let label = match cx.lang {
         Lang::Js => {
             const CONSOLE: &[&str] = &["log", "debug", "dir", "table"];
-            if code
+            if (code || (cx.is_test && !output_file && dumps_values(cx, ch)))
                 && n.len() == 2
                 && n[0] == "console"
                 && CONSOLE.contains(&n[1])
@@ -381,7 +407,16 @@ mod tests {
             found(Lang::Js, false, "console.log(x)"),
             vec!["console.log"]
         );
-        assert!(found(Lang::Js, true, "console.log(x)").is_empty());
+        // In a test, a message is deliberate output; bare values dumped are not.
+        assert!(found(Lang::Js, true, "console.log('skipping on windows')").is_empty());
+        assert!(found(Lang::Js, true, "console.log(`at ${x}`, x)").is_empty());
+        assert!(found(Lang::Js, true, "console.log(").is_empty());
+        assert!(found(Lang::Js, true, "console.log()").is_empty());
+        assert_eq!(found(Lang::Js, true, "console.log(x)"), vec!["console.log"]);
+        assert_eq!(
+            found(Lang::Js, true, "  console.dir(res.body, { depth: 2 });"),
+            vec!["console.dir"]
+        );
         assert!(hits(Lang::Java, "System.out.println(x);"));
         assert!(hits(Lang::Java, "e.printStackTrace();"));
         assert!(hits(Lang::Java, "e.printStackTrace(System.out);"));

@@ -4,7 +4,9 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{dead_return, debug, junit_port, lint, skip_helpers, skips, todos, Finding, Line};
+use super::{
+    dead_return, debug, gated_return, junit_port, lint, skip_helpers, skips, todos, Finding, Line,
+};
 use std::collections::HashSet;
 
 /// The guards fed by markers on lines.
@@ -34,6 +36,7 @@ impl Kind {
         match self {
             Kind::Skips if labels.iter().any(|l| skips::is_focus(l)) => "a focus marker was added: it runs only these tests and silently skips all the others; remove it",
             Kind::Skips if labels.iter().any(|l| l == dead_return::LABEL) => "a bare `return` was added in front of more code of its block: the rest of the test never runs, which skips its checks without saying so; remove the `return` and make the test pass",
+            Kind::Skips if labels.iter().any(|l| l == gated_return::LABEL) => "a test now returns early under a condition, before the rest of its checks: when the condition holds it passes having checked nothing, a skip the test report does not show; make the test fail when what it needs is missing instead",
             Kind::Skips if labels.iter().any(|l| skip_helpers::is_helper_label(l)) => "a call to a helper that skips the running test (its body skips or assumes) was added: remove it and make the test pass instead of skipping it",
             Kind::Skips => "a test skip marker was added: remove it and make the test pass instead of skipping it",
             Kind::Lint => "a lint or type-check suppression was added: fix the reported problem instead of silencing it",
@@ -47,7 +50,8 @@ impl Kind {
             Kind::Skips => skips::find(cx),
             Kind::Lint => lint::find(cx, role.type_test),
             Kind::Todos => todos::find(cx),
-            Kind::Debug => debug::find(cx, role.prints_are_output),
+            // A type test is only type-checked: what it would print never runs.
+            Kind::Debug => debug::find(cx, role.prints_are_output || role.type_test),
         }
     }
 }
@@ -312,6 +316,18 @@ pub fn scan<'a>(
                 let at = (line.number as usize).saturating_sub(1);
                 if dead_return::leaves_dead_code(lang, whole, at) {
                     found.push(dead_return::LABEL.to_string());
+                }
+            }
+            let opens_guard = |c: &str| c.starts_with("let ") || c.starts_with("if ");
+            if kind == Kind::Skips && lang == Lang::Rust && opens_guard(view.code.trim_start()) {
+                let whole = whole.get_or_insert_with(|| {
+                    f.text
+                        .map(|t| lex(&lang.syntax(), t, usize::MAX))
+                        .unwrap_or_default()
+                });
+                let at = (line.number as usize).saturating_sub(1);
+                if gated_return::skips_rest(lang, whole, at) {
+                    found.push(gated_return::LABEL.to_string());
                 }
             }
             if kind == Kind::Lint && found.is_empty() {

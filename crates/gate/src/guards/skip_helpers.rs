@@ -427,6 +427,63 @@ pub fn calls(cx: &LineCtx, helpers: &[String], out: &mut Vec<String>) {
             out.push(format!("{name}("));
         }
     }
+    if cx.lang == Lang::Python {
+        fixture_requests(cx, helpers, out);
+    }
+}
+
+/// pytest runs a fixture a test asks for by name, as a parameter of the test
+/// (`def test_x(no_trio):`) or in a `usefixtures("no_trio")` mark (a module's
+/// `pytestmark`, a class's decorator): a skipping fixture asked for so skips the test as a
+/// call to it would.
+fn fixture_requests(cx: &LineCtx, helpers: &[String], out: &mut Vec<String>) {
+    let mut push = |name: &str| {
+        if helpers.iter().any(|h| h == name) {
+            out.push(format!("{name}("));
+        }
+    };
+    if declared(cx.lang, cx.view).is_some_and(|n| n.starts_with("test")) {
+        let Some(open) = (0..cx.toks.len()).find(|&i| cx.punct(i, '(')) else {
+            return;
+        };
+        let mut depth = 0usize;
+        for i in open..cx.toks.len() {
+            match cx.tok(i) {
+                Some(Tok::Punct('(' | '[' | '{')) => depth += 1,
+                Some(Tok::Punct(')' | ']' | '}')) => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Some(Tok::Ident(name))
+                    if depth == 1 && (cx.punct(i - 1, '(') || cx.punct(i - 1, ',')) =>
+                {
+                    push(name)
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    if !cx
+        .chains
+        .iter()
+        .any(|ch| ch.last() == "usefixtures" && ch.called(&cx.toks))
+    {
+        return;
+    }
+    // The fixtures are named in strings, which the lexed code no longer holds.
+    let Some((_, args)) = cx.raw.split_once("usefixtures(") else {
+        return;
+    };
+    let args = args.split(')').next().unwrap_or("");
+    for piece in args.split(',') {
+        let name = piece.trim().trim_matches(['"', '\'']);
+        if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            push(name);
+        }
+    }
 }
 
 /// Whether a skip label is a call to a helper (a plain name and a bracket).
@@ -451,6 +508,7 @@ mod tests {
         let view = super::super::lexer::lex_line(&lang.syntax(), line);
         let mut cx = LineCtx::new(lang, &view, true);
         cx.skip_helpers = &helpers;
+        cx.raw = line;
         skips::find(&cx)
     }
 
@@ -496,6 +554,28 @@ mod tests {
         );
         let js = "function skipOnWindows(t) {\n  if (win) t.skip('windows')\n}\n";
         assert_eq!(names(Lang::Js, js), vec!["skipOnWindows"]);
+    }
+
+    #[test]
+    fn a_skipping_fixture_asked_for_by_a_test_or_a_mark_skips_it() {
+        let py = "import pytest\n\n@pytest.fixture\ndef no_trio(request):\n    if request.keywords.get('trio'):\n        pytest.skip('no trio')\n";
+        assert_eq!(names(Lang::Python, py), vec!["no_trio"]);
+        let asked = |line: &str| labels(Lang::Python, py, line);
+        assert_eq!(asked("def test_db(client, no_trio):"), vec!["no_trio("]);
+        assert_eq!(
+            asked("pytestmark = pytest.mark.usefixtures(\"no_trio\")"),
+            vec!["no_trio("]
+        );
+        assert_eq!(
+            asked("@pytest.mark.usefixtures('db', 'no_trio')"),
+            vec!["no_trio("]
+        );
+        // A default value or an annotation of that name, another fixture, a helper's
+        // parameter: no request by a test.
+        assert!(asked("def test_db(client, flag=no_trio):").is_empty());
+        assert!(asked("def test_db(client: no_trio):").is_empty());
+        assert!(asked("@pytest.mark.usefixtures('db')").is_empty());
+        assert!(asked("def make_db(no_trio):").is_empty());
     }
 
     #[test]

@@ -338,7 +338,7 @@ fn items(inner: &str) -> Vec<String> {
         .collect()
 }
 
-fn top_level(s: &str) -> Vec<&str> {
+pub(super) fn top_level(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0usize, 0usize);
     let mut quote: Option<char> = None;
@@ -361,7 +361,7 @@ fn top_level(s: &str) -> Vec<&str> {
 }
 
 /// Skips that apply when their first argument is true / false.
-const SKIP_WHEN_TRUE: &[&str] = &["skipif", "skipIf", "xfail", "XCTSkipIf"];
+pub(super) const SKIP_WHEN_TRUE: &[&str] = &["skipif", "skipIf", "xfail", "XCTSkipIf"];
 const SKIP_UNLESS: &[&str] = &["skipUnless", "runIf", "XCTSkipUnless"];
 
 /// Whether skip `new` (label `new_label`), a rewrite of `old` (label `old_label`, a
@@ -444,7 +444,7 @@ fn closes(s: &str) -> bool {
 
 /// The first positional argument of `name(...)` on the line, trimmed; `None` when there
 /// is no call, no argument, or the first one is a keyword (`reason="x"`).
-fn condition(line: &str, name: &str) -> Option<String> {
+pub(super) fn condition(line: &str, name: &str) -> Option<String> {
     let at = word_at(line, name)?;
     let inner = balanced(line[at + name.len()..].trim_start())?;
     let first = top_level(inner).first()?.trim().to_string();
