@@ -25,6 +25,7 @@ mod lexer;
 mod line;
 mod lint;
 mod merged;
+mod miri_gates;
 mod module_wide;
 mod named_tests;
 mod new_parameter;

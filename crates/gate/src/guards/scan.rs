@@ -4,7 +4,9 @@
 use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
-use super::{dead_return, debug, junit_port, lint, skip_helpers, skips, todos, Finding, Line};
+use super::{
+    dead_return, debug, junit_port, lint, miri_gates, skip_helpers, skips, todos, Finding, Line,
+};
 use std::collections::HashSet;
 
 /// The guards fed by markers on lines.
@@ -314,6 +316,19 @@ pub fn scan<'a>(
                     found.push(dead_return::LABEL.to_string());
                 }
             }
+            if kind == Kind::Skips && lang == Lang::Rust && mentions_miri(&view) {
+                let whole = whole.get_or_insert_with(|| {
+                    f.text
+                        .map(|t| lex(&lang.syntax(), t, usize::MAX))
+                        .unwrap_or_default()
+                });
+                let at = (line.number as usize).saturating_sub(1);
+                if miri_gates::cfg_off_under_miri(whole, at) {
+                    found.push(miri_gates::CFG_LABEL.to_string());
+                } else if miri_gates::returns_under_miri(whole, at, is_test) {
+                    found.push(miri_gates::RETURN_LABEL.to_string());
+                }
+            }
             if kind == Kind::Lint && found.is_empty() {
                 let lists = lists.get_or_insert_with(|| {
                     f.text
@@ -400,6 +415,12 @@ pub fn scan<'a>(
         out.skips.append(&mut ported);
     }
     skip_markers
+}
+
+/// Whether a line names Miri at all, in its code or a comment (a doc example): only those
+/// are read for a gate on it (see [`miri_gates`]).
+fn mentions_miri(view: &LineView) -> bool {
+    view.code.contains("miri") || view.comments.iter().any(|c| c.contains("miri"))
 }
 
 /// What a skip on an annotation or attribute line applies to: the rest of its own line
