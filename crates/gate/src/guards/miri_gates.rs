@@ -39,16 +39,15 @@ pub fn cfg_off_under_miri(views: &[LineView], at: usize) -> bool {
     if end < at {
         return false;
     }
-    let Some(predicate) = attr
-        .strip_prefix("cfg(")
-        .and_then(|p| p.strip_suffix(')'))
-    else {
+    let Some(predicate) = attr.strip_prefix("cfg(").and_then(|p| p.strip_suffix(')')) else {
         return false;
     };
     if eval(&mut Parser::new(predicate), true) != Some(false) {
         return false;
     }
-    attributes_over(views, start, end).iter().any(|a| marks_test(a))
+    attributes_over(views, start, end)
+        .iter()
+        .any(|a| marks_test(a))
 }
 
 /// Whether line `at` is an early return under `cfg!(miri)`: in a doc comment (a doc
@@ -61,7 +60,11 @@ pub fn returns_under_miri(views: &[LineView], at: usize, is_test: bool) -> bool 
     let doc = view
         .comments
         .iter()
-        .map(|c| c.trim_start_matches('/').trim_start_matches('!').trim_start())
+        .map(|c| {
+            c.trim_start_matches('/')
+                .trim_start_matches('!')
+                .trim_start()
+        })
         .map(|c| c.strip_prefix('#').unwrap_or(c))
         .any(early_return);
     doc || (is_test && early_return(&view.code))
@@ -140,7 +143,12 @@ fn attributes_over(views: &[LineView], start: usize, end: usize) -> Vec<String> 
         if blank(v) {
             continue;
         }
-        match v.code.trim().strip_prefix("#[").and_then(|a| a.strip_suffix(']')) {
+        match v
+            .code
+            .trim()
+            .strip_prefix("#[")
+            .and_then(|a| a.strip_suffix(']'))
+        {
             Some(a) => out.push(a.chars().filter(|c| !c.is_whitespace()).collect()),
             None => break,
         }
@@ -173,7 +181,9 @@ fn marks_test(attr: &str) -> bool {
     }
     attr.strip_prefix("cfg(")
         .and_then(|p| p.strip_suffix(')'))
-        .is_some_and(|p| eval_with(&mut Parser::new(p), &|w| (w == "test").then_some(false)) == Some(false))
+        .is_some_and(|p| {
+            eval_with(&mut Parser::new(p), &|w| (w == "test").then_some(false)) == Some(false)
+        })
 }
 
 /// A cfg predicate's value with `miri` set as given and every other option unknown.
@@ -306,10 +316,7 @@ mod tests {
             "#[cfg(not(test))]\n#[cfg(not(miri))]\nmod real {}\n",
         ] {
             let v = views(text);
-            assert!(
-                (0..v.len()).all(|i| !cfg_off_under_miri(&v, i)),
-                "{text}"
-            );
+            assert!((0..v.len()).all(|i| !cfg_off_under_miri(&v, i)), "{text}");
         }
     }
 

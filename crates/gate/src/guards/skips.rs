@@ -469,9 +469,10 @@ fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
 /// condition holds and is reported skipped elsewhere, as `@DisabledOnOs` turned around.
 fn enabled_condition(name: &str) -> bool {
     name.strip_prefix("Enabled").is_some_and(|rest| {
-        ["On", "For", "If", "In"]
-            .iter()
-            .any(|p| rest.strip_prefix(p).is_some_and(|r| r.is_empty() || r.starts_with(char::is_uppercase)))
+        ["On", "For", "If", "In"].iter().any(|p| {
+            rest.strip_prefix(p)
+                .is_some_and(|r| r.is_empty() || r.starts_with(char::is_uppercase))
+        })
     })
 }
 
