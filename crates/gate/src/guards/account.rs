@@ -1106,6 +1106,7 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
         let d = visible[m.file];
         let exit = d.new_text.as_deref().is_some_and(|t| {
             not_lowered::replaces_early_exit(&m.label, m.line, t, &d.removed_lines)
+                || not_lowered::replaces_announced_skip(&m.label, m.line, t, &d.removed_lines)
         });
         let parameter = match (jvm(m.file), d.new_text.as_deref(), d.old_text.as_deref()) {
             (Some(lang), Some(new), Some(old)) => {

@@ -27,6 +27,7 @@ mod lexer;
 mod line;
 mod lint;
 mod merged;
+mod miri_gates;
 mod module_wide;
 mod named_tests;
 mod new_parameter;
@@ -372,7 +373,12 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                 &mut added,
             );
             if enabled.skips {
-                rises.extend(skip_count_rise(d, new, skips_added));
+                rises.extend(skip_count_rise(
+                    d,
+                    new,
+                    skips_added,
+                    builtin_tests.is_test(&d.path),
+                ));
                 if !kept[i].1.is_empty() {
                     let side = scan::FileLines {
                         lines: &kept[i].1,
@@ -466,9 +472,29 @@ fn jvm_recount(d: &FileDelta, macros: &TestMacros, builtin: &TestPaths) -> Optio
 
 /// The per-file skip count rose by more than the markers found on added lines: a skip
 /// came in some other way (an edit to a line that was already dirty at baseline time).
-fn skip_count_rise(d: &FileDelta, new: Option<TestCounts>, added_markers: u32) -> Option<Finding> {
+/// Calls left as they were to a function that only now skips are not counted (see
+/// [`not_lowered::unchanged_calls_of_turned_helpers`]).
+fn skip_count_rise(
+    d: &FileDelta,
+    new: Option<TestCounts>,
+    added_markers: u32,
+    is_test: bool,
+) -> Option<Finding> {
     let (old, new) = (d.old_counts?, new?);
-    (new.skips > old.skips.saturating_add(added_markers)).then(|| Finding {
+    if new.skips <= old.skips.saturating_add(added_markers) {
+        return None;
+    }
+    let turned = match (Lang::from_path(&d.path), &d.old_text, &d.new_text) {
+        (Some(lang), Some(before), Some(now)) => not_lowered::unchanged_calls_of_turned_helpers(
+            lang,
+            before,
+            now,
+            &d.added_lines,
+            is_test,
+        ),
+        _ => 0,
+    };
+    (new.skips.saturating_sub(turned) > old.skips.saturating_add(added_markers)).then(|| Finding {
         path: d.path.clone(),
         line: None,
         snippet: format!("{}: skips {} -> {}", d.shown_path(), old.skips, new.skips),

@@ -5,7 +5,8 @@ use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
 use super::{
-    dead_return, debug, gated_return, junit_port, lint, skip_helpers, skips, todos, Finding, Line,
+    dead_return, debug, gated_return, junit_port, lint, miri_gates, skip_helpers, skips, todos,
+    Finding, Line,
 };
 use std::collections::HashSet;
 
@@ -319,14 +320,25 @@ pub fn scan<'a>(
                 }
             }
             let opens_guard = |c: &str| c.starts_with("let ") || c.starts_with("if ");
-            if kind == Kind::Skips && lang == Lang::Rust && opens_guard(view.code.trim_start()) {
+            let miri = mentions_miri(&view);
+            if kind == Kind::Skips
+                && lang == Lang::Rust
+                && (miri || opens_guard(view.code.trim_start()))
+            {
                 let whole = whole.get_or_insert_with(|| {
                     f.text
                         .map(|t| lex(&lang.syntax(), t, usize::MAX))
                         .unwrap_or_default()
                 });
                 let at = (line.number as usize).saturating_sub(1);
-                if gated_return::skips_rest(lang, whole, at) {
+                // A Miri gate is read as one; any other guarded exit as a gated return.
+                if miri {
+                    if miri_gates::cfg_off_under_miri(whole, at) {
+                        found.push(miri_gates::CFG_LABEL.to_string());
+                    } else if miri_gates::returns_under_miri(whole, at, is_test) {
+                        found.push(miri_gates::RETURN_LABEL.to_string());
+                    }
+                } else if gated_return::skips_rest(lang, whole, at) {
                     found.push(gated_return::LABEL.to_string());
                 }
             }
@@ -416,6 +428,12 @@ pub fn scan<'a>(
         out.skips.append(&mut ported);
     }
     skip_markers
+}
+
+/// Whether a line names Miri at all, in its code or a comment (a doc example): only those
+/// are read for a gate on it (see [`miri_gates`]).
+fn mentions_miri(view: &LineView) -> bool {
+    view.code.contains("miri") || view.comments.iter().any(|c| c.contains("miri"))
 }
 
 /// What a skip on an annotation or attribute line applies to: the rest of its own line

@@ -449,7 +449,7 @@ fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
         }
         if ch.before(&cx.toks) == Some(Tok::Punct('@')) {
             let last = ch.last();
-            if last == "Ignore" || last.starts_with("Disabled") {
+            if last == "Ignore" || last.starts_with("Disabled") || enabled_condition(last) {
                 out.push(format!("@{last}"));
             }
             in_test_annotation = last == "Test";
@@ -462,6 +462,18 @@ fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
             out.push("@Test(enabled = false)".into());
         }
     }
+}
+
+/// JUnit 5's `@Enabled*` conditions (`@EnabledOnOs`, `@EnabledForJreRange`, `@EnabledIf`,
+/// `@EnabledIfSystemProperty`, `@EnabledInNativeImage`, ...): the test runs only where the
+/// condition holds and is reported skipped elsewhere, as `@DisabledOnOs` turned around.
+fn enabled_condition(name: &str) -> bool {
+    name.strip_prefix("Enabled").is_some_and(|rest| {
+        ["On", "For", "If", "In"].iter().any(|p| {
+            rest.strip_prefix(p)
+                .is_some_and(|r| r.is_empty() || r.starts_with(char::is_uppercase))
+        })
+    })
 }
 
 /// The name is declared here (`static void assumeTrue(boolean b) {`), not called: a
