@@ -13,6 +13,7 @@
 use super::config_json;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
+use super::config_yaml;
 use super::scan::snippet;
 use super::unread::Side;
 use super::{DeltaKind, FileDelta, Finding};
@@ -109,6 +110,12 @@ enum ConfigKind {
     /// flake8 and mypy settings of `setup.cfg`, `tox.ini`, `.flake8`, `mypy.ini`: read for
     /// what the change removed only (see [`config_text::ini_suppressions`]).
     Ini,
+    /// `.rubocop*.yml`: cops off or excluded for files (see [`config_yaml`]).
+    Rubocop,
+    /// `.golangci.y*ml`: exclusion rules (see [`config_yaml`]).
+    Golangci,
+    /// A SpotBugs exclude filter: its `<Match>` elements.
+    SpotBugs,
 }
 
 fn kind_of(path: &str) -> Option<ConfigKind> {
@@ -122,6 +129,9 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         "package.json" => ConfigKind::PackageJson,
         _ if config_text::is_eslint_config(name) => ConfigKind::Eslint,
         _ if config_text::is_ini_config(name) => ConfigKind::Ini,
+        _ if config_yaml::is_rubocop_config(name) => ConfigKind::Rubocop,
+        _ if config_yaml::is_golangci_config(name) => ConfigKind::Golangci,
+        _ if config_text::is_spotbugs_filter(name) => ConfigKind::SpotBugs,
         _ => return None,
     })
 }
@@ -133,6 +143,9 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
         ConfigKind::PackageJson => config_json::rules_off(text),
         ConfigKind::Ini => Some(config_text::ini_suppressions(text)),
+        ConfigKind::Rubocop => Some(config_yaml::rubocop_suppressions(text)),
+        ConfigKind::Golangci => Some(config_yaml::golangci_exclusions(text)),
+        ConfigKind::SpotBugs => Some(config_text::spotbugs_exclusions(text)),
     }
 }
 
@@ -267,6 +280,56 @@ fn renamed(scope: &str, renames: &[(String, String)]) -> Option<String> {
     })
 }
 
+/// RuboCop renames cops between versions (`Lint/HandleExceptions` became
+/// `Lint/SuppressedException`). A cop whose `Exclude` list left the file and another cop,
+/// not there before, that came with exactly the same files is that cop renamed: its old
+/// entries take the new name. Files are the fingerprint: a cop turned off whole and another
+/// turned off whole say nothing of being the same.
+fn rename_cops(old: &mut [Entry], new: &[Entry]) {
+    const EXCLUDE: &str = "rubocop exclude";
+    let files = |entries: &[Entry]| {
+        let mut by_cop: HashMap<String, BTreeSet<String>> = HashMap::new();
+        for e in entries.iter().filter(|e| e.what == EXCLUDE) {
+            by_cop
+                .entry(e.rule.clone())
+                .or_default()
+                .insert(e.scope.clone());
+        }
+        by_cop
+    };
+    let cops = |entries: &[Entry]| -> BTreeSet<String> {
+        entries
+            .iter()
+            .filter(|e| e.what.starts_with("rubocop "))
+            .map(|e| e.rule.clone())
+            .collect()
+    };
+    let (before, now) = (files(old), files(new));
+    let (cops_before, cops_now) = (cops(old), cops(new));
+    let mut arrived: Vec<(&String, &BTreeSet<String>)> = now
+        .iter()
+        .filter(|(cop, _)| !cops_before.contains(*cop))
+        .collect();
+    arrived.sort();
+    let mut renames = HashMap::new();
+    let mut departed: Vec<(&String, &BTreeSet<String>)> = before
+        .iter()
+        .filter(|(cop, _)| !cops_now.contains(*cop))
+        .collect();
+    departed.sort();
+    for (from, set) in departed {
+        if let Some(at) = arrived.iter().position(|(_, s)| *s == set) {
+            let (to, _) = arrived.remove(at);
+            renames.insert(from.clone(), to.clone());
+        }
+    }
+    for e in old.iter_mut().filter(|e| e.what == EXCLUDE) {
+        if let Some(to) = renames.get(&e.rule) {
+            e.rule = to.clone();
+        }
+    }
+}
+
 /// The new configuration suppressions of a change, as `disabled_lint` findings.
 pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     let moved_paths = renames(deltas);
@@ -278,6 +341,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 if let Some(to) = renamed(&e.scope, &moved_paths) {
                     e.scope = to;
                 }
+            }
+            if let Some(new) = r.new.as_deref() {
+                rename_cops(&mut r.old, new);
             }
             Some((*d, r))
         })
@@ -498,6 +564,13 @@ mod tests {
         assert!(findings(&[&moved, &config]).is_empty());
         // Without the rename, the same text excludes other files.
         assert_eq!(findings(&[&config]).len(), 2);
+    }
+
+    #[test]
+    fn rubocop_cop_renamed_with_its_files_is_the_same_and_a_new_cop_is_not() {
+        let old = "Lint/HandleExceptions:\n  Exclude:\n    - 'a.rb'\nLint/EndAlignment:\n  Exclude:\n    - 'b.rb'\n";
+        let new = "Lint/SuppressedException:\n  Exclude:\n    - 'a.rb'\nLayout/EndAlignment:\n  Exclude:\n    - 'b.rb'\n    - 'c.rb'\nLint/MissingSuper:\n  Exclude:\n    - 'd.rb'\nStyle/Alias:\n  Enabled: false\n";
+        assert_eq!(lines_found(".rubocop.yml", Some(old), new), vec![7, 10, 12]);
     }
 
     #[test]
