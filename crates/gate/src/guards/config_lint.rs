@@ -33,6 +33,9 @@ pub struct Entry {
     pub scope: String,
     /// The lines it spans, in the order to report them: the setting first, then its scope.
     pub lines: Vec<u32>,
+    /// The line that opens the block it belongs to (a RuboCop cop's name), where it is
+    /// reported when the block is new: every entry of the block new and that line added.
+    pub group: Option<u32>,
 }
 
 impl Entry {
@@ -43,6 +46,15 @@ impl Entry {
             // `./tests/*` and `tests/*` are the same files.
             scope: scope.strip_prefix("./").unwrap_or(scope).into(),
             lines,
+            group: None,
+        }
+    }
+
+    /// The same entry inside the block opened at line `group`.
+    pub fn in_group(self, group: u32) -> Entry {
+        Entry {
+            group: Some(group),
+            ..self
         }
     }
 
@@ -400,8 +412,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 *renamed_away.entry((what, scope)).or_insert(0) += left;
             }
         }
-        let mut reported = BTreeSet::new();
-        for e in new.iter().filter(|e| r.reported.covers(e)) {
+        // The new entries (index in `new`, line), before they are placed.
+        let mut fresh: Vec<(usize, u32)> = Vec::new();
+        for (at, e) in new.iter().enumerate().filter(|(_, e)| r.reported.covers(e)) {
             let Some(left) = surplus.get_mut(&e.id()).filter(|n| **n > 0) else {
                 continue;
             };
@@ -420,6 +433,22 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 *swapped -= 1;
                 continue;
             }
+            fresh.push((at, line));
+        }
+        // A block all of whose entries are new is reported once, at the line opening it.
+        let fresh_at: BTreeSet<usize> = fresh.iter().map(|&(at, _)| at).collect();
+        let whole_block = |group: u32| {
+            added.contains(&group)
+                && new
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.group == Some(group))
+                    .all(|(at, _)| fresh_at.contains(&at))
+        };
+        let mut reported = BTreeSet::new();
+        for (at, line) in fresh {
+            let e = &new[at];
+            let line = e.group.filter(|&g| whole_block(g)).unwrap_or(line);
             if !reported.insert(line) {
                 continue;
             }
@@ -570,7 +599,7 @@ mod tests {
     fn rubocop_cop_renamed_with_its_files_is_the_same_and_a_new_cop_is_not() {
         let old = "Lint/HandleExceptions:\n  Exclude:\n    - 'a.rb'\nLint/EndAlignment:\n  Exclude:\n    - 'b.rb'\n";
         let new = "Lint/SuppressedException:\n  Exclude:\n    - 'a.rb'\nLayout/EndAlignment:\n  Exclude:\n    - 'b.rb'\n    - 'c.rb'\nLint/MissingSuper:\n  Exclude:\n    - 'd.rb'\nStyle/Alias:\n  Enabled: false\n";
-        assert_eq!(lines_found(".rubocop.yml", Some(old), new), vec![7, 10, 12]);
+        assert_eq!(lines_found(".rubocop.yml", Some(old), new), vec![7, 8, 11]);
     }
 
     #[test]

@@ -160,26 +160,29 @@ fn cop_name(key: &str) -> Option<&str> {
 pub fn rubocop_suppressions(text: &str) -> Vec<Entry> {
     let lines = ylines(text);
     let mut out = Vec::new();
-    let mut cop: Option<String> = None;
+    // The cop being read: its name without department, and the line naming it.
+    let mut cop: Option<(String, u32)> = None;
     for (i, l) in lines.iter().enumerate() {
         if l.indent == 0 && !l.item {
             cop = l
                 .key
                 .as_deref()
                 .and_then(cop_name)
-                .map(|k| k.rsplit('/').next().unwrap_or(k).to_string());
+                .map(|k| (k.rsplit('/').next().unwrap_or(k).to_string(), l.number));
             continue;
         }
-        let Some(name) = cop.as_deref() else {
+        let Some((name, header)) = cop.as_ref() else {
             continue;
         };
         match l.key.as_deref() {
             Some("Enabled") if l.value == "false" => {
-                out.push(Entry::new("rubocop off", name, "", vec![l.number]));
+                out.push(Entry::new("rubocop off", name, "", vec![l.number]).in_group(*header));
             }
             Some("Exclude") => {
                 for (path, line) in list_values(&lines, i) {
-                    out.push(Entry::new("rubocop exclude", name, &path, vec![line]));
+                    out.push(
+                        Entry::new("rubocop exclude", name, &path, vec![line]).in_group(*header),
+                    );
                 }
             }
             _ => {}
