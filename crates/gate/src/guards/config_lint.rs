@@ -51,11 +51,12 @@ impl Entry {
     }
 
     /// The same entry inside the block opened at line `group`.
-    pub fn in_group(self, group: u32) -> Entry {
-        Entry {
-            group: Some(group),
-            ..self
-        }
+    /// The opening line is one of its lines too: a block added whole may be aligned by the
+    /// diff with an old block's identical setting line (`Enabled: false`).
+    pub fn in_group(mut self, group: u32) -> Entry {
+        self.lines.push(group);
+        self.group = Some(group);
+        self
     }
 
     fn id(&self) -> (&str, &str, &str) {
@@ -207,6 +208,9 @@ enum Reported {
 
 impl Reported {
     fn covers(self, e: &Entry) -> bool {
+        if e.what == config_yaml::GOLANGCI_DISABLE {
+            return false;
+        }
         match self {
             Reported::All => true,
             Reported::MypyModules => e.what.starts_with("mypy ") && !e.scope.is_empty(),
@@ -233,7 +237,16 @@ fn read(d: &FileDelta) -> Option<Read> {
     let new = new_kind
         .zip(d.new_text.as_deref())
         .and_then(|(k, t)| entries(k, t));
-    let reported = if new_kind != Some(ConfigKind::Ini) {
+    // A RuboCop, golangci-lint or SpotBugs file the change adds sets the linter up: what
+    // it leaves out was never checked here (as a first flake8 section, below).
+    let set_up = matches!(d.kind, DeltaKind::Added)
+        && matches!(
+            new_kind,
+            Some(ConfigKind::Rubocop | ConfigKind::Golangci | ConfigKind::SpotBugs)
+        );
+    let reported = if set_up {
+        Reported::Nothing
+    } else if new_kind != Some(ConfigKind::Ini) {
         Reported::All
     } else if old_kind == Some(ConfigKind::Ini)
         && d.old_text
@@ -342,6 +355,16 @@ fn rename_cops(old: &mut [Entry], new: &[Entry]) {
     }
 }
 
+/// The setting an entry is when it reaches every file: a linter disabled in golangci-lint
+/// is excluded everywhere, a RuboCop cop turned off is excluded for every file.
+fn everywhere(what: &str) -> &str {
+    match what {
+        config_yaml::GOLANGCI_DISABLE => "golangci exclude",
+        "rubocop off" => "rubocop exclude",
+        _ => what,
+    }
+}
+
 /// The new configuration suppressions of a change, as `disabled_lint` findings.
 pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     let moved_paths = renames(deltas);
@@ -371,6 +394,13 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             }
         }
     }
+    // Rules silenced everywhere that left some file: the same rule now silenced for some
+    // files only is narrowed, not new.
+    let narrowed: BTreeSet<(&str, &str)> = gone
+        .iter()
+        .filter(|((_, _, scope), n)| scope.is_empty() && **n > 0)
+        .map(|((what, rule, _), _)| (everywhere(what), *rule))
+        .collect();
     let mut out = Vec::new();
     for (d, r) in &reads {
         let Some(new) = r.new.as_ref().filter(|_| r.reported != Reported::Nothing) else {
@@ -422,6 +452,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 continue;
             };
             *left -= 1;
+            if !e.scope.is_empty() && narrowed.contains(&(everywhere(&e.what), e.rule.as_str())) {
+                continue;
+            }
             if freed.contains(&line) {
                 continue;
             }

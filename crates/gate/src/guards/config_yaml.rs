@@ -191,6 +191,9 @@ pub fn rubocop_suppressions(text: &str) -> Vec<Entry> {
     out
 }
 
+/// A linter listed under golangci-lint's `linters.disable`.
+pub const GOLANGCI_DISABLE: &str = "golangci disable";
+
 /// The exclusion rules of a golangci-lint configuration: each entry of
 /// `linters.exclusions.rules` (v2) or `issues.exclude-rules` (v1), one per linter it
 /// names, scoped by its `path`, `path-except`, `text` and `source`; and each pattern of
@@ -205,6 +208,13 @@ pub fn golangci_exclusions(text: &str) -> Vec<Entry> {
         match (l.key.as_deref(), parent) {
             (Some("exclude-rules"), Some("issues")) | (Some("rules"), Some("exclusions")) => {
                 exclusion_rules(&lines, i, &mut out);
+            }
+            // Read so a linter turned off whole and now excluded for some files is seen
+            // narrowed; never reported (the file does not say the linter ran before).
+            (Some("disable"), Some("linters")) => {
+                for (linter, line) in list_values(&lines, i) {
+                    out.push(Entry::new(GOLANGCI_DISABLE, &linter, "", vec![line]));
+                }
             }
             (Some("exclude"), Some("issues")) => {
                 for (pattern, line) in list_values(&lines, i) {
