@@ -65,7 +65,10 @@ fn a_golangci_exclusion_rule_added_is_new() {
         "{GOLANGCI_V2}      - linters: # until the linter knows the directive\n          - gocheckcompilerdirectives\n        text: 'directive unrecognized: //go:fix'\n"
     );
     both_ways(
-        &[(".golangci.yml", GOLANGCI_V2), ("main.go", "package main\n")],
+        &[
+            (".golangci.yml", GOLANGCI_V2),
+            ("main.go", "package main\n"),
+        ],
         &writing(&[(".golangci.yml", &new)]),
         &disabled_lint(vec![(".golangci.yml", 11)]),
     );

@@ -79,6 +79,9 @@ pub fn is_spotbugs_filter(name: &str) -> bool {
     name.ends_with(".xml") && name.to_ascii_lowercase().contains("exclude")
 }
 
+/// A `<Match>` being read: its line, its scope's parts, its bugs (value, line).
+type OpenMatch = (u32, Vec<String>, Vec<(String, u32)>);
+
 /// The `<Match>` elements of a SpotBugs exclude filter (root `<FindBugsFilter>`), one
 /// entry per bug pattern, code or category each `<Bug>` names, scoped by the classes,
 /// methods, fields, packages and sources the match names, at the `<Bug>` line (the
@@ -89,8 +92,7 @@ pub fn spotbugs_exclusions(text: &str) -> Vec<Entry> {
         return out;
     }
     let mut in_comment = false;
-    // The open match: its line, scope parts, bugs (value, line).
-    let mut open: Option<(u32, Vec<String>, Vec<(String, u32)>)> = None;
+    let mut open: Option<OpenMatch> = None;
     for (i, raw) in text.lines().enumerate() {
         let number = i as u32 + 1;
         let line = without_xml_comments(raw, &mut in_comment);
@@ -429,7 +431,10 @@ mod tests {
                 (String::new(), "Class=a.C".to_string(), 9),
             ]
         );
-        assert!(spotbugs_exclusions("<project><Match><Bug pattern=\"X\"/></Match></project>").is_empty());
+        assert!(
+            spotbugs_exclusions("<project><Match><Bug pattern=\"X\"/></Match></project>")
+                .is_empty()
+        );
     }
 
     #[test]

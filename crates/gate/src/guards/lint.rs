@@ -310,7 +310,8 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
             .find(|(d, ci)| starts_with_directive(piece, d, *ci))
         {
             let assertion = type_test && *d == "@ts-expect-error";
-            if !assertion && !(*d == "biome-ignore" && biome_format_only(piece)) {
+            let formatter = *d == "biome-ignore" && biome_format_only(piece);
+            if !(assertion || formatter) {
                 out.push(d.to_string());
             }
         } else if cx.lang == Lang::Js && !eslint_rules_off(piece).is_empty() {
