@@ -13,6 +13,7 @@
 use super::config_json;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
+use super::config_yaml;
 use super::scan::snippet;
 use super::unread::Side;
 use super::{DeltaKind, FileDelta, Finding};
@@ -32,6 +33,9 @@ pub struct Entry {
     pub scope: String,
     /// The lines it spans, in the order to report them: the setting first, then its scope.
     pub lines: Vec<u32>,
+    /// The line that opens the block it belongs to (a RuboCop cop's name), where it is
+    /// reported when the block is new: every entry of the block new and that line added.
+    pub group: Option<u32>,
 }
 
 impl Entry {
@@ -42,7 +46,17 @@ impl Entry {
             // `./tests/*` and `tests/*` are the same files.
             scope: scope.strip_prefix("./").unwrap_or(scope).into(),
             lines,
+            group: None,
         }
+    }
+
+    /// The same entry inside the block opened at line `group`.
+    /// The opening line is one of its lines too: a block added whole may be aligned by the
+    /// diff with an old block's identical setting line (`Enabled: false`).
+    pub fn in_group(mut self, group: u32) -> Entry {
+        self.lines.push(group);
+        self.group = Some(group);
+        self
     }
 
     fn id(&self) -> (&str, &str, &str) {
@@ -109,6 +123,12 @@ enum ConfigKind {
     /// flake8 and mypy settings of `setup.cfg`, `tox.ini`, `.flake8`, `mypy.ini`: read for
     /// what the change removed only (see [`config_text::ini_suppressions`]).
     Ini,
+    /// `.rubocop*.yml`: cops off or excluded for files (see [`config_yaml`]).
+    Rubocop,
+    /// `.golangci.y*ml`: exclusion rules (see [`config_yaml`]).
+    Golangci,
+    /// A SpotBugs exclude filter: its `<Match>` elements.
+    SpotBugs,
 }
 
 fn kind_of(path: &str) -> Option<ConfigKind> {
@@ -122,6 +142,9 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         "package.json" => ConfigKind::PackageJson,
         _ if config_text::is_eslint_config(name) => ConfigKind::Eslint,
         _ if config_text::is_ini_config(name) => ConfigKind::Ini,
+        _ if config_yaml::is_rubocop_config(name) => ConfigKind::Rubocop,
+        _ if config_yaml::is_golangci_config(name) => ConfigKind::Golangci,
+        _ if config_text::is_spotbugs_filter(name) => ConfigKind::SpotBugs,
         _ => return None,
     })
 }
@@ -133,6 +156,9 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
         ConfigKind::PackageJson => config_json::rules_off(text),
         ConfigKind::Ini => Some(config_text::ini_suppressions(text)),
+        ConfigKind::Rubocop => Some(config_yaml::rubocop_suppressions(text)),
+        ConfigKind::Golangci => Some(config_yaml::golangci_exclusions(text)),
+        ConfigKind::SpotBugs => Some(config_text::spotbugs_exclusions(text)),
     }
 }
 
@@ -182,6 +208,9 @@ enum Reported {
 
 impl Reported {
     fn covers(self, e: &Entry) -> bool {
+        if e.what == config_yaml::GOLANGCI_DISABLE {
+            return false;
+        }
         match self {
             Reported::All => true,
             Reported::MypyModules => e.what.starts_with("mypy ") && !e.scope.is_empty(),
@@ -208,7 +237,16 @@ fn read(d: &FileDelta) -> Option<Read> {
     let new = new_kind
         .zip(d.new_text.as_deref())
         .and_then(|(k, t)| entries(k, t));
-    let reported = if new_kind != Some(ConfigKind::Ini) {
+    // A RuboCop, golangci-lint or SpotBugs file the change adds sets the linter up: what
+    // it leaves out was never checked here (as a first flake8 section, below).
+    let set_up = matches!(d.kind, DeltaKind::Added)
+        && matches!(
+            new_kind,
+            Some(ConfigKind::Rubocop | ConfigKind::Golangci | ConfigKind::SpotBugs)
+        );
+    let reported = if set_up {
+        Reported::Nothing
+    } else if new_kind != Some(ConfigKind::Ini) {
         Reported::All
     } else if old_kind == Some(ConfigKind::Ini)
         && d.old_text
@@ -267,6 +305,66 @@ fn renamed(scope: &str, renames: &[(String, String)]) -> Option<String> {
     })
 }
 
+/// RuboCop renames cops between versions (`Lint/HandleExceptions` became
+/// `Lint/SuppressedException`). A cop whose `Exclude` list left the file and another cop,
+/// not there before, that came with exactly the same files is that cop renamed: its old
+/// entries take the new name. Files are the fingerprint: a cop turned off whole and another
+/// turned off whole say nothing of being the same.
+fn rename_cops(old: &mut [Entry], new: &[Entry]) {
+    const EXCLUDE: &str = "rubocop exclude";
+    let files = |entries: &[Entry]| {
+        let mut by_cop: HashMap<String, BTreeSet<String>> = HashMap::new();
+        for e in entries.iter().filter(|e| e.what == EXCLUDE) {
+            by_cop
+                .entry(e.rule.clone())
+                .or_default()
+                .insert(e.scope.clone());
+        }
+        by_cop
+    };
+    let cops = |entries: &[Entry]| -> BTreeSet<String> {
+        entries
+            .iter()
+            .filter(|e| e.what.starts_with("rubocop "))
+            .map(|e| e.rule.clone())
+            .collect()
+    };
+    let (before, now) = (files(old), files(new));
+    let (cops_before, cops_now) = (cops(old), cops(new));
+    let mut arrived: Vec<(&String, &BTreeSet<String>)> = now
+        .iter()
+        .filter(|(cop, _)| !cops_before.contains(*cop))
+        .collect();
+    arrived.sort();
+    let mut renames = HashMap::new();
+    let mut departed: Vec<(&String, &BTreeSet<String>)> = before
+        .iter()
+        .filter(|(cop, _)| !cops_now.contains(*cop))
+        .collect();
+    departed.sort();
+    for (from, set) in departed {
+        if let Some(at) = arrived.iter().position(|(_, s)| *s == set) {
+            let (to, _) = arrived.remove(at);
+            renames.insert(from.clone(), to.clone());
+        }
+    }
+    for e in old.iter_mut().filter(|e| e.what == EXCLUDE) {
+        if let Some(to) = renames.get(&e.rule) {
+            e.rule = to.clone();
+        }
+    }
+}
+
+/// The setting an entry is when it reaches every file: a linter disabled in golangci-lint
+/// is excluded everywhere, a RuboCop cop turned off is excluded for every file.
+fn everywhere(what: &str) -> &str {
+    match what {
+        config_yaml::GOLANGCI_DISABLE => "golangci exclude",
+        "rubocop off" => "rubocop exclude",
+        _ => what,
+    }
+}
+
 /// The new configuration suppressions of a change, as `disabled_lint` findings.
 pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     let moved_paths = renames(deltas);
@@ -278,6 +376,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 if let Some(to) = renamed(&e.scope, &moved_paths) {
                     e.scope = to;
                 }
+            }
+            if let Some(new) = r.new.as_deref() {
+                rename_cops(&mut r.old, new);
             }
             Some((*d, r))
         })
@@ -293,6 +394,13 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             }
         }
     }
+    // Rules silenced everywhere that left some file: the same rule now silenced for some
+    // files only is narrowed, not new.
+    let narrowed: BTreeSet<(&str, &str)> = gone
+        .iter()
+        .filter(|((_, _, scope), n)| scope.is_empty() && **n > 0)
+        .map(|((what, rule, _), _)| (everywhere(what), *rule))
+        .collect();
     let mut out = Vec::new();
     for (d, r) in &reads {
         let Some(new) = r.new.as_ref().filter(|_| r.reported != Reported::Nothing) else {
@@ -334,8 +442,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 *renamed_away.entry((what, scope)).or_insert(0) += left;
             }
         }
-        let mut reported = BTreeSet::new();
-        for e in new.iter().filter(|e| r.reported.covers(e)) {
+        // The new entries (index in `new`, line), before they are placed.
+        let mut fresh: Vec<(usize, u32)> = Vec::new();
+        for (at, e) in new.iter().enumerate().filter(|(_, e)| r.reported.covers(e)) {
             let Some(left) = surplus.get_mut(&e.id()).filter(|n| **n > 0) else {
                 continue;
             };
@@ -343,6 +452,9 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 continue;
             };
             *left -= 1;
+            if !e.scope.is_empty() && narrowed.contains(&(everywhere(&e.what), e.rule.as_str())) {
+                continue;
+            }
             if freed.contains(&line) {
                 continue;
             }
@@ -354,6 +466,22 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 *swapped -= 1;
                 continue;
             }
+            fresh.push((at, line));
+        }
+        // A block all of whose entries are new is reported once, at the line opening it.
+        let fresh_at: BTreeSet<usize> = fresh.iter().map(|&(at, _)| at).collect();
+        let whole_block = |group: u32| {
+            added.contains(&group)
+                && new
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.group == Some(group))
+                    .all(|(at, _)| fresh_at.contains(&at))
+        };
+        let mut reported = BTreeSet::new();
+        for (at, line) in fresh {
+            let e = &new[at];
+            let line = e.group.filter(|&g| whole_block(g)).unwrap_or(line);
             if !reported.insert(line) {
                 continue;
             }
@@ -498,6 +626,13 @@ mod tests {
         assert!(findings(&[&moved, &config]).is_empty());
         // Without the rename, the same text excludes other files.
         assert_eq!(findings(&[&config]).len(), 2);
+    }
+
+    #[test]
+    fn rubocop_cop_renamed_with_its_files_is_the_same_and_a_new_cop_is_not() {
+        let old = "Lint/HandleExceptions:\n  Exclude:\n    - 'a.rb'\nLint/EndAlignment:\n  Exclude:\n    - 'b.rb'\n";
+        let new = "Lint/SuppressedException:\n  Exclude:\n    - 'a.rb'\nLayout/EndAlignment:\n  Exclude:\n    - 'b.rb'\n    - 'c.rb'\nLint/MissingSuper:\n  Exclude:\n    - 'd.rb'\nStyle/Alias:\n  Enabled: false\n";
+        assert_eq!(lines_found(".rubocop.yml", Some(old), new), vec![7, 8, 11]);
     }
 
     #[test]

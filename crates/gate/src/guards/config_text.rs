@@ -71,6 +71,125 @@ pub fn animal_sniffer_ignores(text: &str) -> Vec<Entry> {
     out
 }
 
+/// A SpotBugs (FindBugs) filter file that may exclude findings: an XML file with `exclude`
+/// in its name (`spotbugs-exclude.xml`, `findbugs-exclude-filter.xml`); its root is
+/// checked by [`spotbugs_exclusions`]. An include filter, which limits what is analysed
+/// rather than silencing findings, has no `exclude` in its name.
+pub fn is_spotbugs_filter(name: &str) -> bool {
+    name.ends_with(".xml") && name.to_ascii_lowercase().contains("exclude")
+}
+
+/// A `<Match>` being read: its line, its scope's parts, its bugs (value, line).
+type OpenMatch = (u32, Vec<String>, Vec<(String, u32)>);
+
+/// The `<Match>` elements of a SpotBugs exclude filter (root `<FindBugsFilter>`), one
+/// entry per bug pattern, code or category each `<Bug>` names, scoped by the classes,
+/// methods, fields, packages and sources the match names, at the `<Bug>` line (the
+/// `<Match>` line when it names no bug: every finding there). XML comments are not read.
+pub fn spotbugs_exclusions(text: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    if !text.contains("<FindBugsFilter") {
+        return out;
+    }
+    let mut in_comment = false;
+    let mut open: Option<OpenMatch> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let number = i as u32 + 1;
+        let line = without_xml_comments(raw, &mut in_comment);
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with("<Match") && !line.starts_with("<Match/") && open.is_none() {
+            open = Some((number, Vec::new(), Vec::new()));
+        }
+        if let Some((_, scope, bugs)) = open.as_mut() {
+            for tag in ["Class", "Method", "Field", "Package", "Source", "Local"] {
+                if let Some(name) = element_attr(line, tag, "name") {
+                    scope.push(format!("{tag}={name}"));
+                }
+            }
+            for attr in ["pattern", "code", "category"] {
+                if let Some(values) = element_attr(line, "Bug", attr) {
+                    bugs.extend(
+                        values
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|v| !v.is_empty())
+                            .map(|v| (v.to_string(), number)),
+                    );
+                }
+            }
+        }
+        if line.contains("</Match>") {
+            if let Some((at, mut scope, bugs)) = open.take() {
+                scope.sort();
+                let scope = scope.join(" ");
+                if bugs.is_empty() {
+                    out.push(Entry::new("spotbugs exclude", "", &scope, vec![at]));
+                }
+                for (bug, line) in bugs {
+                    out.push(Entry::new("spotbugs exclude", &bug, &scope, vec![line]));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `line` with its XML comments blanked; `in_comment` carries a comment across lines.
+fn without_xml_comments(line: &str, in_comment: &mut bool) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    loop {
+        if *in_comment {
+            match rest.find("-->") {
+                Some(end) => {
+                    rest = &rest[end + 3..];
+                    *in_comment = false;
+                }
+                None => return out,
+            }
+        }
+        match rest.find("<!--") {
+            Some(start) => {
+                out.push_str(&rest[..start]);
+                rest = &rest[start + 4..];
+                *in_comment = true;
+            }
+            None => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
+/// The value of attribute `attr` of the element `<tag ..>` on the line.
+fn element_attr<'l>(line: &'l str, tag: &str, attr: &str) -> Option<&'l str> {
+    let open = format!("<{tag}");
+    let at = line.find(&open)?;
+    let rest = &line[at + open.len()..];
+    if !rest.starts_with([' ', '\t', '/', '>']) {
+        return None;
+    }
+    let rest = &rest[..rest.find('>').unwrap_or(rest.len())];
+    let key = format!("{attr}=");
+    let mut from = 0;
+    while let Some(k) = rest[from..].find(&key) {
+        let start = from + k;
+        let before = rest[..start].chars().last();
+        let value = &rest[start + key.len()..];
+        if before.is_some_and(char::is_whitespace) {
+            let q = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            let value = &value[1..];
+            return value.find(q).map(|end| &value[..end]);
+        }
+        from = start + key.len();
+    }
+    None
+}
+
 /// Rules an ESLint configuration turns off, one setting per line: `"no-console": "off"`,
 /// `'no-undef': 0`, `"@x/rule": ["off", {..}]`, `no-console: off` (YAML). A rule name is
 /// lower case with a `-` or `/` (or the value is the word `off`), so option keys such as
@@ -294,6 +413,28 @@ mod tests {
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
         .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn spotbugs_matches_one_entry_per_bug() {
+        let text = "<FindBugsFilter>\n  <!-- <Match><Bug pattern=\"X\"/></Match> -->\n  <Match>\n    <!-- False positive -->\n    <Class name=\"a.B\" />\n    <Method name=\"read\" />\n    <Bug pattern=\"NCR_X, AT_Y\" />\n  </Match>\n  <Match>\n    <Class name=\"a.C\"/>\n  </Match>\n</FindBugsFilter>\n";
+        let got: Vec<(String, String, u32)> = spotbugs_exclusions(text)
+            .into_iter()
+            .map(|e| (e.rule, e.scope, e.lines[0]))
+            .collect();
+        let scope = "Class=a.B Method=read".to_string();
+        assert_eq!(
+            got,
+            vec![
+                ("NCR_X".to_string(), scope.clone(), 7),
+                ("AT_Y".to_string(), scope, 7),
+                (String::new(), "Class=a.C".to_string(), 9),
+            ]
+        );
+        assert!(
+            spotbugs_exclusions("<project><Match><Bug pattern=\"X\"/></Match></project>")
+                .is_empty()
+        );
     }
 
     #[test]

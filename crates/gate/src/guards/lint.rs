@@ -282,6 +282,22 @@ fn runner_type_test(path: &str) -> bool {
         || path.split('/').rev().skip(1).any(|d| d == "test-d")
 }
 
+/// Whether a Biome suppression comment names only the formatter (`biome-ignore format:
+/// keep the table aligned`, also `biome-ignore-all` and `-start`): it keeps a hand layout,
+/// as `prettier-ignore` or `rustfmt::skip` do, and silences no lint or type rule.
+fn biome_format_only(piece: &str) -> bool {
+    let Some(rest) = piece.trim_start().strip_prefix("biome-ignore") else {
+        return false;
+    };
+    let rest = ["-all", "-start", "-end"]
+        .iter()
+        .find_map(|v| rest.strip_prefix(v))
+        .unwrap_or(rest);
+    let categories = rest.split(':').next().unwrap_or("");
+    let mut words = categories.split_whitespace().peekable();
+    words.peek().is_some() && words.all(|w| w == "format")
+}
+
 /// The suppressions on one line, as short labels (`eslint-disable`, `#[allow(`).
 /// `type_test`: the line is in a type-test file ([`is_type_test`]), where
 /// `@ts-expect-error` is an assertion; `@ts-ignore` and the rest stay suppressions there.
@@ -293,7 +309,9 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
             .iter()
             .find(|(d, ci)| starts_with_directive(piece, d, *ci))
         {
-            if !(type_test && *d == "@ts-expect-error") {
+            let assertion = type_test && *d == "@ts-expect-error";
+            let formatter = *d == "biome-ignore" && biome_format_only(piece);
+            if !(assertion || formatter) {
                 out.push(d.to_string());
             }
         } else if cx.lang == Lang::Js && !eslint_rules_off(piece).is_empty() {
@@ -470,6 +488,7 @@ mod tests {
             "// @ts-nocheck",
             "/* istanbul ignore next */",
             "// biome-ignore lint/suspicious: x",
+            "// biome-ignore-all lint/style/useConst format: both",
         ] {
             assert!(hits(Lang::Js, line), "{line}");
         }
@@ -480,6 +499,8 @@ mod tests {
     fn js_lookalikes_are_not_suppressions() {
         for line in [
             "const s = '// eslint-disable-line';",
+            "// biome-ignore format: keep the hand layout",
+            "/* biome-ignore-all format: generated table */",
             "// we never use eslint-disable here",
             "// eslint-disabled rules are listed below",
             "ts_ignore(x)",

@@ -7,6 +7,7 @@ mod config_json;
 mod config_lint;
 mod config_text;
 mod config_toml;
+mod config_yaml;
 mod dead_return;
 mod debug;
 mod deleted;

@@ -1,0 +1,142 @@
+//! Suppressions written in RuboCop, golangci-lint and SpotBugs configuration: a cop turned
+//! off or excluded for files, a golangci-lint exclusion rule, a SpotBugs exclude `<Match>`.
+//! A new cop block is reported once at its name, a file added to an existing block at that
+//! file; a cop renamed with the same files, moved between departments or between the
+//! configuration and its todo file, or a rule migrated from golangci-lint v1 to v2 is not
+//! new; raised limits, files excluded from every cop and formatter directives are not
+//! suppressions. Real repositories, the real binary, judged uncommitted and committed.
+
+mod gitrepo;
+
+use gitrepo::{both_ways, lines_of, writing};
+
+fn disabled_lint(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
+    move |_, receipt, mode| {
+        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
+        assert_eq!(
+            lines_of(receipt, "disabled_lint"),
+            want,
+            "{mode}: {receipt}"
+        );
+    }
+}
+
+const RUBOCOP_OLD: &str = "AllCops:\n  TargetRubyVersion: 2.2\n\nLineLength:\n  Enabled: false\n\nMetrics/MethodLength:\n  Max: 15\n\nStyle/GlobalVars:\n  Exclude:\n    - 'bin/tool'\n";
+
+#[test]
+fn rubocop_cops_newly_off_or_excluded_are_new() {
+    // Line 4 `Metrics/LineLength` is the old `LineLength` under its department; `Max`
+    // raised and `AllCops: Exclude` are no suppressions. New: the `Metrics/AbcSize` block
+    // (line 8), `lib/x.rb` added to `Style/GlobalVars` (line 17), the `Lint/Eval` block
+    // (line 19).
+    let new = "AllCops:\n  TargetRubyVersion: 2.2\n  Exclude:\n    - 'vendor/**/*'\n\nMetrics/LineLength:\n  Enabled: false\nMetrics/AbcSize:\n  Enabled: false\n\nMetrics/MethodLength:\n  Max: 30\n\nStyle/GlobalVars:\n  Exclude:\n    - 'bin/tool'\n    - 'lib/x.rb'\n\nLint/Eval:\n  Exclude:\n    - 'spec/helper.rb'\n";
+    both_ways(
+        &[(".rubocop.yml", RUBOCOP_OLD)],
+        &writing(&[(".rubocop.yml", new)]),
+        &disabled_lint(vec![
+            (".rubocop.yml", 8),
+            (".rubocop.yml", 17),
+            (".rubocop.yml", 19),
+        ]),
+    );
+}
+
+#[test]
+fn rubocop_cops_renamed_or_moved_from_the_todo_file_are_not_new() {
+    // An upgrade: `Lint/HandleExceptions` renamed `Lint/SuppressedException` with the same
+    // files, `Lint/EndAlignment` moved to `Layout/EndAlignment` with the todo file's entry
+    // folded in. Only `lib/c.rb` (line 8) and the new `Lint/MissingSuper` (line 10) are new.
+    let old = "Lint/HandleExceptions:\n  Exclude:\n    - 'lib/a.rb'\n\nLint/EndAlignment:\n  Exclude:\n    - 'lib/b.rb'\n";
+    let todo = "inherit_mode: {}\nLint/EndAlignment:\n  Exclude:\n    - 'lib/e.rb'\n\nStyle/Documentation:\n  Enabled: false\n";
+    let new = "Lint/SuppressedException:\n  Exclude:\n    - 'lib/a.rb'\n\nLayout/EndAlignment:\n  Exclude:\n    - 'lib/b.rb'\n    - 'lib/c.rb'\n    - 'lib/e.rb'\nLint/MissingSuper:\n  Exclude:\n    - 'lib/d.rb'\n";
+    let new_todo = "inherit_mode: {}\nStyle/Documentation:\n  Enabled: false\n";
+    both_ways(
+        &[(".rubocop.yml", old), (".rubocop_todo.yml", todo)],
+        &writing(&[(".rubocop.yml", new), (".rubocop_todo.yml", new_todo)]),
+        &disabled_lint(vec![(".rubocop.yml", 8), (".rubocop.yml", 10)]),
+    );
+}
+
+const GOLANGCI_V2: &str = "version: \"2\"\nlinters:\n  enable:\n    - gosec\n  exclusions:\n    rules:\n      - path: _test\\.go\n        linters:\n          - gosec\n";
+
+#[test]
+fn a_golangci_exclusion_rule_added_is_new() {
+    let new = format!(
+        "{GOLANGCI_V2}      - linters: # until the linter knows the directive\n          - gocheckcompilerdirectives\n        text: 'directive unrecognized: //go:fix'\n"
+    );
+    both_ways(
+        &[
+            (".golangci.yml", GOLANGCI_V2),
+            ("main.go", "package main\n"),
+        ],
+        &writing(&[(".golangci.yml", &new)]),
+        &disabled_lint(vec![(".golangci.yml", 11)]),
+    );
+}
+
+#[test]
+fn golangci_rules_migrated_from_v1_to_v2_are_not_new() {
+    let v1 = "linters:\n  enable:\n    - gosec\nissues:\n  exclude-rules:\n    - path: _test\\.go\n      linters: [gosec]\n";
+    both_ways(
+        &[(".golangci.yml", v1)],
+        &writing(&[(".golangci.yml", GOLANGCI_V2)]),
+        &disabled_lint(vec![]),
+    );
+}
+
+const SPOTBUGS_OLD: &str = "<?xml version=\"1.0\"?>\n<FindBugsFilter>\n  <Match>\n    <Class name=\"a.B\" />\n    <Bug pattern=\"EI_EXPOSE_REP\" />\n  </Match>\n</FindBugsFilter>\n";
+
+#[test]
+fn a_spotbugs_exclude_match_added_is_new_and_one_reordered_is_not() {
+    let added = SPOTBUGS_OLD.replace(
+        "</FindBugsFilter>",
+        "  <Match>\n    <!-- False positive -->\n    <Class name=\"a.C\" />\n    <Method name=\"read\" />\n    <Bug pattern=\"NCR_NOT_PROPERLY_CHECKED_READ\" />\n  </Match>\n</FindBugsFilter>",
+    );
+    both_ways(
+        &[("src/conf/spotbugs-exclude-filter.xml", SPOTBUGS_OLD)],
+        &writing(&[("src/conf/spotbugs-exclude-filter.xml", &added)]),
+        &disabled_lint(vec![("src/conf/spotbugs-exclude-filter.xml", 11)]),
+    );
+    // The same match with its elements re-ordered and a comment added.
+    let reordered = "<?xml version=\"1.0\"?>\n<FindBugsFilter>\n  <!-- kept -->\n  <Match>\n    <Bug pattern=\"EI_EXPOSE_REP\" />\n    <Class name=\"a.B\" />\n  </Match>\n</FindBugsFilter>\n";
+    both_ways(
+        &[("src/conf/spotbugs-exclude-filter.xml", SPOTBUGS_OLD)],
+        &writing(&[("src/conf/spotbugs-exclude-filter.xml", reordered)]),
+        &disabled_lint(vec![]),
+    );
+}
+
+#[test]
+fn biome_ignore_format_is_a_formatter_directive_and_biome_ignore_lint_is_not() {
+    let old = "export const a = 1;\n";
+    let new = "export const a = 1;\n// biome-ignore format: keep the table aligned\nexport const t = [1,   2];\n// biome-ignore lint/security/noGlobalEval: bench\neval(\"1\");\n";
+    both_ways(
+        &[("src/a.ts", old)],
+        &writing(&[("src/a.ts", new)]),
+        &disabled_lint(vec![("src/a.ts", 4)]),
+    );
+}
+
+#[test]
+fn a_linter_disabled_everywhere_then_excluded_for_tests_only_is_narrowed() {
+    // `errcheck` was off everywhere and is now excluded for test files only (narrowed);
+    // `noctx`, which ran everywhere, is newly excluded for test files (line 9).
+    let old = "linters:\n  enable:\n    - noctx\n  disable:\n    - errcheck\n";
+    let new = "linters:\n  enable:\n    - noctx\n    - errcheck\n  exclusions:\n    rules:\n      - linters:\n        - errcheck\n        - noctx\n        path: _test.go\n";
+    both_ways(
+        &[(".golangci.yaml", old)],
+        &writing(&[(".golangci.yaml", new)]),
+        &disabled_lint(vec![(".golangci.yaml", 9)]),
+    );
+}
+
+#[test]
+fn a_configuration_file_added_sets_the_linter_up() {
+    // A first `.rubocop.yml`: its cops off configure a linter that never ran here.
+    let first = "Style/Documentation:\n  Enabled: false\n";
+    both_ways(
+        &[("lib/a.rb", "x = 1\n")],
+        &writing(&[(".rubocop.yml", first)]),
+        &disabled_lint(vec![]),
+    );
+}
