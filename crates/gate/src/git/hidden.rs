@@ -11,6 +11,9 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexEntry {
     pub path: String,
+    /// The path's own bytes when they are not UTF-8: `path` is then their lossy reading,
+    /// which names another file (or none).
+    pub raw: Option<Vec<u8>>,
     /// The stat data git recorded (seconds, nanoseconds), truncated to 32 bits as git does.
     pub ctime: (u32, u32),
     pub mtime: (u32, u32),
@@ -103,8 +106,10 @@ pub fn read_index(index: &[u8]) -> Option<Vec<IndexEntry>> {
         if mode & 0o170000 == 0o040000 {
             return None;
         }
+        let raw = std::str::from_utf8(&path).is_err().then(|| path.clone());
         entries.push(IndexEntry {
             path: String::from_utf8_lossy(&path).into_owned(),
+            raw,
             ctime: (word(at)?, word(at + 4)?),
             mtime: (word(at + 8)?, word(at + 12)?),
             ino: word(at + 20)?,
@@ -238,6 +243,7 @@ mod tests {
     fn every_stat_field_must_match() {
         let entry = IndexEntry {
             path: "t".into(),
+            raw: None,
             ctime: (10, 5),
             mtime: (9, 1),
             ino: 7,
