@@ -1311,6 +1311,88 @@ mod tests {
         assert!(refusal(usize::MAX).contains(r"`t\xff.js`"));
     }
 
+    /// The own comparison in less usual repositories agrees with `git status`: a linked
+    /// worktree (its `.git` a file, its index in the common directory's `worktrees/`),
+    /// more entries than one thread's share, an fsmonitor hook that lies (git never asks
+    /// it), and an index extension the reader does not know (skipped when git may skip
+    /// it, an error when git must understand it).
+    #[test]
+    fn the_own_comparison_holds_in_odd_repositories() {
+        let tmp = tempfile::tempdir().unwrap();
+        let main = tmp.path().join("main");
+        std::fs::create_dir_all(&main).unwrap();
+        test_git(&main, &["init", "-q", "-b", "main"]);
+        for i in 0..2_500 {
+            let path = main.join(format!("d{}/f{i}.txt", i / 300));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, format!("{i}\n")).unwrap();
+        }
+        test_git(&main, &["add", "-A"]);
+        test_git(&main, &["commit", "-qm", "many"]);
+        test_git(&main, &["worktree", "add", "-q", "../wt"]);
+        let codes = |s: &WorkState| -> Vec<(String, String)> {
+            let mut v: Vec<_> = s
+                .entries
+                .iter()
+                .map(|e| (e.path.clone(), e.code.clone()))
+                .collect();
+            v.sort();
+            v
+        };
+        let both = |root: &Path| {
+            let repo = Repo::discover(root).unwrap();
+            let own = repo.work_state_own(0).unwrap().expect("answers");
+            let by_git = repo.work_state_from(usize::MAX).unwrap();
+            assert_eq!(codes(&own), codes(&by_git));
+            codes(&own)
+        };
+        // Edits at both ends of every thread's share of the entries (2,500 entries, at
+        // least 1,024 a thread).
+        let changed = [0, 1, 1_023, 1_024, 1_025, 1_249, 1_250, 2_047, 2_048, 2_499];
+        let wt = tmp.path().join("wt");
+        for i in changed {
+            std::fs::write(wt.join(format!("d{}/f{i}.txt", i / 300)), "edited\n").unwrap();
+        }
+        let mut want: Vec<(String, String)> = changed
+            .iter()
+            .map(|i| (format!("d{}/f{i}.txt", i / 300), ".M".to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(both(&wt), want, "linked worktree, many entries");
+        assert!(both(&main).is_empty(), "the main checkout is untouched");
+        // An fsmonitor hook that says nothing changed: git's own status believes it.
+        let hook = tmp.path().join("fsmonitor.sh");
+        std::fs::write(&hook, "#!/bin/sh\nprintf 'token\\0'\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let hook = hook.to_str().unwrap();
+        test_git(&main, &["config", "core.fsmonitor", hook]);
+        test_git(&main, &["status", "--porcelain"]);
+        std::fs::write(main.join("d0/f7.txt"), "seven, edited\n").unwrap();
+        let lied = test_git(&main, &["status", "--porcelain", "--untracked-files=no"]);
+        assert_eq!(String::from_utf8_lossy(&lied), "", "the hook lies to git");
+        assert_eq!(both(&main), [("d0/f7.txt".to_string(), ".M".to_string())]);
+        // Extensions: an optional one (upper case) is skipped by git and the reader alike;
+        // a required one (lower case) git refuses, and so the own comparison fails too.
+        let index_path = main.join(".git/index");
+        let index = std::fs::read(&index_path).unwrap();
+        let with = |sig: &[u8]| {
+            let (body, _sum) = index.split_at(index.len() - 20);
+            let mut out = body.to_vec();
+            out.extend_from_slice(sig);
+            out.extend_from_slice(&4u32.to_be_bytes());
+            out.extend_from_slice(b"junk");
+            out.extend_from_slice(&[0; 20]);
+            std::fs::write(&index_path, out).unwrap();
+        };
+        with(b"ZZZZ");
+        assert_eq!(both(&main), [("d0/f7.txt".to_string(), ".M".to_string())]);
+        with(b"zzzz");
+        let repo = Repo::discover(&main).unwrap();
+        assert!(repo.work_state_own(0).is_err());
+        assert!(repo.work_state_from(usize::MAX).is_err());
+    }
+
     /// An unresolved merge reads as unmerged either way.
     #[test]
     fn the_own_comparison_reads_an_unresolved_merge() {
