@@ -516,7 +516,8 @@ impl Repo {
             // An index this reader does not know: git names the flagged files; the stat
             // check is left to git (docs/threat-model.md).
             None => (
-                hidden::parse_ls_files_v(&output(self.git(), ["ls-files", "-v", "-z"])?),
+                hidden::parse_ls_files_v(&output(self.git(), ["ls-files", "-v", "-z"])?)
+                    .map_err(|name| not_utf8(&name))?,
                 Vec::new(),
             ),
         };
