@@ -1148,3 +1148,41 @@ fn a_test_whose_name_is_not_utf8_cannot_be_emptied_unseen() {
     let out = stop(&r, "s-odd");
     assert_eq!(stop_decision(&out), "block", "{}", out.explain());
 }
+
+/// Attack (a name that differs only in case): a script sets `core.ignorecase=true` (in a
+/// config file the jail does not protect, or from an unjailed agent) and writes
+/// `makefile` beside the tracked `Makefile`; make reads `makefile` first, so `make test`
+/// runs the agent's target. git took the new file for the tracked one: not untracked, not
+/// changed, and the receipt of the passing `loopgate check` called the tree clean.
+/// loopgate's git now reads case as this file system does (`core.ignorecase=false` on
+/// every command): the file is an addition the guards are shown. (No guard yet finds fault
+/// with a new makefile: docs/threat-model.md.)
+#[test]
+fn a_makefile_differing_only_in_case_is_seen() {
+    let r = TestRepo::with_files(&[
+        (
+            "loopgate.toml",
+            "version = 1\n[[check]]\nname = \"t\"\nrun = \"make -s test\"\n",
+        ),
+        ("Makefile", "test:\n\tfalse\n"),
+    ]);
+    let out = loopgate(&r, &["check"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the check fails: {}",
+        text(&out)
+    );
+    let dirty = || r.latest_receipt().expect("a receipt")["repo"]["dirty"].clone();
+    assert_eq!(
+        dirty(),
+        json!(false),
+        "lookalike: the tracked Makefile is not reported"
+    );
+    r.git(&["config", "core.ignorecase", "true"]);
+    r.write("makefile", "test:\n\ttrue\n");
+    assert_eq!(r.git(&["status", "--porcelain"]), "", "git looks");
+    let out = loopgate(&r, &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(dirty(), json!(true), "{}", text(&out));
+}

@@ -1394,6 +1394,41 @@ mod tests {
         assert!(repo.work_state_from(usize::MAX).is_err());
     }
 
+    /// `core.ignorecase=true` in the repository's config (this file system tells case
+    /// apart): a new `makefile` beside the tracked `Makefile` is an untracked file on both
+    /// paths, as is the new name of a case-only rename.
+    #[test]
+    fn a_name_differing_only_in_case_is_its_own_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        test_git(root, &["init", "-q", "-b", "main"]);
+        std::fs::write(root.join("Makefile"), "test:\n\tfalse\n").unwrap();
+        std::fs::write(root.join("a.txt"), "a\n").unwrap();
+        test_git(root, &["add", "-A"]);
+        test_git(root, &["commit", "-qm", "a"]);
+        test_git(root, &["config", "core.ignorecase", "true"]);
+        std::fs::write(root.join("makefile"), "test:\n\ttrue\n").unwrap();
+        std::fs::rename(root.join("a.txt"), root.join("A.txt")).unwrap();
+        let repo = Repo::discover(root).unwrap();
+        let want = [
+            ("A.txt".to_string(), "??".to_string()),
+            ("a.txt".to_string(), ".D".to_string()),
+            ("makefile".to_string(), "??".to_string()),
+        ];
+        for state in [
+            repo.work_state_own(0).unwrap().expect("answers"),
+            repo.work_state_from(usize::MAX).unwrap(),
+        ] {
+            let mut codes: Vec<(String, String)> = state
+                .entries
+                .iter()
+                .map(|e| (e.path.clone(), e.code.clone()))
+                .collect();
+            codes.sort();
+            assert_eq!(codes, want);
+        }
+    }
+
     /// An unresolved merge reads as unmerged either way.
     #[test]
     fn the_own_comparison_reads_an_unresolved_merge() {
