@@ -274,6 +274,22 @@ fn non_utf8_path_and_binary_test_file_do_not_panic() {
     .unwrap();
     let big = "// filler line\n".repeat(200_000);
     repo.write("test/huge.test.js", &big);
+    // A new file whose name is not UTF-8 cannot be named to the guards (its skip would go
+    // unseen): refused, naming it, whether or not the guards run.
+    for args in [
+        vec!["check", "--json", "--no-guards"],
+        vec!["check", "--json"],
+    ] {
+        let out = repo.loopgate().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(r"`test/bad-\xff.test.js`: its name is not UTF-8"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+    std::fs::remove_file(repo.path().join(name)).unwrap();
     let out = repo
         .loopgate()
         .args(["check", "--json", "--no-guards"])

@@ -1066,6 +1066,27 @@ fn a_large_tree_is_compared_to_the_nanosecond_too() {
     let said = text(&out);
     assert_eq!(out.status.code(), Some(3), "{said}");
     assert!(said.contains("tests/b.test.js"), "{said}");
+    // A failing test whose name is not UTF-8, emptied, a passing test left at the name's
+    // lossy reading (`a_test_whose_name_is_not_utf8_cannot_be_emptied_unseen`): the own
+    // comparison stat'ed the lossy name and PASSED it; it is refused now.
+    use std::os::unix::ffi::OsStrExt;
+    r.git(&["update-index", "--no-skip-worktree", "tests/b.test.js"]);
+    r.write("tests/b.test.js", GOOD_TEST);
+    let odd = r
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"tests/c\xff.test.js"));
+    std::fs::write(&odd, FAILING_TEST).unwrap();
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-qm", "odd name"]);
+    std::fs::write(&odd, &same_size).unwrap();
+    r.write("tests/c\u{fffd}.test.js", GOOD_TEST);
+    let out = loopgate(&r, &["check"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(r"cannot judge the changed file `tests/c\xff.test.js`"),
+        "{said}"
+    );
 }
 
 /// Attack (sparse checkout, red team two): a script runs `git sparse-checkout set
@@ -1089,4 +1110,79 @@ fn a_sparse_checkout_does_not_hide_the_tests() {
         said.contains("guard deleted_tests: fail") && said.contains("tests/b.test.js"),
         "{said}"
     );
+}
+
+/// Attack (a name that is not UTF-8): the repository has a failing test whose name is not
+/// UTF-8 (`tests/b\xff.test.js`). The agent empties it and leaves a passing test at the
+/// name's lossy reading, `tests/b\u{fffd}.test.js`, which is what loopgate looked at for
+/// it: `loopgate check` PASSED (the check's own glob runs the emptied file), on the
+/// `git status` path and on the own comparison of a large tree alike (see
+/// `a_large_tree_is_compared_to_the_nanosecond_too`). Such a change is refused now,
+/// naming the file; unchanged, the name is no obstacle.
+#[test]
+fn a_test_whose_name_is_not_utf8_cannot_be_emptied_unseen() {
+    use std::os::unix::ffi::OsStrExt;
+    let r = red_repo();
+    let odd = r
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"tests/c\xff.test.js"));
+    std::fs::write(&odd, FAILING_TEST).unwrap();
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-qm", "odd name"]);
+    r.write("tests/b.test.js", GOOD_TEST);
+    r.git(&["commit", "-qam", "b passes"]);
+    start(&r, "s-odd");
+    let out = loopgate(&r, &["check"]);
+    assert_eq!(out.status.code(), Some(1), "the test fails: {}", text(&out));
+    std::fs::write(&odd, format!("{:<1$}\n", "// gone", FAILING_TEST.len() - 1)).unwrap();
+    r.write("tests/c\u{fffd}.test.js", GOOD_TEST);
+    let out = loopgate(&r, &["check"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(
+            r"cannot judge the changed file `tests/c\xff.test.js`: its name is not UTF-8"
+        ),
+        "{said}"
+    );
+    let out = stop(&r, "s-odd");
+    assert_eq!(stop_decision(&out), "block", "{}", out.explain());
+}
+
+/// Attack (a name that differs only in case): a script sets `core.ignorecase=true` (in a
+/// config file the jail does not protect, or from an unjailed agent) and writes
+/// `makefile` beside the tracked `Makefile`; make reads `makefile` first, so `make test`
+/// runs the agent's target. git took the new file for the tracked one: not untracked, not
+/// changed, and the receipt of the passing `loopgate check` called the tree clean.
+/// loopgate's git now reads case as this file system does (`core.ignorecase=false` on
+/// every command): the file is an addition the guards are shown. (No guard yet finds fault
+/// with a new makefile: docs/threat-model.md.)
+#[test]
+fn a_makefile_differing_only_in_case_is_seen() {
+    let r = TestRepo::with_files(&[
+        (
+            "loopgate.toml",
+            "version = 1\n[[check]]\nname = \"t\"\nrun = \"make -s test\"\n",
+        ),
+        ("Makefile", "test:\n\tfalse\n"),
+    ]);
+    let out = loopgate(&r, &["check"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the check fails: {}",
+        text(&out)
+    );
+    let dirty = || r.latest_receipt().expect("a receipt")["repo"]["dirty"].clone();
+    assert_eq!(
+        dirty(),
+        json!(false),
+        "lookalike: the tracked Makefile is not reported"
+    );
+    r.git(&["config", "core.ignorecase", "true"]);
+    r.write("makefile", "test:\n\ttrue\n");
+    assert_eq!(r.git(&["status", "--porcelain"]), "", "git looks");
+    let out = loopgate(&r, &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(dirty(), json!(true), "{}", text(&out));
 }

@@ -342,6 +342,9 @@ impl Repo {
                 "--no-ahead-behind",
             ],
         )?;
+        if let Some(rec) = first_non_utf8(&out) {
+            return Err(not_utf8(status_path(rec)));
+        }
         let mut state = parse_status_v2(&out);
         self.add_hidden(&mut state)?;
         Ok(state)
@@ -366,7 +369,13 @@ impl Repo {
         else {
             return Ok(None);
         };
-        if entries.len() < min_entries || entries.iter().any(|e| e.mode & 0o170000 == 0o160000) {
+        // A path that is not UTF-8 is left to git: the lossy reading of its name would
+        // be stat'ed instead, and a pristine copy there would read as the tracked file.
+        if entries.len() < min_entries
+            || entries
+                .iter()
+                .any(|e| e.mode & 0o170000 == 0o160000 || e.raw.is_some())
+        {
             return Ok(None);
         }
         use std::os::unix::fs::MetadataExt;
@@ -417,9 +426,13 @@ impl Repo {
         if head.is_empty() {
             return Ok(None);
         }
+        let (untracked, staged) = (untracked?, staged?);
+        if let Some(name) = first_non_utf8(&untracked).or(first_non_utf8(&staged)) {
+            return Err(not_utf8(name));
+        }
         let mut codes: std::collections::BTreeMap<String, [char; 2]> = Default::default();
         let mut hidden_paths = Vec::new();
-        for change in parse_name_status_z(&staged?) {
+        for change in parse_name_status_z(&staged) {
             let x = match change.kind {
                 ChangeKind::Added => 'A',
                 ChangeKind::Deleted => 'D',
@@ -431,8 +444,15 @@ impl Repo {
             if e.stage != 0 {
                 codes.insert(e.path.clone(), ['U', 'U']);
             } else if e.intent_to_add {
-                // diff-index stages it as added; status, like loopgate, says not yet.
-                codes.insert(e.path.clone(), ['.', 'A']);
+                // Status reads `git add -N` as not staged yet: added in the work tree, or
+                // deleted from it when the file is gone; a path HEAD holds is deleted from
+                // the index (diff-index says `A` for a new path and `M` for that one).
+                let x = match codes.get(&e.path) {
+                    Some(['M', _]) => 'D',
+                    _ => '.',
+                };
+                let on_disk = std::fs::symlink_metadata(self.root.join(&e.path)).is_ok();
+                codes.insert(e.path.clone(), [x, if on_disk { 'A' } else { 'D' }]);
             } else if e.hidden {
                 let on_disk = std::fs::symlink_metadata(self.root.join(&e.path)).is_ok();
                 let y = hidden::status_code(on_disk).chars().nth(1).unwrap_or('M');
@@ -463,7 +483,7 @@ impl Repo {
                 orig: None,
             })
             .collect();
-        for path in untracked?.split(|b| *b == 0).filter(|p| !p.is_empty()) {
+        for path in untracked.split(|b| *b == 0).filter(|p| !p.is_empty()) {
             state.entries.push(StatusEntry {
                 path: lossy(path),
                 code: "??".into(),
@@ -492,11 +512,12 @@ impl Repo {
             return Ok(());
         }
         let (hidden_paths, unvouched) = match hidden::read_index(&index) {
-            Some(entries) => self.unvouched(entries, state),
+            Some(entries) => self.unvouched(entries, state)?,
             // An index this reader does not know: git names the flagged files; the stat
             // check is left to git (docs/threat-model.md).
             None => (
-                hidden::parse_ls_files_v(&output(self.git(), ["ls-files", "-v", "-z"])?),
+                hidden::parse_ls_files_v(&output(self.git(), ["ls-files", "-v", "-z"])?)
+                    .map_err(|name| not_utf8(&name))?,
                 Vec::new(),
             ),
         };
@@ -528,21 +549,31 @@ impl Repo {
         &self,
         entries: Vec<hidden::IndexEntry>,
         state: &WorkState,
-    ) -> (Vec<String>, Vec<String>) {
+    ) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+        use std::os::unix::ffi::OsStrExt;
         use std::os::unix::fs::MetadataExt;
         let named: BTreeSet<&str> = state.entries.iter().map(|e| e.path.as_str()).collect();
         let mut flagged = Vec::new();
         let mut changed = Vec::new();
         for e in entries {
             if e.hidden {
+                if let Some(raw) = &e.raw {
+                    return Err(not_utf8(raw));
+                }
                 flagged.push(e.path);
                 continue;
             }
             // Gitlinks (submodules) have no content here; status compares their commit.
-            if e.mode & 0o170000 == 0o160000 || named.contains(e.path.as_str()) {
+            // A name that is not UTF-8 is never taken as named: its lossy reading may be
+            // another file's.
+            if e.mode & 0o170000 == 0o160000 || (e.raw.is_none() && named.contains(e.path.as_str()))
+            {
                 continue;
             }
-            let full = self.root.join(&e.path);
+            let full = match &e.raw {
+                Some(raw) => self.root.join(OsStr::from_bytes(raw)),
+                None => self.root.join(&e.path),
+            };
             // A file gone from disk is a deletion status reports itself.
             let Ok(meta) = std::fs::symlink_metadata(&full) else {
                 continue;
@@ -570,10 +601,13 @@ impl Repo {
                 })
                 .is_some_and(|id| id.as_slice() == e.oid);
             if !same {
+                if let Some(raw) = &e.raw {
+                    return Err(not_utf8(raw));
+                }
                 changed.push(e.path);
             }
         }
-        (flagged, changed)
+        Ok((flagged, changed))
     }
 
     /// Paths changed between `commit` and the work tree, as additions, modifications and
@@ -608,6 +642,9 @@ impl Repo {
                         "--",
                     ],
                 )?;
+                if let Some(name) = first_non_utf8(&out) {
+                    return Err(not_utf8(name));
+                }
                 for p in out.split(|b| *b == 0).filter(|p| !p.is_empty()) {
                     candidates.insert(lossy(p));
                 }
@@ -636,6 +673,9 @@ impl Repo {
             args.extend(candidates.iter().map(|p| format!(":(literal){p}")));
         }
         let out = output(self.git_on_worktree()?, &args)?;
+        if let Some(name) = first_non_utf8(&out) {
+            return Err(not_utf8(name));
+        }
         let mut changes = parse_name_status_z(&out);
         for path in &state.hidden {
             if !changes.iter().any(|c| &c.path == path) {
@@ -774,6 +814,38 @@ const MAX_PATHSPECS: usize = 2000;
 
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The refusal for a changed file whose name is not UTF-8. Every path the guards read is
+/// text, and the lossy reading of such a name names another file: an agent could empty
+/// `tests/b\xff.test.js` and leave a harmless file at `tests/b\u{fffd}.test.js` for the
+/// guards to read. Judging what cannot be named is not possible; passing it is a hole.
+fn not_utf8(name: &[u8]) -> anyhow::Error {
+    anyhow!(
+        "cannot judge the changed file `{}`: its name is not UTF-8, and loopgate reads every path as UTF-8; rename it (`git mv`) or restore it",
+        name.escape_ascii()
+    )
+}
+
+/// The first NUL-separated field of git's output that is not UTF-8. Only paths can be:
+/// codes, modes and ids are ASCII.
+fn first_non_utf8(out: &[u8]) -> Option<&[u8]> {
+    out.split(|b| *b == 0)
+        .find(|field| std::str::from_utf8(field).is_err())
+}
+
+/// The path of a `git status --porcelain=v2` record, past its fixed fields.
+fn status_path(rec: &[u8]) -> &[u8] {
+    let fixed = match rec.get(..2) {
+        Some(b"1 ") => 8,
+        Some(b"2 ") => 9,
+        Some(b"u ") => 10,
+        Some(b"? " | b"! ") => 1,
+        _ => 0,
+    };
+    rec.splitn(fixed + 1, |b| *b == b' ')
+        .nth(fixed)
+        .unwrap_or(rec)
 }
 
 /// Parse `git status --porcelain=v2 -z --branch`.
@@ -1045,6 +1117,14 @@ mod tests {
             "k.txt",
             "dir/h.txt",
             "keep/l.txt",
+            "m.txt",
+            "o.txt",
+            "p.txt",
+            "q.txt",
+            "r.txt",
+            "-dash",
+            "new\nline",
+            "Case.txt",
         ] {
             write(f, &format!("{f} body\n"));
         }
@@ -1098,6 +1178,21 @@ mod tests {
         test_git(root, &["add", "-N", "n.txt"]);
         write("u.txt", "untracked\n");
         write("x.log", "ignored\n");
+        // `git add -N` over a path HEAD holds, kept and removed from disk; a new one removed.
+        test_git(root, &["rm", "-q", "--cached", "m.txt", "o.txt"]);
+        test_git(root, &["add", "-N", "m.txt", "o.txt"]);
+        std::fs::remove_file(root.join("o.txt")).unwrap();
+        write("s.txt", "intent, then gone\n");
+        test_git(root, &["add", "-N", "s.txt"]);
+        std::fs::remove_file(root.join("s.txt")).unwrap();
+        // A FIFO in a file's place; an exec bit set in the index only; odd names.
+        std::fs::remove_file(root.join("p.txt")).unwrap();
+        let fifo = Command::new("mkfifo").arg(root.join("p.txt")).status();
+        assert!(fifo.unwrap().success());
+        test_git(root, &["update-index", "--chmod=+x", "q.txt"]);
+        write("-dash", "changed\n");
+        write("new\nline", "changed\n");
+        std::fs::rename(root.join("Case.txt"), root.join("case.txt")).unwrap();
         let got = both("every kind of change");
         let want: Vec<(String, String)> = [
             ("a.txt", ".M"),
@@ -1116,6 +1211,15 @@ mod tests {
             ("link", ".M"),
             ("n.txt", ".A"),
             ("u.txt", "??"),
+            ("m.txt", "DA"),
+            ("o.txt", "DD"),
+            ("s.txt", ".D"),
+            ("p.txt", ".M"),
+            ("q.txt", "MM"),
+            ("-dash", ".M"),
+            ("new\nline", ".M"),
+            ("Case.txt", ".D"),
+            ("case.txt", "??"),
         ]
         .iter()
         .map(|(p, c)| (p.to_string(), c.to_string()))
@@ -1135,6 +1239,194 @@ mod tests {
             .set_times(times)
             .unwrap();
         assert!(both("same-size edit").contains(&("b.txt".to_string(), ".M".to_string())));
+    }
+
+    /// An index with no stat data (`read-tree`; git records no size for a racily clean
+    /// entry either): every file is hashed, the unchanged read as unchanged (the size rule
+    /// must not call them changed), a changed one as changed, the empty one too.
+    #[test]
+    fn entries_without_stat_data_are_hashed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        test_git(root, &["init", "-q", "-b", "main"]);
+        for (f, body) in [("a", "a\n"), ("b", "b\n"), ("empty", ""), ("empty2", "")] {
+            std::fs::write(root.join(f), body).unwrap();
+        }
+        test_git(root, &["add", "-A"]);
+        test_git(root, &["commit", "-qm", "a"]);
+        test_git(root, &["read-tree", "HEAD"]);
+        std::fs::write(root.join("b"), "b, longer now\n").unwrap();
+        std::fs::write(root.join("empty2"), "no longer empty\n").unwrap();
+        let repo = Repo::discover(root).unwrap();
+        let own = repo.work_state_own(0).unwrap().expect("answers");
+        let codes: Vec<(&str, &str)> = own
+            .entries
+            .iter()
+            .map(|e| (e.path.as_str(), e.code.as_str()))
+            .collect();
+        assert_eq!(codes, [("b", ".M"), ("empty2", ".M")]);
+        let by_git = repo.work_state_from(usize::MAX).unwrap();
+        assert_eq!(own.entries, by_git.entries);
+    }
+
+    /// A tracked file whose name is not UTF-8 cannot be named to the guards (its lossy
+    /// reading names another file, where an agent can leave a harmless one): a change to
+    /// it is refused, by either path, naming it. Unchanged, it is no obstacle; a name that
+    /// really holds U+FFFD is an ordinary name.
+    #[test]
+    fn a_changed_name_that_is_not_utf8_is_refused() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let odd = root.join(OsStr::from_bytes(b"t\xff.js"));
+        let decoy = root.join("t\u{fffd}.js");
+        test_git(root, &["init", "-q", "-b", "main"]);
+        std::fs::write(&odd, "test('b', () => { throw 'FAIL' });\n").unwrap();
+        std::fs::write(root.join("k\u{fffd}.js"), "k\n").unwrap();
+        test_git(root, &["add", "-A"]);
+        test_git(root, &["commit", "-qm", "a"]);
+        let repo = Repo::discover(root).unwrap();
+        assert!(repo.work_state_own(0).unwrap().is_none(), "left to git");
+        assert!(!repo.work_state_from(0).unwrap().dirty());
+        std::fs::write(root.join("k\u{fffd}.js"), "k changed\n").unwrap();
+        let state = repo.work_state_from(0).unwrap();
+        assert_eq!(state.entries[0].path, "k\u{fffd}.js");
+        std::fs::write(&odd, "test('b', () => {  /* gone   */ });\n").unwrap();
+        std::fs::write(&decoy, "test('c', () => {});\n").unwrap();
+        let refusal = |min: usize| repo.work_state_from(min).unwrap_err().to_string();
+        for min in [0, usize::MAX] {
+            let said = refusal(min);
+            assert!(
+                said.contains(r"`t\xff.js`") && said.contains("not UTF-8"),
+                "{said}"
+            );
+        }
+        // Hidden from git's status by the skip-worktree bit: the index reader refuses it.
+        let flag = Command::new("git")
+            .current_dir(root)
+            .args(["update-index", "--skip-worktree", "--"])
+            .arg(OsStr::from_bytes(b"t\xff.js"))
+            .status()
+            .unwrap();
+        assert!(flag.success());
+        assert!(refusal(usize::MAX).contains(r"`t\xff.js`"));
+    }
+
+    /// The own comparison in less usual repositories agrees with `git status`: a linked
+    /// worktree (its `.git` a file, its index in the common directory's `worktrees/`),
+    /// more entries than one thread's share, an fsmonitor hook that lies (git never asks
+    /// it), and an index extension the reader does not know (skipped when git may skip
+    /// it, an error when git must understand it).
+    #[test]
+    fn the_own_comparison_holds_in_odd_repositories() {
+        let tmp = tempfile::tempdir().unwrap();
+        let main = tmp.path().join("main");
+        std::fs::create_dir_all(&main).unwrap();
+        test_git(&main, &["init", "-q", "-b", "main"]);
+        for i in 0..2_500 {
+            let path = main.join(format!("d{}/f{i}.txt", i / 300));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, format!("{i}\n")).unwrap();
+        }
+        test_git(&main, &["add", "-A"]);
+        test_git(&main, &["commit", "-qm", "many"]);
+        test_git(&main, &["worktree", "add", "-q", "../wt"]);
+        let codes = |s: &WorkState| -> Vec<(String, String)> {
+            let mut v: Vec<_> = s
+                .entries
+                .iter()
+                .map(|e| (e.path.clone(), e.code.clone()))
+                .collect();
+            v.sort();
+            v
+        };
+        let both = |root: &Path| {
+            let repo = Repo::discover(root).unwrap();
+            let own = repo.work_state_own(0).unwrap().expect("answers");
+            let by_git = repo.work_state_from(usize::MAX).unwrap();
+            assert_eq!(codes(&own), codes(&by_git));
+            codes(&own)
+        };
+        // Edits at both ends of every thread's share of the entries (2,500 entries, at
+        // least 1,024 a thread).
+        let changed = [0, 1, 1_023, 1_024, 1_025, 1_249, 1_250, 2_047, 2_048, 2_499];
+        let wt = tmp.path().join("wt");
+        for i in changed {
+            std::fs::write(wt.join(format!("d{}/f{i}.txt", i / 300)), "edited\n").unwrap();
+        }
+        let mut want: Vec<(String, String)> = changed
+            .iter()
+            .map(|i| (format!("d{}/f{i}.txt", i / 300), ".M".to_string()))
+            .collect();
+        want.sort();
+        assert_eq!(both(&wt), want, "linked worktree, many entries");
+        assert!(both(&main).is_empty(), "the main checkout is untouched");
+        // An fsmonitor hook that says nothing changed: git's own status believes it.
+        let hook = tmp.path().join("fsmonitor.sh");
+        std::fs::write(&hook, "#!/bin/sh\nprintf 'token\\0'\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let hook = hook.to_str().unwrap();
+        test_git(&main, &["config", "core.fsmonitor", hook]);
+        test_git(&main, &["status", "--porcelain"]);
+        std::fs::write(main.join("d0/f7.txt"), "seven, edited\n").unwrap();
+        let lied = test_git(&main, &["status", "--porcelain", "--untracked-files=no"]);
+        assert_eq!(String::from_utf8_lossy(&lied), "", "the hook lies to git");
+        assert_eq!(both(&main), [("d0/f7.txt".to_string(), ".M".to_string())]);
+        // Extensions: an optional one (upper case) is skipped by git and the reader alike;
+        // a required one (lower case) git refuses, and so the own comparison fails too.
+        let index_path = main.join(".git/index");
+        let index = std::fs::read(&index_path).unwrap();
+        let with = |sig: &[u8]| {
+            let (body, _sum) = index.split_at(index.len() - 20);
+            let mut out = body.to_vec();
+            out.extend_from_slice(sig);
+            out.extend_from_slice(&4u32.to_be_bytes());
+            out.extend_from_slice(b"junk");
+            out.extend_from_slice(&[0; 20]);
+            std::fs::write(&index_path, out).unwrap();
+        };
+        with(b"ZZZZ");
+        assert_eq!(both(&main), [("d0/f7.txt".to_string(), ".M".to_string())]);
+        with(b"zzzz");
+        let repo = Repo::discover(&main).unwrap();
+        assert!(repo.work_state_own(0).is_err());
+        assert!(repo.work_state_from(usize::MAX).is_err());
+    }
+
+    /// `core.ignorecase=true` in the repository's config (this file system tells case
+    /// apart): a new `makefile` beside the tracked `Makefile` is an untracked file on both
+    /// paths, as is the new name of a case-only rename.
+    #[test]
+    fn a_name_differing_only_in_case_is_its_own_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        test_git(root, &["init", "-q", "-b", "main"]);
+        std::fs::write(root.join("Makefile"), "test:\n\tfalse\n").unwrap();
+        std::fs::write(root.join("a.txt"), "a\n").unwrap();
+        test_git(root, &["add", "-A"]);
+        test_git(root, &["commit", "-qm", "a"]);
+        test_git(root, &["config", "core.ignorecase", "true"]);
+        std::fs::write(root.join("makefile"), "test:\n\ttrue\n").unwrap();
+        std::fs::rename(root.join("a.txt"), root.join("A.txt")).unwrap();
+        let repo = Repo::discover(root).unwrap();
+        let want = [
+            ("A.txt".to_string(), "??".to_string()),
+            ("a.txt".to_string(), ".D".to_string()),
+            ("makefile".to_string(), "??".to_string()),
+        ];
+        for state in [
+            repo.work_state_own(0).unwrap().expect("answers"),
+            repo.work_state_from(usize::MAX).unwrap(),
+        ] {
+            let mut codes: Vec<(String, String)> = state
+                .entries
+                .iter()
+                .map(|e| (e.path.clone(), e.code.clone()))
+                .collect();
+            codes.sort();
+            assert_eq!(codes, want);
+        }
     }
 
     /// An unresolved merge reads as unmerged either way.

@@ -44,6 +44,10 @@ const OVERRIDES: &[&str] = &[
     // within the second is caught by loopgate's own check, see `super::hidden`.)
     "core.checkStat=default",
     "core.trustctime=true",
+    // A name that differs from a tracked one only in case is a file of its own here:
+    // with `core.ignorecase=true` in a config the agent can write, a new `makefile` (which
+    // make reads before the tracked `Makefile`) was neither untracked nor changed to git.
+    "core.ignorecase=false",
 ];
 
 /// Inherited variables loopgate sets itself; every other `GIT_*` variable is removed.

@@ -11,6 +11,9 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexEntry {
     pub path: String,
+    /// The path's own bytes when they are not UTF-8: `path` is then their lossy reading,
+    /// which names another file (or none).
+    pub raw: Option<Vec<u8>>,
     /// The stat data git recorded (seconds, nanoseconds), truncated to 32 bits as git does.
     pub ctime: (u32, u32),
     pub mtime: (u32, u32),
@@ -103,8 +106,10 @@ pub fn read_index(index: &[u8]) -> Option<Vec<IndexEntry>> {
         if mode & 0o170000 == 0o040000 {
             return None;
         }
+        let raw = std::str::from_utf8(&path).is_err().then(|| path.clone());
         entries.push(IndexEntry {
             path: String::from_utf8_lossy(&path).into_owned(),
+            raw,
             ctime: (word(at)?, word(at + 4)?),
             mtime: (word(at + 8)?, word(at + 12)?),
             ino: word(at + 20)?,
@@ -143,14 +148,19 @@ fn varint(bytes: &[u8]) -> Option<(usize, usize)> {
 }
 
 /// Paths of `git ls-files -v -z` whose tag says git will not look at the work-tree file:
-/// `S` (skip-worktree) or a lower-case letter (assume-unchanged).
-pub fn parse_ls_files_v(out: &[u8]) -> Vec<String> {
+/// `S` (skip-worktree) or a lower-case letter (assume-unchanged). `Err` holds the first
+/// such path that is not UTF-8: it cannot be named to the guards.
+pub fn parse_ls_files_v(out: &[u8]) -> Result<Vec<String>, Vec<u8>> {
     out.split(|b| *b == 0)
         .filter_map(|rec| {
             let (tag, rest) = (rec.first()?, rec.get(1..)?);
             let path = rest.strip_prefix(b" ")?;
             let hidden = *tag == b'S' || tag.is_ascii_lowercase();
-            (hidden && !path.is_empty()).then(|| String::from_utf8_lossy(path).into_owned())
+            (hidden && !path.is_empty()).then(|| {
+                std::str::from_utf8(path)
+                    .map(str::to_string)
+                    .map_err(|_| path.to_vec())
+            })
         })
         .collect()
 }
@@ -173,15 +183,24 @@ mod tests {
     fn skip_worktree_and_assume_unchanged_are_hidden() {
         let out = b"H src/a.rs\0S tests/b.test.js\0h tests/c.test.js\0s d.txt\0? x\0";
         assert_eq!(
-            parse_ls_files_v(out),
+            parse_ls_files_v(out).unwrap(),
             ["tests/b.test.js", "tests/c.test.js", "d.txt"]
         );
     }
 
+    /// A flagged path that is not UTF-8 is given back as bytes, not as its lossy reading;
+    /// an unflagged one is no concern of this list.
+    #[test]
+    fn a_flagged_name_that_is_not_utf8_is_an_error() {
+        let out = b"H ok\xff\0S t\xff.js\0h u\xfe.js\0";
+        assert_eq!(parse_ls_files_v(out), Err(b"t\xff.js".to_vec()));
+        assert_eq!(parse_ls_files_v(b"H ok\xff\0S fine\0").unwrap(), ["fine"]);
+    }
+
     #[test]
     fn nothing_hidden_in_an_ordinary_index() {
-        assert!(parse_ls_files_v(b"H a\0H b c\0").is_empty());
-        assert!(parse_ls_files_v(b"").is_empty());
+        assert!(parse_ls_files_v(b"H a\0H b c\0").unwrap().is_empty());
+        assert!(parse_ls_files_v(b"").unwrap().is_empty());
     }
 
     /// A real index written by git, with and without each bit, in each version.
@@ -238,6 +257,7 @@ mod tests {
     fn every_stat_field_must_match() {
         let entry = IndexEntry {
             path: "t".into(),
+            raw: None,
             ctime: (10, 5),
             mtime: (9, 1),
             ino: 7,

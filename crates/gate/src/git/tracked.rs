@@ -28,6 +28,10 @@ pub enum OnDisk {
 /// 2-core VM, and this one is cheaper from 5,000 (`perf stat -e task-clock`, bench trees).
 pub const MIN_ENTRIES: usize = 3_000;
 
+/// The largest file hashed against an entry that recorded no size: a larger one is taken
+/// as changed unread (racily clean entries are recent writes, rarely this large).
+const UNRECORDED_SIZE_CAP: u64 = 64 << 20;
+
 /// Compare `entries` (stage 0, no gitlinks, not flagged) with the files under `root`.
 /// `index_mtime` is the index file's own mtime: an entry whose mtime is not older was
 /// written in the index's last moment and may have changed again within the same clock
@@ -141,18 +145,26 @@ fn compare_one(dir: &OwnedFd, name: &str, e: &IndexEntry, index_mtime: (u32, u32
     if hidden::stat_vouches(e, &disk) && e.mtime < index_mtime {
         return OnDisk::Same;
     }
-    let bytes = if link {
-        readlinkat(dir, name, Vec::new())
-            .ok()
-            .map(|t| t.into_bytes())
-    } else {
-        read_file(dir, name)
-    };
-    let same = bytes
-        .and_then(|b| {
-            gix_object::compute_hash(gix_hash::Kind::Sha1, gix_object::Kind::Blob, &b).ok()
+    // git's rule: another size than the recorded one is a change, unless none was recorded
+    // (0: never stat'ed, or smudged as racily clean); nothing is read then. A size the
+    // index cannot hold, or a large file with no size to compare, is taken as changed
+    // unread too: a sparse file of any size costs the agent no disk, hashing it costs time.
+    let size = st.st_size as u64;
+    if size > u64::from(u32::MAX)
+        || (e.size != 0 && size != u64::from(e.size))
+        || (e.size == 0 && size > UNRECORDED_SIZE_CAP)
+    {
+        return OnDisk::Modified;
+    }
+    let id = if link {
+        readlinkat(dir, name, Vec::new()).ok().and_then(|t| {
+            gix_object::compute_hash(gix_hash::Kind::Sha1, gix_object::Kind::Blob, t.as_bytes())
+                .ok()
         })
-        .is_some_and(|id| id.as_slice() == e.oid);
+    } else {
+        hash_file(dir, name, size)
+    };
+    let same = id.is_some_and(|id| id.as_slice() == e.oid);
     if same {
         OnDisk::Same
     } else {
@@ -160,7 +172,9 @@ fn compare_one(dir: &OwnedFd, name: &str, e: &IndexEntry, index_mtime: (u32, u32
     }
 }
 
-fn read_file(dir: &OwnedFd, name: &str) -> Option<Vec<u8>> {
+/// The blob id of the file's content, read in pieces: `size` bytes exactly, as stat'ed (a
+/// file that grew or shrank since gets another id).
+fn hash_file(dir: &OwnedFd, name: &str, size: u64) -> Option<gix_hash::ObjectId> {
     let fd = rustix::fs::openat(
         dir,
         name,
@@ -168,8 +182,24 @@ fn read_file(dir: &OwnedFd, name: &str) -> Option<Vec<u8>> {
         Mode::empty(),
     )
     .ok()?;
-    let mut file = std::fs::File::from(fd);
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+    let mut file = std::fs::File::from(fd).take(size + 1);
+    let mut hasher = gix_hash::hasher(gix_hash::Kind::Sha1);
+    hasher.update(&gix_object::encode::loose_header(
+        gix_object::Kind::Blob,
+        size,
+    ));
+    let mut buf = vec![0; 64 * 1024];
+    let mut read = 0u64;
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                read += n as u64;
+                hasher.update(&buf[..n]);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    (read == size).then(|| hasher.try_finalize().ok()).flatten()
 }
