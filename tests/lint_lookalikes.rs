@@ -81,6 +81,109 @@ fn ts_ignore_in_a_type_test_and_ts_expect_error_in_source_are_still_suppressions
     }
 }
 
+const APPLY_TESTS: &str = "import { expect, test } from 'vitest'\n\
+import * as z from '../index'\n\
+\n\
+const withMin = (schema: z.ZodString, n: number) => schema.min(n)\n\
+\n\
+test('apply passes extra args', () => {\n\
+  expect(z.string().apply(withMin, 3).parse('abcd')).toBe('abcd')\n\
+})\n";
+
+/// `APPLY_TESTS` with one more test case holding `body`.
+fn apply_tests_with(body: &str) -> String {
+    format!("{APPLY_TESTS}\ntest('apply type-checks its args', () => {{\n{body}}})\n")
+}
+
+/// Statements that only exist for their type error: a call whose value is dropped, one of
+/// the arguments of such a call, a `_`-named declaration nobody reads.
+const TYPE_ASSERTIONS: &str = "  // @ts-expect-error wrong arg type\n\
+  z.string().apply(withMin, '3');\n\
+  // @ts-expect-error missing arg\n\
+  z.string().apply(withMin);\n\
+\n\
+  z.toZod<{ id: string }>()(\n\
+    // @ts-expect-error extra keys fail exact output matching\n\
+    z.object({ id: z.string(), extra: z.string() })\n\
+  );\n\
+\n\
+  // @ts-expect-error a schema is not a JSON schema\n\
+  const _json: z.JSONSchema = z.string();\n";
+
+#[test]
+fn ts_expect_error_over_a_statement_with_no_runtime_effect_in_a_test_case_asserts() {
+    // An ordinary `*.test.ts`, type-checked by its runner: the directive is the test's
+    // assertion that the statement under it does not type-check.
+    let path = "src/tests/apply.test.ts";
+    let new = apply_tests_with(TYPE_ASSERTIONS);
+    both_ways(
+        &[(path, APPLY_TESTS)],
+        &writing(&[(path, &new)]),
+        &|code, receipt, mode| {
+            assert_eq!(lines_of(receipt, "disabled_lint"), vec![], "{mode}");
+            assert_eq!(code, Some(0), "{mode}: {receipt}");
+        },
+    );
+}
+
+#[test]
+fn ts_expect_error_over_code_run_for_its_effect_or_in_source_is_still_a_suppression() {
+    // The same statements in source code: the checker is silenced there.
+    let source = "src/apply.ts";
+    let old = "import * as z from './index'\n\nexport const withMin = (schema: z.ZodString, n: number) => schema.min(n)\n";
+    let new = format!("{old}\nexport function check() {{\n{TYPE_ASSERTIONS}}}\n");
+    both_ways(
+        &[(source, old)],
+        &writing(&[(source, &new)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                vec![
+                    (source.to_string(), 6),
+                    (source.to_string(), 8),
+                    (source.to_string(), 12),
+                    (source.to_string(), 16)
+                ],
+                "{mode}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+    // In a test case, code that runs for its effect: ill-typed input given to the code
+    // under test (an assignment, a call awaited, checked by `expect`, or whose effect the
+    // next statement checks), or a `_` name that is read after all.
+    let path = "src/tests/apply.test.ts";
+    let runtime = "  // @ts-expect-error adding a mock method for the test\n\
+  server.send = vi.fn()\n\
+  // @ts-expect-error testing an undefined value\n\
+  await api.get(url, { searchParams: undefined })\n\
+  // @ts-expect-error\n\
+  expect(() => z.string().apply(withMin, '3')).toThrow()\n\
+  // @ts-expect-error search route does not define $ws\n\
+  client.search.$ws({ query: { q: 'test' } })\n\
+\n\
+  expect(webSocketMock).toHaveBeenCalled()\n\
+  // @ts-expect-error\n\
+  const _json: z.JSONSchema = z.string()\n\
+  send(_json)\n";
+    let new = apply_tests_with(runtime);
+    both_ways(
+        &[(path, APPLY_TESTS)],
+        &writing(&[(path, &new)]),
+        &|code, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "disabled_lint"),
+                [11, 13, 15, 17, 21]
+                    .into_iter()
+                    .map(|n| (path.to_string(), n))
+                    .collect::<Vec<_>>(),
+                "{mode}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
 const BIND_TESTS: &str = "package viper\n\
 \n\
 func TestBindString(t *testing.T) {\n\

@@ -44,6 +44,7 @@ mod test_paths;
 mod tests_count;
 mod todos;
 mod tokens;
+mod type_assertions;
 pub mod unread;
 mod widen;
 

@@ -6,7 +6,7 @@ use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
 use super::{
     dead_return, debug, gated_return, junit_port, lint, miri_gates, skip_helpers, skips, todos,
-    Finding, Line,
+    type_assertions, Finding, Line,
 };
 use std::collections::HashSet;
 
@@ -308,6 +308,15 @@ pub fn scan<'a>(
         cx.options_off = &options_off;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
+            if kind == Kind::Lint && may_assert(lang, is_test, &view, &found) {
+                let whole = whole.get_or_insert_with(|| {
+                    f.text
+                        .map(|t| lex(&lang.syntax(), t, usize::MAX))
+                        .unwrap_or_default()
+                });
+                let at = (line.number as usize).saturating_sub(1);
+                drop_type_assertion(whole, at, &mut found);
+            }
             if kind == Kind::Skips && is_test && view.code.trim_start().starts_with("return") {
                 let whole = whole.get_or_insert_with(|| {
                     f.text
@@ -554,7 +563,7 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         _ => Vec::new(),
     };
     let mut n = 0u32;
-    for (view, raw) in views.iter().zip(text.split('\n')) {
+    for (at, (view, raw)) in views.iter().zip(text.split('\n')).enumerate() {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
         }
@@ -562,9 +571,30 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         cx.skip_helpers = &helpers;
         cx.raw = raw;
         cx.options_off = &options_off;
-        n = n.saturating_add(kind.find(&cx, role).len() as u32);
+        let mut found = kind.find(&cx, role);
+        if kind == Kind::Lint && may_assert(lang, is_test, view, &found) {
+            drop_type_assertion(&views, at, &mut found);
+        }
+        n = n.saturating_add(found.len() as u32);
     }
     n
+}
+
+/// Whether a line's lint markers hold a `@ts-expect-error` alone on a line of a JS/TS test
+/// file, which may be a type test's assertion (see [`type_assertions`]).
+fn may_assert(lang: Lang, is_test: bool, view: &LineView, found: &[String]) -> bool {
+    lang == Lang::Js
+        && is_test
+        && view.code.trim().is_empty()
+        && found.iter().any(|l| l == "@ts-expect-error")
+}
+
+/// Take the `@ts-expect-error` out of `found` when line `at` of the file asserts that the
+/// statement under it does not type-check.
+fn drop_type_assertion(views: &[LineView], at: usize, found: &mut Vec<String>) {
+    if type_assertions::asserts_type_error(views, at) {
+        found.retain(|l| l != "@ts-expect-error");
+    }
 }
 
 #[cfg(test)]
