@@ -35,6 +35,7 @@
 //! that arrived from elsewhere: the rename git misses because no body survived.
 
 use super::harness;
+use super::hidden::{hidden, Steady};
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
@@ -86,6 +87,7 @@ pub fn deleted_tests(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut drops = Vec::new();
+    let mut steady = Vec::new();
     let bare = Harnessless::of(deltas, new_counts, near);
     for (at, (d, new)) in deltas.iter().zip(new_counts).enumerate() {
         match &d.kind {
@@ -136,11 +138,14 @@ pub fn deleted_tests(
                             lost: Some(was - now),
                             now,
                         });
+                    } else if now > was && !bare.holds(d) {
+                        steady.push(Steady { at, was, now });
                     }
                 }
             }
         }
     }
+    out.extend(hidden(deltas, &steady, tests, macros));
     if drops.is_empty() {
         return out;
     }
@@ -327,6 +332,16 @@ impl Harnessless {
             Some(text) if self.then.contains(path) && harness::has_main(text) => 1,
             _ => counted,
         }
+    }
+
+    /// Whether `d`'s file is a target without a harness at either side: its count is its
+    /// `main`, not the tests it declares.
+    fn holds(&self, d: &FileDelta) -> bool {
+        let from = match &d.kind {
+            DeltaKind::Renamed { from } => from,
+            _ => &d.path,
+        };
+        self.then.contains(from) || self.now.contains(&d.path)
     }
 
     /// The count of `d`'s file now, `counted` its declared tests.
@@ -724,7 +739,11 @@ fn moved_out(
 /// The tests of `d`'s file as it is now, that run (not empty): what may call a test
 /// demoted to a plain function; each with whether it is new (no test of that name was
 /// there before, and none it stands for already: `paired`, the rewrites of removed tests).
-fn callers(d: &FileDelta, builtin: &TestPaths, paired: &BTreeSet<String>) -> Vec<(Declared, bool)> {
+pub(super) fn callers(
+    d: &FileDelta,
+    builtin: &TestPaths,
+    paired: &BTreeSet<String>,
+) -> Vec<(Declared, bool)> {
     let (Some(text), Some(lang)) = (d.new_text.as_deref(), Lang::from_path(&d.path)) else {
         return Vec::new();
     };
@@ -788,7 +807,7 @@ fn calls(line: &str, name: &str) -> bool {
 /// The plain functions the change declared anew in `d`'s file (no line of the old text
 /// declares them, whitespace aside; no test either): each name with its body. A test
 /// demoted under a new name is one of them.
-fn new_functions(d: &FileDelta, builtin: &TestPaths) -> Vec<(String, Vec<String>)> {
+pub(super) fn new_functions(d: &FileDelta, builtin: &TestPaths) -> Vec<(String, Vec<String>)> {
     let (Some(text), Some(lang)) = (d.new_text.as_deref(), Lang::from_path(&d.path)) else {
         return Vec::new();
     };
@@ -831,7 +850,7 @@ fn new_functions(d: &FileDelta, builtin: &TestPaths) -> Vec<(String, Vec<String>
 /// and at least two, are in that function and the test that calls it (a wrapper such as a
 /// `#[cfg(..)]` block may move to the caller), at least two of them in the function
 /// itself. The index of the caller.
-fn demoted_and_called(
+pub(super) fn demoted_and_called(
     t: &Declared,
     d: &FileDelta,
     callers: &[(Declared, bool)],
@@ -901,7 +920,7 @@ fn replacement(
 /// as context for another's (the lines are alike) would show the removed test with no
 /// declaration of its own, and the kept one as removed. Otherwise, the tests declared on
 /// the removed and added lines; with no removed line known, none left.
-fn turnover(
+pub(super) fn turnover(
     d: &FileDelta,
     builtin: &TestPaths,
     macros: &TestMacros,

@@ -17,6 +17,7 @@ mod go_build;
 mod grown_condition;
 mod harness;
 mod heredoc;
+mod hidden;
 mod into_body;
 mod js_tests;
 mod junit_port;
