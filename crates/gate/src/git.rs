@@ -551,7 +551,6 @@ impl Repo {
         state: &WorkState,
     ) -> anyhow::Result<(Vec<String>, Vec<String>)> {
         use std::os::unix::ffi::OsStrExt;
-        use std::os::unix::fs::MetadataExt;
         let named: BTreeSet<&str> = state.entries.iter().map(|e| e.path.as_str()).collect();
         let mut flagged = Vec::new();
         let mut changed = Vec::new();
@@ -574,32 +573,12 @@ impl Repo {
                 Some(raw) => self.root.join(OsStr::from_bytes(raw)),
                 None => self.root.join(&e.path),
             };
-            // A file gone from disk is a deletion status reports itself.
-            let Ok(meta) = std::fs::symlink_metadata(&full) else {
-                continue;
+            // A file gone from disk, or a directory in its place, is a deletion status
+            // reports itself; status has applied git's racy rule.
+            let same = match tracked::compare_one(rustix::fs::CWD, &full, &e, None) {
+                tracked::OnDisk::Same | tracked::OnDisk::Deleted => true,
+                tracked::OnDisk::Modified => false,
             };
-            // Truncated to 32 bits, as git stores them.
-            let disk = hidden::DiskStat {
-                ctime: (meta.ctime() as u32, meta.ctime_nsec() as u32),
-                mtime: (meta.mtime() as u32, meta.mtime_nsec() as u32),
-                ino: meta.ino() as u32,
-                size: meta.size() as u32,
-            };
-            if hidden::stat_vouches(&e, &disk) {
-                continue;
-            }
-            let bytes = if meta.file_type().is_symlink() {
-                std::fs::read_link(&full)
-                    .ok()
-                    .map(|t| t.into_os_string().into_encoded_bytes())
-            } else {
-                std::fs::read(&full).ok()
-            };
-            let same = bytes
-                .and_then(|b| {
-                    gix_object::compute_hash(gix_hash::Kind::Sha1, gix_object::Kind::Blob, &b).ok()
-                })
-                .is_some_and(|id| id.as_slice() == e.oid);
             if !same {
                 if let Some(raw) = &e.raw {
                     return Err(not_utf8(raw));

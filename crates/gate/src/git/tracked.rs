@@ -97,7 +97,7 @@ fn compare_part(
             out.push(OnDisk::Deleted);
             continue;
         };
-        out.push(compare_one(dir_fd, name, e, index_mtime));
+        out.push(compare_one(dir_fd, Path::new(name), e, Some(index_mtime)));
     }
     Some(out)
 }
@@ -116,7 +116,16 @@ fn open_dir<Fd: AsFd>(
     )
 }
 
-fn compare_one(dir: &OwnedFd, name: &str, e: &IndexEntry, index_mtime: (u32, u32)) -> OnDisk {
+/// One entry against the file `name` under `dir` (or an absolute `name`, with
+/// `rustix::fs::CWD`). `racy_from` is the index's mtime for git's racy rule; `None` when
+/// git's status has already applied that rule to the entry.
+pub fn compare_one(
+    dir: impl AsFd,
+    name: &Path,
+    e: &IndexEntry,
+    racy_from: Option<(u32, u32)>,
+) -> OnDisk {
+    let dir = dir.as_fd();
     let st = match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(st) => st,
         Err(Errno::NOENT | Errno::NOTDIR) => return OnDisk::Deleted,
@@ -142,7 +151,7 @@ fn compare_one(dir: &OwnedFd, name: &str, e: &IndexEntry, index_mtime: (u32, u32
         ino: st.st_ino as u32,
         size: st.st_size as u32,
     };
-    if hidden::stat_vouches(e, &disk) && e.mtime < index_mtime {
+    if hidden::stat_vouches(e, &disk) && racy_from.is_none_or(|index| e.mtime < index) {
         return OnDisk::Same;
     }
     // git's rule: another size than the recorded one is a change, unless none was recorded
@@ -174,7 +183,11 @@ fn compare_one(dir: &OwnedFd, name: &str, e: &IndexEntry, index_mtime: (u32, u32
 
 /// The blob id of the file's content, read in pieces: `size` bytes exactly, as stat'ed (a
 /// file that grew or shrank since gets another id).
-fn hash_file(dir: &OwnedFd, name: &str, size: u64) -> Option<gix_hash::ObjectId> {
+fn hash_file(
+    dir: rustix::fd::BorrowedFd<'_>,
+    name: &Path,
+    size: u64,
+) -> Option<gix_hash::ObjectId> {
     let fd = rustix::fs::openat(
         dir,
         name,
