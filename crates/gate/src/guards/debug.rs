@@ -334,7 +334,7 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
                 return None;
             }
         }
-        Lang::Shell => return None,
+        Lang::Shell | Lang::Data => return None,
     };
     Some(label)
 }

@@ -19,6 +19,10 @@ pub enum Lang {
     /// C, C++, Objective-C.
     C,
     Shell,
+    /// YAML and TOML: configuration read only for unfinished-work notes in its `#`
+    /// comments (see [`Lang::markers_read`]); the other marker guards read configuration
+    /// through its parsers (`config_lint`).
+    Data,
 }
 
 /// A string literal form: what opens it, what closes it, whether a backslash escapes the
@@ -115,6 +119,7 @@ impl Lang {
             "swift" => Lang::Swift,
             "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" => Lang::C,
             "sh" | "bash" | "zsh" => Lang::Shell,
+            "yml" | "yaml" | "toml" => Lang::Data,
             _ => return None,
         };
         Some(lang)
@@ -281,6 +286,42 @@ impl Lang {
                     }
                 }
             }
+            // `#` opens a comment after a space (YAML; TOML allows it anywhere, rarely
+            // used). Quotes stay on their line but TOML's triple ones: an apostrophe in a
+            // plain YAML value must not swallow the lines after it.
+            Lang::Data => {
+                const {
+                    Syntax {
+                        line_comments: HASH,
+                        block_comment: None,
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", true, true),
+                            q("'''", "'''", false, true),
+                            q("\"", "\"", true, false),
+                            q("'", "'", false, false),
+                        ],
+                        hash_needs_word_start: true,
+                        ..BASE
+                    }
+                }
+            }
+        }
+    }
+
+    /// Which line-marker guards read files of this language: all of them for code; only
+    /// unfinished-work notes for configuration, where a `# noqa` or `# skip` is data.
+    pub fn markers_read(self) -> super::scan::Enabled {
+        match self {
+            Lang::Data => super::scan::Enabled {
+                todos: true,
+                ..Default::default()
+            },
+            _ => super::scan::Enabled {
+                skips: true,
+                lint: true,
+                todos: true,
+                debug: true,
+            },
         }
     }
 
@@ -308,6 +349,8 @@ mod tests {
         assert_eq!(Lang::from_path("ATest.php"), Some(Lang::Php));
         assert_eq!(Lang::from_path("ATests.swift"), Some(Lang::Swift));
         assert_eq!(Lang::from_path("run.sh"), Some(Lang::Shell));
+        assert_eq!(Lang::from_path(".github/workflows/ci.yml"), Some(Lang::Data));
+        assert_eq!(Lang::from_path("Cargo.toml"), Some(Lang::Data));
     }
 
     #[test]

@@ -83,7 +83,7 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
             ("LCOV_EXCL", false),
         ],
         Lang::Shell => &[("shellcheck disable", false)],
-        Lang::Rust => &[],
+        Lang::Rust | Lang::Data => &[],
     }
 }
 

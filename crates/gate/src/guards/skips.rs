@@ -126,7 +126,7 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
         Lang::Php => php(cx, &mut out),
         Lang::Swift => swift(cx, &mut out),
         Lang::C => c(cx, &mut out),
-        Lang::Shell => {}
+        Lang::Shell | Lang::Data => {}
     }
     super::skip_helpers::calls(cx, cx.skip_helpers, &mut out);
     out
