@@ -19,9 +19,9 @@ pub enum Lang {
     /// C, C++, Objective-C.
     C,
     Shell,
-    /// YAML and TOML: configuration read only for unfinished-work notes in its `#`
-    /// comments (see [`Lang::markers_read`]); the other marker guards read configuration
-    /// through its parsers (`config_lint`).
+    /// YAML and TOML: configuration, where only unfinished-work notes in `#` comments are
+    /// line markers (a `# noqa` there is data); suppressions written in configuration are
+    /// read by its parsers (`config_lint`).
     Data,
 }
 
@@ -308,23 +308,6 @@ impl Lang {
         }
     }
 
-    /// Which line-marker guards read files of this language: all of them for code; only
-    /// unfinished-work notes for configuration, where a `# noqa` or `# skip` is data.
-    pub fn markers_read(self) -> super::scan::Enabled {
-        match self {
-            Lang::Data => super::scan::Enabled {
-                todos: true,
-                ..Default::default()
-            },
-            _ => super::scan::Enabled {
-                skips: true,
-                lint: true,
-                todos: true,
-                debug: true,
-            },
-        }
-    }
-
     /// Whether `a->b` and `a::b` join names into one member chain, as `a.b` does.
     pub fn arrow_chains(self) -> bool {
         matches!(self, Lang::Php | Lang::C)
@@ -349,7 +332,10 @@ mod tests {
         assert_eq!(Lang::from_path("ATest.php"), Some(Lang::Php));
         assert_eq!(Lang::from_path("ATests.swift"), Some(Lang::Swift));
         assert_eq!(Lang::from_path("run.sh"), Some(Lang::Shell));
-        assert_eq!(Lang::from_path(".github/workflows/ci.yml"), Some(Lang::Data));
+        assert_eq!(
+            Lang::from_path(".github/workflows/ci.yml"),
+            Some(Lang::Data)
+        );
         assert_eq!(Lang::from_path("Cargo.toml"), Some(Lang::Data));
     }
 

@@ -97,16 +97,6 @@ impl Enabled {
         self.skips || self.lint || self.todos || self.debug
     }
 
-    /// The guards on in both.
-    pub fn and(self, other: Enabled) -> Enabled {
-        Enabled {
-            skips: self.skips && other.skips,
-            lint: self.lint && other.lint,
-            todos: self.todos && other.todos,
-            debug: self.debug && other.debug,
-        }
-    }
-
     pub fn has(self, kind: Kind) -> bool {
         match kind {
             Kind::Skips => self.skips,
@@ -274,7 +264,6 @@ pub fn scan<'a>(
     lexed: Option<Vec<LineView>>,
     out: &mut Marks<'a>,
 ) -> u32 {
-    let on = on.and(lang.markers_read());
     let mut skip_markers = 0u32;
     let mut all_lines: Option<Vec<&'a str>> = None;
     // Skips that come with a JUnit 3 to 4 port of a test that did not run before.
@@ -563,9 +552,6 @@ fn closing_from(s: &str, open: char, close: char, mut depth: usize) -> Result<us
 
 /// How many markers of `kind` the whole text of the file at `path` holds.
 pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u32 {
-    if !lang.markers_read().has(kind) {
-        return 0;
-    }
     let role = FileRole::of(path, Some(text));
     let views = lex(&lang.syntax(), text, usize::MAX);
     let helpers = match kind {
