@@ -183,7 +183,7 @@ pub fn stat_anchor(
 }
 
 /// HEAD for a dirty tree, the merge-base with the default branch for a clean one.
-fn point_of_tree(repo: &Repo, state: &WorkState) -> anyhow::Result<Point> {
+pub fn point_of_tree(repo: &Repo, state: &WorkState) -> anyhow::Result<Point> {
     let Some(head) = state.head.clone() else {
         return Ok(Point::none());
     };

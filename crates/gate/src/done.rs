@@ -109,9 +109,10 @@ pub fn run_with_progress(
     );
     let state = repo.as_ref().map(|r| r.work_state(anchor)).transpose()?;
     let detected = || crate::detect::detected_checks(&root);
-    let point = match recorded {
-        Some(point) => point,
-        None => comparison::choose_point(repo.as_ref().zip(state.as_ref()), &point_req)?,
+    let point = match (recorded, repo.as_ref().zip(state.as_ref())) {
+        (Some(point), _) => point,
+        (None, Some((repo, state))) => comparison::point_of_tree(repo, state)?,
+        (None, None) => comparison::choose_point(None, &point_req)?,
     };
     let anchored = match &req.pinned {
         Some(start) => crate::anchor::pinned(&start.config, &start.session, &root, detected)?,

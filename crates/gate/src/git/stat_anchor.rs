@@ -12,20 +12,20 @@ use super::hidden::{self, DiskStat, IndexEntry};
 
 /// How far the file system's clock may lag the clock a start was read from: the kernel
 /// stamps ctime from a clock updated once a tick (at most 10 ms on Linux).
-const CLOCK_LAG_MS: i64 = 20;
+const CLOCK_LAG_NS: i128 = 50_000_000;
 
-/// The moment from which loopgate trusts no stat data: files whose ctime is this second
-/// or later are hashed. Whole seconds, because some file systems keep no finer ctime
-/// (ext4 with small inodes, network mounts).
+/// The moment from which loopgate trusts no stat data: files whose ctime is not older are
+/// hashed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StatAnchor {
-    from_second: i64,
+    /// The start less the clock's lag, as (seconds, nanoseconds) since the epoch.
+    from: (i64, u32),
 }
 
 impl StatAnchor {
     /// Every file is hashed: what a start that cannot be believed gives.
     pub const ALL: StatAnchor = StatAnchor {
-        from_second: i64::MIN,
+        from: (i64::MIN, 0),
     };
 
     /// The anchor of a start loopgate recorded as RFC 3339 text (`recorded`), judged at
@@ -34,19 +34,28 @@ impl StatAnchor {
     pub fn recorded_at(recorded: &str, now: jiff::Timestamp) -> StatAnchor {
         match recorded.parse::<jiff::Timestamp>() {
             Ok(start) if start <= now => {
-                let lagged = start.as_millisecond().saturating_sub(CLOCK_LAG_MS);
+                let from = start.as_nanosecond() - CLOCK_LAG_NS;
                 StatAnchor {
-                    from_second: lagged.div_euclid(1000),
+                    from: (
+                        from.div_euclid(1_000_000_000) as i64,
+                        from.rem_euclid(1_000_000_000) as u32,
+                    ),
                 }
             }
             _ => StatAnchor::ALL,
         }
     }
 
-    /// Whether a file changed at `ctime_second` (the whole seconds of its ctime, as the
-    /// kernel gives them) changed after this anchor, or may have.
-    pub fn covers(self, ctime_second: i64) -> bool {
-        ctime_second >= self.from_second
+    /// Whether a file whose ctime is `ctime` (seconds and nanoseconds, as the kernel gives
+    /// them) changed at or after this anchor, or may have. A ctime of whole seconds may
+    /// come from a file system that keeps no finer one (ext4 with small inodes, network
+    /// mounts), which truncates: then the anchor's whole second counts.
+    pub fn covers(self, ctime: (i64, u32)) -> bool {
+        if ctime.1 == 0 {
+            ctime.0 >= self.from.0
+        } else {
+            ctime >= self.from
+        }
     }
 }
 
@@ -54,18 +63,18 @@ impl StatAnchor {
 /// does not match the entry to the nanosecond (see [`hidden::stat_vouches`]); or the
 /// entry is racily clean (its mtime not older than the index's, `racy_from`; `None` when
 /// git's status has already applied that rule); or the file changed at or after `anchor`
-/// (`ctime_second`, untruncated), where an entry written by hand could carry the new
-/// stat data over an old blob id.
+/// (`ctime`, untruncated), where an entry written by hand could carry the new stat data
+/// over an old blob id.
 pub fn must_hash(
     entry: &IndexEntry,
     disk: &DiskStat,
-    ctime_second: i64,
+    ctime: (i64, u32),
     racy_from: Option<(u32, u32)>,
     anchor: Option<StatAnchor>,
 ) -> bool {
     !hidden::stat_vouches(entry, disk)
         || racy_from.is_some_and(|index| entry.mtime >= index)
-        || anchor.is_some_and(|a| a.covers(ctime_second))
+        || anchor.is_some_and(|a| a.covers(ctime))
 }
 
 #[cfg(test)]
@@ -105,59 +114,66 @@ mod tests {
 
     #[test]
     fn matching_stat_data_older_than_the_anchor_vouches() {
-        let anchor = StatAnchor::recorded_at("2027-01-15T08:00:00Z", at(NOW));
-        // 1_800_000_000 is 2027-01-15T08:00:00Z; the anchor allows for the clock's lag,
-        // so the second before is covered and the one before that is older.
+        // 1_800_000_000 is 2027-01-15T08:00:00Z.
+        let anchor = StatAnchor::recorded_at("2027-01-15T08:00:00.500Z", at(NOW));
         assert!(!must_hash(
             &entry(),
             &disk(),
-            1_799_999_998,
+            (1_800_000_000, 400_000_000),
             Some((1_700_000_001, 0)),
             Some(anchor)
         ));
         // No anchor (no session): the stat data alone decides, as git does.
-        assert!(!must_hash(&entry(), &disk(), 1_800_000_000, None, None));
+        assert!(!must_hash(
+            &entry(),
+            &disk(),
+            (1_800_000_000, 5),
+            None,
+            None
+        ));
     }
 
     /// The forged entry: every field equal to the disk's, but the file changed after the
     /// session started.
     #[test]
     fn a_file_changed_since_the_anchor_is_hashed_whatever_its_entry_says() {
-        let anchor = StatAnchor::recorded_at("2027-01-15T07:59:59.500Z", at(NOW));
+        let anchor = StatAnchor::recorded_at("2027-01-15T08:00:00.500Z", at(NOW));
         assert!(must_hash(
             &entry(),
             &disk(),
-            1_800_000_000,
+            (1_800_000_000, 500_000_001),
             None,
             Some(anchor)
         ));
-        // The start's own second is covered: some file systems stamp whole seconds.
         assert!(must_hash(
             &entry(),
             &disk(),
-            1_799_999_999,
-            None,
-            Some(anchor)
-        ));
-        assert!(!must_hash(
-            &entry(),
-            &disk(),
-            1_799_999_998,
-            None,
+            (1_800_000_001, 5),
+            Some((1_900_000_000, 0)),
             Some(anchor)
         ));
     }
 
-    /// A start a few milliseconds into a second: the file system's clock may still read
-    /// the second before.
+    /// The file system's clock is read once a tick: a change made just after the start
+    /// may carry a ctime a few milliseconds before it.
     #[test]
     fn the_anchor_allows_for_the_file_systems_coarser_clock() {
         let anchor = StatAnchor::recorded_at("2027-01-15T08:00:00.005Z", at(NOW));
-        assert!(anchor.covers(1_799_999_999));
-        assert!(!anchor.covers(1_799_999_998));
+        assert!(anchor.covers((1_799_999_999, 990_000_000)));
+        assert!(!anchor.covers((1_799_999_999, 900_000_000)));
         let anchor = StatAnchor::recorded_at("2027-01-15T08:00:00.500Z", at(NOW));
-        assert!(!anchor.covers(1_799_999_999));
-        assert!(anchor.covers(1_800_000_000));
+        assert!(anchor.covers((1_800_000_000, 490_000_000)));
+        assert!(!anchor.covers((1_800_000_000, 400_000_000)));
+    }
+
+    /// A ctime in whole seconds may have been truncated (a file system without finer
+    /// times): a change in the start's own second counts.
+    #[test]
+    fn a_ctime_in_whole_seconds_counts_from_the_starts_second() {
+        let anchor = StatAnchor::recorded_at("2027-01-15T08:00:00.500Z", at(NOW));
+        assert!(anchor.covers((1_800_000_000, 0)));
+        assert!(anchor.covers((1_800_000_001, 0)));
+        assert!(!anchor.covers((1_799_999_999, 0)));
     }
 
     #[test]
@@ -165,26 +181,29 @@ mod tests {
         for recorded in ["", "yesterday", "2027-01-15T09:00:01Z", "t"] {
             let anchor = StatAnchor::recorded_at(recorded, at(NOW));
             assert_eq!(anchor, StatAnchor::ALL, "{recorded:?}");
-            assert!(anchor.covers(0) && anchor.covers(i64::MIN), "{recorded:?}");
+            assert!(
+                anchor.covers((0, 0)) && anchor.covers((i64::MIN, 1)),
+                "{recorded:?}"
+            );
         }
     }
 
     #[test]
     fn the_stat_and_racy_rules_still_apply() {
         let moved = DiskStat { ino: 8, ..disk() };
-        assert!(must_hash(&entry(), &moved, 0, None, None));
+        assert!(must_hash(&entry(), &moved, (0, 1), None, None));
         // The entry's mtime is not older than the index's: racily clean.
         assert!(must_hash(
             &entry(),
             &disk(),
-            0,
+            (0, 1),
             Some((1_700_000_000, 1)),
             None
         ));
         assert!(!must_hash(
             &entry(),
             &disk(),
-            0,
+            (0, 1),
             Some((1_700_000_000, 2)),
             None
         ));

@@ -162,7 +162,13 @@ pub fn compare_one(
         ino: st.st_ino as u32,
         size: st.st_size as u32,
     };
-    if !stat_anchor::must_hash(e, &disk, st.st_ctime, racy_from, anchor) {
+    if !stat_anchor::must_hash(
+        e,
+        &disk,
+        (st.st_ctime, st.st_ctime_nsec as u32),
+        racy_from,
+        anchor,
+    ) {
         return OnDisk::Same;
     }
     // git's rule: another size than the recorded one is a change, unless none was recorded
