@@ -267,3 +267,48 @@ fn a_file_rewritten_unchanged_under_a_forged_entry_is_no_finding() {
         assert_eq!(out.status.code(), Some(0), "{filler}: {}", text(&out));
     }
 }
+
+/// The same attack by an agent under `loopgate run`: its start is the moment before the
+/// run records its baseline, held by the supervisor (the agent cannot reach it). The
+/// agent empties the test and puts its mtime back, then waits while the forging script
+/// (played here by the test) rewrites the index; the run's own check then judges the tree.
+#[test]
+fn an_index_written_by_hand_hides_no_edit_from_loopgate_run() {
+    let r = repo(FAILING_TEST, 0);
+    let forged = r.home().join("forged");
+    let agent = format!(
+        "printf '\\n' > tests/b.test.js && touch -d {LONG_AGO} tests/b.test.js && \
+         i=0; while [ ! -e '{}' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done",
+        forged.display()
+    );
+    let child = Command::new(LOOPGATE)
+        .args(["run", "--", "sh", "-c", &agent])
+        .current_dir(r.path())
+        .env("HOME", r.home())
+        .env("NO_COLOR", "1")
+        .env_remove("LOOPGATE_STATE_HOME")
+        .env_remove("LOOPGATE_SESSION")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("loopgate runs");
+    let edited = || {
+        std::fs::symlink_metadata(r.file("tests/b.test.js"))
+            .is_ok_and(|m| m.mtime() == 1_700_000_000)
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !edited() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(edited(), "the agent edited within the 30 s deadline");
+    forge_entry(&r, "tests/b.test.js");
+    assert_eq!(r.git(&["status", "--porcelain"]), "", "git looks");
+    std::fs::write(&forged, "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("guard deleted_tests: fail") && said.contains("tests/b.test.js"),
+        "{said}"
+    );
+}
