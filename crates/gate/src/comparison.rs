@@ -585,6 +585,58 @@ pub fn relative(root: &Path, path: &Path) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn session_point(created_at: &str) -> Point {
+        Point {
+            info: BaselineInfo {
+                kind: BaselineKind::Session,
+                reference: None,
+                session: Some("s".into()),
+            },
+            commit: Some(crate::git::EMPTY_TREE.into()),
+            baseline: Some(Baseline {
+                version: baseline::BASELINE_VERSION,
+                session: "s".into(),
+                created_at: created_at.into(),
+                head: None,
+                branch: None,
+                config_hash: None,
+                dirty: BTreeMap::new(),
+                gate_files: BTreeMap::new(),
+                config: None,
+                snapshot: None,
+            }),
+        }
+    }
+
+    /// The start a comparison trusts the stat cache up to: the pin's over any baseline
+    /// (which the repository holds), the baseline's for a session point, none without one.
+    #[test]
+    fn the_stat_anchor_comes_from_loopgates_own_start() {
+        let now: jiff::Timestamp = "2027-01-15T09:00:00Z".parse().unwrap();
+        let pinned = PinnedStart {
+            session: "s".into(),
+            config: baseline::RecordedConfig {
+                text: None,
+                hash: String::new(),
+            },
+            head: None,
+            baseline_created_at: None,
+            started_at: "2027-01-15T08:00:00Z".into(),
+        };
+        let late = session_point("2027-01-15T08:59:00Z");
+        let anchor = stat_anchor(Some(&pinned), Some(&late), now).unwrap();
+        assert!(anchor.covers((1_800_000_000, 5)), "the pin's start");
+        let anchor = stat_anchor(None, Some(&late), now).unwrap();
+        assert!(!anchor.covers((1_800_000_000, 5)) && anchor.covers((1_800_003_540, 5)));
+        assert_eq!(stat_anchor(None, Some(&Point::none()), now), None);
+        assert_eq!(stat_anchor(None, None, now), None);
+        let damaged = session_point("not a time");
+        assert_eq!(
+            stat_anchor(None, Some(&damaged), now),
+            Some(StatAnchor::ALL)
+        );
+    }
+
     #[test]
     fn added_lines_are_numbered_in_the_new_text() {
         let old = "a\nb\nc\n";
