@@ -139,6 +139,9 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
         jiff::Timestamp::now().as_second(),
         std::process::id()
     );
+    // Held here with the rest of the start: every file the agent changes after it is
+    // hashed at the check, whatever an index it rewrote says.
+    let started_at = jiff::Timestamp::now().to_string();
     gate::baseline::record(&root, &session, false)?;
     eprintln!("loopgate run: baseline recorded for session `{session}`");
     // The start is held here, outside the agent's reach: a jailed agent that rewrites the
@@ -151,6 +154,7 @@ pub fn run_agent(dir: &Path, args: &ExecArgs) -> anyhow::Result<Exit> {
         // `.loopgate/` stays writable to the jailed agent (its hooks write there), so a
         // baseline re-recorded in the same state is told apart by when it was written.
         baseline_created_at: gate::baseline::load(&root, &session)?.map(|b| b.created_at),
+        started_at,
     };
 
     let (program, rest) = args.argv.split_first().expect("clap requires a program");

@@ -226,7 +226,8 @@ pub fn capture(
     test_macros: &[String],
 ) -> anyhow::Result<Baseline> {
     let macros = TestMacros::new(test_macros);
-    let state = repo.work_state()?;
+    // The start itself: nothing before it is the session's to answer for.
+    let state = repo.work_state(None)?;
     let head = state.head.clone();
     let base = head
         .clone()

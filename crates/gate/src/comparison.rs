@@ -2,7 +2,7 @@
 //! guards. This is the edge between git and the pure guards.
 
 use crate::baseline::{self, Baseline};
-use crate::git::{BlobReader, ChangeKind, Repo, WorkState};
+use crate::git::{BlobReader, ChangeKind, Repo, StatAnchor, WorkState};
 use crate::guards::unread::{self, Side, Unread};
 use crate::guards::{count_tests_with, DeltaKind, FileDelta, Line, TestMacros, TestPaths};
 use crate::receipt::{BaselineInfo, BaselineKind};
@@ -53,6 +53,10 @@ pub struct PinnedStart {
     /// (`loopgate run`): a baseline re-recorded later in the same state (same commit, same
     /// config) is then not taken for it.
     pub baseline_created_at: Option<String>,
+    /// When the session started (RFC 3339), as the holder of the start recorded it: the
+    /// pin's `pinned_at`, or the moment `loopgate run` began its baseline. Files changed
+    /// since are hashed whatever the index's stat cache says.
+    pub started_at: String,
 }
 
 /// The comparison point of a pinned session: its baseline when that is the one recorded
@@ -98,9 +102,18 @@ pub fn choose_point(
         }
         return Ok(Point::none());
     };
+    match recorded_point(repo, req)? {
+        Some(point) => Ok(point),
+        None => point_of_tree(repo, state),
+    }
+}
+
+/// The point the request names without looking at the work tree: the explicit ref, or a
+/// session baseline. `None` leaves it to the tree ([`choose_point`]).
+pub fn recorded_point(repo: &Repo, req: &PointRequest) -> anyhow::Result<Option<Point>> {
     if let Some(reference) = &req.against {
         let commit = repo.resolve_against(reference)?;
-        return Ok(Point {
+        return Ok(Some(Point {
             info: BaselineInfo {
                 kind: BaselineKind::Explicit,
                 reference: Some(commit.clone()),
@@ -108,7 +121,7 @@ pub fn choose_point(
             },
             commit: Some(commit),
             baseline: None,
-        });
+        }));
     }
     let session_baseline = match &req.session {
         Some(id) => {
@@ -133,12 +146,12 @@ pub fn choose_point(
         }
         None => None,
     };
-    if let Some(b) = session_baseline {
+    Ok(session_baseline.map(|b| {
         let commit = b
             .head
             .clone()
             .unwrap_or_else(|| crate::git::EMPTY_TREE.to_string());
-        return Ok(Point {
+        Point {
             info: BaselineInfo {
                 kind: BaselineKind::Session,
                 reference: b.head.clone(),
@@ -146,8 +159,31 @@ pub fn choose_point(
             },
             commit: Some(commit),
             baseline: Some(b),
-        });
-    }
+        }
+    }))
+}
+
+/// The moment from which the index's stat cache vouches for no file (see
+/// [`crate::git::stat_anchor`]): a pinned session's start; else the start of the session
+/// whose baseline is the point. None for a point with no session (HEAD, the merge-base,
+/// an explicit ref): loopgate recorded no time there, and one read from the judged tree
+/// (the index's mtime, a commit's date) is the agent's to move.
+pub fn stat_anchor(
+    pinned: Option<&PinnedStart>,
+    point: Option<&Point>,
+    now: jiff::Timestamp,
+) -> Option<StatAnchor> {
+    let started = match pinned {
+        Some(start) => Some(start.started_at.as_str()),
+        None => point
+            .and_then(|p| p.baseline.as_ref())
+            .map(|b| b.created_at.as_str()),
+    };
+    started.map(|at| StatAnchor::recorded_at(at, now))
+}
+
+/// HEAD for a dirty tree, the merge-base with the default branch for a clean one.
+pub fn point_of_tree(repo: &Repo, state: &WorkState) -> anyhow::Result<Point> {
     let Some(head) = state.head.clone() else {
         return Ok(Point::none());
     };
@@ -548,6 +584,58 @@ pub fn relative(root: &Path, path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn session_point(created_at: &str) -> Point {
+        Point {
+            info: BaselineInfo {
+                kind: BaselineKind::Session,
+                reference: None,
+                session: Some("s".into()),
+            },
+            commit: Some(crate::git::EMPTY_TREE.into()),
+            baseline: Some(Baseline {
+                version: baseline::BASELINE_VERSION,
+                session: "s".into(),
+                created_at: created_at.into(),
+                head: None,
+                branch: None,
+                config_hash: None,
+                dirty: BTreeMap::new(),
+                gate_files: BTreeMap::new(),
+                config: None,
+                snapshot: None,
+            }),
+        }
+    }
+
+    /// The start a comparison trusts the stat cache up to: the pin's over any baseline
+    /// (which the repository holds), the baseline's for a session point, none without one.
+    #[test]
+    fn the_stat_anchor_comes_from_loopgates_own_start() {
+        let now: jiff::Timestamp = "2027-01-15T09:00:00Z".parse().unwrap();
+        let pinned = PinnedStart {
+            session: "s".into(),
+            config: baseline::RecordedConfig {
+                text: None,
+                hash: String::new(),
+            },
+            head: None,
+            baseline_created_at: None,
+            started_at: "2027-01-15T08:00:00Z".into(),
+        };
+        let late = session_point("2027-01-15T08:59:00Z");
+        let anchor = stat_anchor(Some(&pinned), Some(&late), now).unwrap();
+        assert!(anchor.covers((1_800_000_000, 5)), "the pin's start");
+        let anchor = stat_anchor(None, Some(&late), now).unwrap();
+        assert!(!anchor.covers((1_800_000_000, 5)) && anchor.covers((1_800_003_540, 5)));
+        assert_eq!(stat_anchor(None, Some(&Point::none()), now), None);
+        assert_eq!(stat_anchor(None, None, now), None);
+        let damaged = session_point("not a time");
+        assert_eq!(
+            stat_anchor(None, Some(&damaged), now),
+            Some(StatAnchor::ALL)
+        );
+    }
 
     #[test]
     fn added_lines_are_numbered_in_the_new_text() {

@@ -90,26 +90,34 @@ pub fn run_with_progress(
             let _ = policy::globs::gate_files();
         });
     }
-    let state = repo.as_ref().map(|r| r.work_state()).transpose()?;
+    let point_req = PointRequest {
+        against: req.against.clone(),
+        session: req.session.clone(),
+        require_session: req.require_session,
+    };
+    // The point a session or a ref names is known before the tree is walked: the walk
+    // needs the session's start (see `comparison::stat_anchor`).
+    let recorded = match (&req.pinned, &repo) {
+        (Some(start), _) => Some(comparison::pinned_point(repo.as_ref(), start)?),
+        (None, Some(r)) => comparison::recorded_point(r, &point_req)?,
+        (None, None) => None,
+    };
+    let anchor = comparison::stat_anchor(
+        req.pinned.as_ref(),
+        recorded.as_ref(),
+        jiff::Timestamp::now(),
+    );
+    let state = repo.as_ref().map(|r| r.work_state(anchor)).transpose()?;
     let detected = || crate::detect::detected_checks(&root);
-    let (point, anchored) = match &req.pinned {
-        Some(start) => (
-            comparison::pinned_point(repo.as_ref(), start)?,
-            crate::anchor::pinned(&start.config, &start.session, &root, detected)?,
-        ),
-        None => {
-            let point = comparison::choose_point(
-                repo.as_ref().zip(state.as_ref()),
-                &PointRequest {
-                    against: req.against.clone(),
-                    session: req.session.clone(),
-                    require_session: req.require_session,
-                },
-            )?;
-            // The bar comes from the comparison point, never from the tree being judged.
-            let anchored = crate::anchor::config_in_effect(repo.as_ref(), &root, &point, detected)?;
-            (point, anchored)
-        }
+    let point = match (recorded, repo.as_ref().zip(state.as_ref())) {
+        (Some(point), _) => point,
+        (None, Some((repo, state))) => comparison::point_of_tree(repo, state)?,
+        (None, None) => comparison::choose_point(None, &point_req)?,
+    };
+    let anchored = match &req.pinned {
+        Some(start) => crate::anchor::pinned(&start.config, &start.session, &root, detected)?,
+        // The bar comes from the comparison point, never from the tree being judged.
+        None => crate::anchor::config_in_effect(repo.as_ref(), &root, &point, detected)?,
     };
     let loaded = &anchored.loaded;
     let cfg = &loaded.config;

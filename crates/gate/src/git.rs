@@ -12,10 +12,13 @@ use std::process::Command;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
 
+pub use stat_anchor::StatAnchor;
+
 mod batch;
 mod hardened;
 pub mod hidden;
 mod objects;
+pub mod stat_anchor;
 mod tracked;
 
 /// The tree of an empty repository: what a commit-less repo is compared against.
@@ -317,15 +320,21 @@ impl Repo {
     /// One walk of the work tree: HEAD, branch, and every path that differs from HEAD in
     /// the index or work tree, plus untracked files that are not ignored. Renames are off
     /// (a staged rename is a deletion and an addition): loopgate pairs them itself, the
-    /// same way whatever the repository's config says.
-    pub fn work_state(&self) -> anyhow::Result<WorkState> {
-        self.work_state_from(tracked::MIN_ENTRIES)
+    /// same way whatever the repository's config says. A tracked file changed since
+    /// `anchor` (a moment loopgate recorded itself) is hashed, whatever the index's stat
+    /// cache says (see [`stat_anchor`]).
+    pub fn work_state(&self, anchor: Option<StatAnchor>) -> anyhow::Result<WorkState> {
+        self.work_state_from(tracked::MIN_ENTRIES, anchor)
     }
 
     /// [`Self::work_state`], comparing tracked files itself from `min_entries` index
     /// entries on.
-    fn work_state_from(&self, min_entries: usize) -> anyhow::Result<WorkState> {
-        if let Some(state) = self.work_state_own(min_entries)? {
+    fn work_state_from(
+        &self,
+        min_entries: usize,
+        anchor: Option<StatAnchor>,
+    ) -> anyhow::Result<WorkState> {
+        if let Some(state) = self.work_state_own(min_entries, anchor)? {
             return Ok(state);
         }
         let out = output(
@@ -346,7 +355,7 @@ impl Repo {
             return Err(not_utf8(status_path(rec)));
         }
         let mut state = parse_status_v2(&out);
-        self.add_hidden(&mut state)?;
+        self.add_hidden(&mut state, anchor)?;
         Ok(state)
     }
 
@@ -354,7 +363,11 @@ impl Repo {
     /// (see [`tracked`]) while git lists, at the same time, the untracked files and what
     /// the index stages. `None` leaves it to `git status`: a small tree, an index this
     /// reader does not know, a submodule, or a repository with no commit yet.
-    fn work_state_own(&self, min_entries: usize) -> anyhow::Result<Option<WorkState>> {
+    fn work_state_own(
+        &self,
+        min_entries: usize,
+        anchor: Option<StatAnchor>,
+    ) -> anyhow::Result<Option<WorkState>> {
         let index_path = self.git_dir.join("index");
         let Ok(meta) = std::fs::metadata(&index_path) else {
             return Ok(None);
@@ -410,7 +423,7 @@ impl Repo {
                 .iter()
                 .filter(|e| e.stage == 0 && !e.hidden && !e.intent_to_add)
                 .collect();
-            let compared = tracked::compare(&self.root, &plain, index_mtime)
+            let compared = tracked::compare(&self.root, &plain, index_mtime, anchor)
                 .map(|found| plain.into_iter().zip(found).collect::<Vec<_>>());
             let join = |h: std::thread::ScopedJoinHandle<'_, anyhow::Result<Vec<u8>>>| {
                 h.join()
@@ -503,16 +516,16 @@ impl Repo {
 
     /// Files whose change git's status would not report join it as changed: tracked
     /// files carrying the assume-unchanged or skip-worktree bit, and files whose stat data
-    /// no longer matches the index to the nanosecond while their content differs from the
-    /// index's blob (see [`hidden`]).
-    fn add_hidden(&self, state: &mut WorkState) -> anyhow::Result<()> {
+    /// no longer matches the index to the nanosecond, or that changed since `anchor`,
+    /// while their content differs from the index's blob (see [`hidden`], [`stat_anchor`]).
+    fn add_hidden(&self, state: &mut WorkState, anchor: Option<StatAnchor>) -> anyhow::Result<()> {
         // No index (a repository with no commits yet) has nothing to vouch for.
         let index = std::fs::read(self.git_dir.join("index")).unwrap_or_default();
         if index.is_empty() {
             return Ok(());
         }
         let (hidden_paths, unvouched) = match hidden::read_index(&index) {
-            Some(entries) => self.unvouched(entries, state)?,
+            Some(entries) => self.unvouched(entries, state, anchor)?,
             // An index this reader does not know: git names the flagged files; the stat
             // check is left to git (docs/threat-model.md).
             None => (
@@ -544,11 +557,13 @@ impl Repo {
     }
 
     /// The flagged paths, and the paths status did not name whose content differs from
-    /// the index although git's stat cache said it could not have.
+    /// the index although git's stat cache said it could not have (or the file changed
+    /// since `anchor`, when a cache written by hand could have said so).
     fn unvouched(
         &self,
         entries: Vec<hidden::IndexEntry>,
         state: &WorkState,
+        anchor: Option<StatAnchor>,
     ) -> anyhow::Result<(Vec<String>, Vec<String>)> {
         use std::os::unix::ffi::OsStrExt;
         let named: BTreeSet<&str> = state.entries.iter().map(|e| e.path.as_str()).collect();
@@ -575,7 +590,7 @@ impl Repo {
             };
             // A file gone from disk, or a directory in its place, is a deletion status
             // reports itself; status has applied git's racy rule.
-            let same = match tracked::compare_one(rustix::fs::CWD, &full, &e, None) {
+            let same = match tracked::compare_one(rustix::fs::CWD, &full, &e, None, anchor) {
                 tracked::OnDisk::Same | tracked::OnDisk::Deleted => true,
                 tracked::OnDisk::Modified => false,
             };
@@ -1113,9 +1128,9 @@ mod tests {
         test_git(root, &["commit", "-qm", "one"]);
         let repo = Repo::discover(root).unwrap();
         let both = |what: &str| {
-            let by_git = repo.work_state_from(usize::MAX).unwrap();
+            let by_git = repo.work_state_from(usize::MAX, None).unwrap();
             let own = repo
-                .work_state_own(0)
+                .work_state_own(0, None)
                 .unwrap()
                 .expect("the own comparison answers");
             let codes = |s: &WorkState| {
@@ -1237,14 +1252,14 @@ mod tests {
         std::fs::write(root.join("b"), "b, longer now\n").unwrap();
         std::fs::write(root.join("empty2"), "no longer empty\n").unwrap();
         let repo = Repo::discover(root).unwrap();
-        let own = repo.work_state_own(0).unwrap().expect("answers");
+        let own = repo.work_state_own(0, None).unwrap().expect("answers");
         let codes: Vec<(&str, &str)> = own
             .entries
             .iter()
             .map(|e| (e.path.as_str(), e.code.as_str()))
             .collect();
         assert_eq!(codes, [("b", ".M"), ("empty2", ".M")]);
-        let by_git = repo.work_state_from(usize::MAX).unwrap();
+        let by_git = repo.work_state_from(usize::MAX, None).unwrap();
         assert_eq!(own.entries, by_git.entries);
     }
 
@@ -1265,14 +1280,17 @@ mod tests {
         test_git(root, &["add", "-A"]);
         test_git(root, &["commit", "-qm", "a"]);
         let repo = Repo::discover(root).unwrap();
-        assert!(repo.work_state_own(0).unwrap().is_none(), "left to git");
-        assert!(!repo.work_state_from(0).unwrap().dirty());
+        assert!(
+            repo.work_state_own(0, None).unwrap().is_none(),
+            "left to git"
+        );
+        assert!(!repo.work_state_from(0, None).unwrap().dirty());
         std::fs::write(root.join("k\u{fffd}.js"), "k changed\n").unwrap();
-        let state = repo.work_state_from(0).unwrap();
+        let state = repo.work_state_from(0, None).unwrap();
         assert_eq!(state.entries[0].path, "k\u{fffd}.js");
         std::fs::write(&odd, "test('b', () => {  /* gone   */ });\n").unwrap();
         std::fs::write(&decoy, "test('c', () => {});\n").unwrap();
-        let refusal = |min: usize| repo.work_state_from(min).unwrap_err().to_string();
+        let refusal = |min: usize| repo.work_state_from(min, None).unwrap_err().to_string();
         for min in [0, usize::MAX] {
             let said = refusal(min);
             assert!(
@@ -1321,8 +1339,8 @@ mod tests {
         };
         let both = |root: &Path| {
             let repo = Repo::discover(root).unwrap();
-            let own = repo.work_state_own(0).unwrap().expect("answers");
-            let by_git = repo.work_state_from(usize::MAX).unwrap();
+            let own = repo.work_state_own(0, None).unwrap().expect("answers");
+            let by_git = repo.work_state_from(usize::MAX, None).unwrap();
             assert_eq!(codes(&own), codes(&by_git));
             codes(&own)
         };
@@ -1369,8 +1387,8 @@ mod tests {
         assert_eq!(both(&main), [("d0/f7.txt".to_string(), ".M".to_string())]);
         with(b"zzzz");
         let repo = Repo::discover(&main).unwrap();
-        assert!(repo.work_state_own(0).is_err());
-        assert!(repo.work_state_from(usize::MAX).is_err());
+        assert!(repo.work_state_own(0, None).is_err());
+        assert!(repo.work_state_from(usize::MAX, None).is_err());
     }
 
     /// `core.ignorecase=true` in the repository's config (this file system tells case
@@ -1395,8 +1413,8 @@ mod tests {
             ("makefile".to_string(), "??".to_string()),
         ];
         for state in [
-            repo.work_state_own(0).unwrap().expect("answers"),
-            repo.work_state_from(usize::MAX).unwrap(),
+            repo.work_state_own(0, None).unwrap().expect("answers"),
+            repo.work_state_from(usize::MAX, None).unwrap(),
         ] {
             let mut codes: Vec<(String, String)> = state
                 .entries
@@ -1430,8 +1448,8 @@ mod tests {
             .unwrap();
         assert!(!merged.status.success(), "the merge conflicts");
         let repo = Repo::discover(root).unwrap();
-        let own = repo.work_state_own(0).unwrap().expect("answers");
-        let by_git = repo.work_state_from(usize::MAX).unwrap();
+        let own = repo.work_state_own(0, None).unwrap().expect("answers");
+        let by_git = repo.work_state_from(usize::MAX, None).unwrap();
         let codes = |s: &WorkState| -> Vec<(String, String)> {
             s.entries
                 .iter()
@@ -1452,9 +1470,9 @@ mod tests {
         test_git(root, &["add", "-A"]);
         test_git(root, &["commit", "-qm", "a"]);
         let repo = Repo::discover(root).unwrap();
-        assert!(repo.work_state_own(2).unwrap().is_none());
-        assert!(repo.work_state_own(0).unwrap().is_some());
+        assert!(repo.work_state_own(2, None).unwrap().is_none());
+        assert!(repo.work_state_own(0, None).unwrap().is_some());
         test_git(root, &["update-index", "--split-index"]);
-        assert!(repo.work_state_own(0).unwrap().is_none());
+        assert!(repo.work_state_own(0, None).unwrap().is_none());
     }
 }

@@ -151,6 +151,7 @@ impl Workspace {
             config: pin.config.clone(),
             head: pin.head.clone(),
             baseline_created_at: None,
+            started_at: pin.pinned_at.clone(),
         });
         Ok((
             Workspace {

@@ -8,7 +8,8 @@
 //! Directories are opened without following symbolic links: a tracked directory replaced
 //! by a link (to a pristine copy elsewhere) reads as deleted, as it does to git.
 
-use super::hidden::{self, DiskStat, IndexEntry};
+use super::hidden::{DiskStat, IndexEntry};
+use super::stat_anchor::{self, StatAnchor};
 use rustix::fs::{openat2, readlinkat, statat, AtFlags, FileType, Mode, OFlags, ResolveFlags};
 use rustix::io::Errno;
 use std::io::Read;
@@ -35,13 +36,14 @@ const UNRECORDED_SIZE_CAP: u64 = 64 << 20;
 /// Compare `entries` (stage 0, no gitlinks, not flagged) with the files under `root`.
 /// `index_mtime` is the index file's own mtime: an entry whose mtime is not older was
 /// written in the index's last moment and may have changed again within the same clock
-/// tick, so its stat data vouches for nothing (git's "racy" rule). `None` when the kernel
-/// cannot resolve paths without following links (`openat2`, Linux 5.6): the caller then
-/// asks git.
+/// tick, so its stat data vouches for nothing (git's "racy" rule). Nor does it for a file
+/// changed since `anchor` (see [`stat_anchor`]). `None` when the kernel cannot resolve
+/// paths without following links (`openat2`, Linux 5.6): the caller then asks git.
 pub fn compare(
     root: &Path,
     entries: &[&IndexEntry],
     index_mtime: (u32, u32),
+    anchor: Option<StatAnchor>,
 ) -> Option<Vec<OnDisk>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -50,7 +52,7 @@ pub fn compare(
     let parts: Vec<Option<Vec<OnDisk>>> = std::thread::scope(|s| {
         let handles: Vec<_> = entries
             .chunks(chunk)
-            .map(|part| s.spawn(move || compare_part(root, part, index_mtime)))
+            .map(|part| s.spawn(move || compare_part(root, part, index_mtime, anchor)))
             .collect();
         handles
             .into_iter()
@@ -68,6 +70,7 @@ fn compare_part(
     root: &Path,
     entries: &[&IndexEntry],
     index_mtime: (u32, u32),
+    anchor: Option<StatAnchor>,
 ) -> Option<Vec<OnDisk>> {
     let root_fd = open_dir(rustix::fs::CWD, root, ResolveFlags::empty()).ok()?;
     let mut current: Option<(&str, Result<OwnedFd, Errno>)> = None;
@@ -97,7 +100,13 @@ fn compare_part(
             out.push(OnDisk::Deleted);
             continue;
         };
-        out.push(compare_one(dir_fd, Path::new(name), e, Some(index_mtime)));
+        out.push(compare_one(
+            dir_fd,
+            Path::new(name),
+            e,
+            Some(index_mtime),
+            anchor,
+        ));
     }
     Some(out)
 }
@@ -118,12 +127,14 @@ fn open_dir<Fd: AsFd>(
 
 /// One entry against the file `name` under `dir` (or an absolute `name`, with
 /// `rustix::fs::CWD`). `racy_from` is the index's mtime for git's racy rule; `None` when
-/// git's status has already applied that rule to the entry.
+/// git's status has already applied that rule to the entry. `anchor`: see
+/// [`stat_anchor::must_hash`].
 pub fn compare_one(
     dir: impl AsFd,
     name: &Path,
     e: &IndexEntry,
     racy_from: Option<(u32, u32)>,
+    anchor: Option<StatAnchor>,
 ) -> OnDisk {
     let dir = dir.as_fd();
     let st = match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
@@ -151,7 +162,13 @@ pub fn compare_one(
         ino: st.st_ino as u32,
         size: st.st_size as u32,
     };
-    if hidden::stat_vouches(e, &disk) && racy_from.is_none_or(|index| e.mtime < index) {
+    if !stat_anchor::must_hash(
+        e,
+        &disk,
+        (st.st_ctime, st.st_ctime_nsec as u32),
+        racy_from,
+        anchor,
+    ) {
         return OnDisk::Same;
     }
     // git's rule: another size than the recorded one is a change, unless none was recorded

@@ -34,6 +34,11 @@ const CONFIG_EXTENSIONS: &[&str] = &[
     "sh",
 ];
 
+/// The names GNU make looks for in a directory, in the order it looks: a new file with an
+/// earlier name is read instead of a protected one with a later name beside it, so it
+/// changes what `make test` runs as much as an edit of the protected file would.
+const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
+
 /// The gate's files, anchored at the repository root: a `loopgate.toml` in a
 /// subdirectory is not the one loopgate reads.
 pub fn gate_files() -> PathSet {
@@ -138,12 +143,26 @@ fn split_name(name: &str) -> (&str, Option<&str>) {
 }
 
 /// The protected sibling that a new file at `path` shadows: same directory, same stem,
-/// a different extension (which must be a configuration extension, or none).
+/// a different extension (which must be a configuration extension, or none); or a
+/// makefile name make reads before the protected makefile beside it.
 pub fn shadowed(path: &str, protect: &PathSet) -> Option<String> {
     let (dir, name) = match path.rsplit_once('/') {
         Some((dir, name)) => (Some(dir), name),
         None => (None, path),
     };
+    let beside = |sibling: &str| match dir {
+        Some(dir) => format!("{dir}/{sibling}"),
+        None => sibling.to_string(),
+    };
+    if let Some(rank) = MAKEFILES.iter().position(|m| *m == name) {
+        let protected_later = MAKEFILES[rank + 1..]
+            .iter()
+            .map(|later| beside(later))
+            .find(|sibling| protect.is_match(sibling));
+        if protected_later.is_some() {
+            return protected_later;
+        }
+    }
     let (stem, ext) = split_name(name);
     if ext.is_some_and(|e| !CONFIG_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str())) {
         return None;
@@ -154,10 +173,7 @@ pub fn shadowed(path: &str, protect: &PathSet) -> Option<String> {
         if p_stem != stem || p_ext == ext {
             return None;
         }
-        let sibling = match dir {
-            Some(dir) => format!("{dir}/{literal}"),
-            None => literal.to_string(),
-        };
+        let sibling = beside(literal);
         pattern.is_match(&sibling).then_some(sibling)
     })
 }
@@ -195,6 +211,30 @@ mod tests {
         assert_eq!(shadowed("jest.setup.ts", &protect), None);
         assert_eq!(shadowed("x/.cargo/config", &protect), None);
         assert_eq!(shadowed("jest.ts", &protect), None);
+    }
+
+    /// make reads `GNUmakefile`, then `makefile`, then `Makefile`: a new file earlier in
+    /// that order beside a protected one takes its place; one later, or in a directory
+    /// whose makefile is not protected, does not.
+    #[test]
+    fn a_makefile_make_reads_first_shadows_the_protected_one() {
+        let root = PathSet::new(&["/Makefile"]);
+        assert_eq!(shadowed("makefile", &root).as_deref(), Some("Makefile"));
+        assert_eq!(shadowed("GNUmakefile", &root).as_deref(), Some("Makefile"));
+        assert_eq!(shadowed("sub/makefile", &root), None);
+        assert_eq!(shadowed("sub/GNUmakefile", &root), None);
+        assert_eq!(shadowed("MAKEFILE", &root), None);
+        assert_eq!(shadowed("makefile.bak", &root), None);
+        let lower = PathSet::new(&["/makefile"]);
+        assert_eq!(shadowed("GNUmakefile", &lower).as_deref(), Some("makefile"));
+        assert_eq!(shadowed("Makefile", &lower), None);
+        let everywhere = PathSet::new(&["Makefile"]);
+        assert_eq!(
+            shadowed("web/GNUmakefile", &everywhere).as_deref(),
+            Some("web/Makefile")
+        );
+        let gnu = PathSet::new(&["/GNUmakefile"]);
+        assert_eq!(shadowed("makefile", &gnu), None);
     }
 
     #[test]
