@@ -339,7 +339,28 @@ impl Analyzer<'_> {
             self.remote_destructive(name, rest, &inv.stdin, display);
         }
         self.sql_files(name, rest, &inv.stdin, display, st);
+        if let Some(text) = st
+            .aliases
+            .iter()
+            .rev()
+            .find(|(n, _)| n == prog)
+            .map(|(_, v)| v.clone())
+        {
+            // `alias g=git; g reset --hard` (with `expand_aliases`): the replacement text
+            // and the remaining words, as written, are the command.
+            let mut code = text;
+            for a in rest {
+                code.push(' ');
+                code.push_str(&a.raw);
+            }
+            let mut sub = st.clone();
+            self.script(&code, &mut sub, depth + 1, false);
+        }
         match name {
+            "cd" | "pushd" if st.cd_shadowed => {
+                st.cwd = Cwd::unknown();
+                return false;
+            }
             "cd" | "pushd" => {
                 self.cd(rest, st);
                 return false;
@@ -418,7 +439,8 @@ impl Analyzer<'_> {
                 return false;
             }
             "eval" => {
-                self.code_words(rest, display, st, depth, false);
+                // The string runs in this shell: its `cd` and assignments last.
+                self.code_here(rest, display, st, depth);
                 return false;
             }
             "source" | "." => {
@@ -431,6 +453,17 @@ impl Analyzer<'_> {
             | "typeset" | "local" | "export" | "readonly" | "printf" | "read" | "unset"
             | "test" | "[" => {
                 self.builtin(name, rest, display, st, depth);
+                if name == "alias" {
+                    for (alias, text) in rest
+                        .iter()
+                        .filter_map(|a| a.text().and_then(|t| t.split_once('=')))
+                    {
+                        if matches!(alias, "cd" | "pushd" | "popd") {
+                            st.cd_shadowed = true;
+                        }
+                        st.aliases.push((alias.to_string(), text.to_string()));
+                    }
+                }
                 for (var, value) in
                     super::builtins::assigned_by(name, rest, inv.stdin.text.as_deref())
                 {
@@ -455,6 +488,7 @@ impl Analyzer<'_> {
                             .and_then(|t| t.split_once('='))
                             .map(|(_, v)| v.to_string())
                             .filter(|_| !value.starts_with('('));
+                        self.shell_variable(var, value.as_deref(), display, st, depth);
                         st.remember(var, value);
                     }
                 }
@@ -1213,6 +1247,17 @@ impl Analyzer<'_> {
         let code: Vec<&str> = words.iter().filter_map(|w| w.text()).collect();
         let mut sub = st.clone();
         self.script(&code.join(" "), &mut sub, depth + 1, false);
+    }
+
+    /// [`Self::code_words`] for `eval`: the string runs in this very shell, so a `cd` or an
+    /// assignment inside it holds for the commands after it (`eval 'cd ~'; rm -rf .ssh`).
+    fn code_here(&mut self, words: &[Arg], display: &str, st: &mut ShellState, depth: usize) {
+        if words.iter().any(|w| w.remote || w.value.is_none()) {
+            self.code_words(words, display, st, depth, false);
+            return;
+        }
+        let code: Vec<&str> = words.iter().filter_map(|w| w.text()).collect();
+        self.script(&code.join(" "), st, depth + 1, false);
     }
 
     /// A script file a shell or interpreter runs (or `source` reads).
