@@ -131,3 +131,43 @@ fn aliases_defined_in_the_string_are_judged_as_what_they_stand_for() {
     allowed("bash -c $'shopt -s expand_aliases\\nalias ll=\"ls -la\"\\nll src'");
     allowed("alias g=git; g status");
 }
+
+#[test]
+fn find_tests_that_cannot_rule_a_gate_file_out_leave_it_selected() {
+    refused(
+        "find . -type f -exec rm -f {} +",
+        Deny,
+        "gate.tamper",
+        "/home/dev/project/loopgate.toml",
+    );
+    refused(
+        "find . -mindepth 1 -maxdepth 1 ! -name src -exec rm -rf {} +",
+        Deny,
+        "fs.destructive",
+        "/home/dev/project/.git",
+    );
+    refused(
+        "find . -path './.loopgate/*' -delete",
+        Deny,
+        "gate.tamper",
+        "/home/dev/project/.loopgate",
+    );
+    refused(
+        "find . -regex '.*loopgate\\.toml' -exec rm -f {} +",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    refused(
+        "find . -type f -not -path './src/*' -delete",
+        Deny,
+        "fs.destructive",
+        "/home/dev/project/.git",
+    );
+    allowed("find . -path './build/*' -delete");
+    allowed("find . -name '*.o' -exec rm {} +");
+    allowed("find . -name '*.tmp' -not -path './.git/*' -delete");
+    allowed("find . -path ./target -prune -o -name '*.rs' -exec rustfmt {} +");
+    allowed("find src -type f -exec rm -f {} +");
+    allowed("find . -type f -exec wc -l {} +");
+}

@@ -1688,29 +1688,32 @@ impl Analyzer<'_> {
                 && !name.contains(['*', '?', '[', '\\']))
             .then(|| name.to_string())
         });
-        // `-name 'loopgate.*'`, `-iname SETTINGS.JSON`: the gate files below a root whose
-        // own name the pattern selects are among the paths the action gets, at any depth.
-        let name_pattern = expr.windows(2).find_map(|w| match w[0].text() {
-            Some("-name") => Some((w[1].text()?.to_string(), false)),
-            Some("-iname") => Some((w[1].text()?.to_string(), true)),
-            _ => None,
-        });
+        // The gate files below a root (and the directories holding them) that the
+        // expression's tests cannot rule out are among the paths the action gets, at any
+        // depth: `-name 'loopgate.*'`, `-type f`, `! -name src` (see `find_select`).
+        let selection = super::find_select::Selection::of(expr);
         let mut gate_named: Vec<(String, Vec<Arg>)> = Vec::new();
-        if let Some((pattern, fold_case)) = &name_pattern {
-            for root in &roots {
-                let Some(r) = root.text() else { continue };
-                let dirs = st
-                    .cwd
-                    .resolve(r, self.ctx.home.as_deref())
-                    .unwrap_or_default();
-                let mut hits: Vec<Arg> = Vec::new();
-                for d in dirs {
-                    for p in self.protected().named_below(&d, pattern, *fold_case) {
+        for root in &roots {
+            let Some(r) = root.text() else { continue };
+            let dirs = st
+                .cwd
+                .resolve(r, self.ctx.home.as_deref())
+                .unwrap_or_default();
+            let mut hits: Vec<Arg> = Vec::new();
+            for d in dirs {
+                for p in self.protected().named_below(&d, "*", false) {
+                    let rel = p.strip_prefix(&d).unwrap_or(&p).display().to_string();
+                    let printed = format!("{}/{rel}", r.trim_end_matches('/'));
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if selection.selects(&printed, &name) {
                         hits.push(Arg::literal(&p.display().to_string()));
                     }
                 }
-                gate_named.push((r.to_string(), hits));
             }
+            gate_named.push((r.to_string(), hits));
         }
         let named = |this: &Self, root: &Arg| -> Vec<Arg> {
             let mut out = match (&literal_name, root.text()) {

@@ -11,6 +11,7 @@ mod args;
 mod builtins;
 mod checks;
 mod commands;
+mod find_select;
 mod git;
 mod inline;
 mod patches;
