@@ -54,6 +54,10 @@ pub enum Lang {
     Elisp,
     Gdb,
     Make,
+    /// `pwsh -c`, `powershell -Command` (`agent/windows.rs`).
+    PowerShell,
+    /// `cmd /c`.
+    Cmd,
 }
 
 impl Lang {

@@ -171,3 +171,55 @@ fn find_tests_that_cannot_rule_a_gate_file_out_leave_it_selected() {
     allowed("find src -type f -exec rm -f {} +");
     allowed("find . -type f -exec wc -l {} +");
 }
+
+#[test]
+fn powershell_and_cmd_code_is_screened_in_their_own_language() {
+    refused(
+        "pwsh -c 'Remove-Item -Recurse -Force ~'",
+        Ask,
+        "exec.inline",
+        "remove-item",
+    );
+    refused(
+        "pwsh -NoProfile -Command \"Remove-Item -Path .loopgate -Recurse -Force\"",
+        Ask,
+        "exec.inline",
+        "remove-item",
+    );
+    refused(
+        "powershell -c \"Set-Content -Path loopgate.toml -Value ''\"",
+        Ask,
+        "exec.inline",
+        "set-content",
+    );
+    refused(
+        "pwsh -c '[IO.File]::WriteAllText(\"loopgate.toml\", \"\")'",
+        Ask,
+        "exec.inline",
+        "[IO.File]::",
+    );
+    refused(
+        "pwsh -EncodedCommand UgBlAG0AbwB2AGUA",
+        Ask,
+        "exec.dynamic",
+        "base64-encoded PowerShell",
+    );
+    refused("cmd.exe /c \"rd /s /q .\"", Ask, "exec.inline", "`rd`");
+    // External programs run the same way in every shell.
+    refused(
+        "pwsh -Command 'git reset --hard'",
+        Deny,
+        "git.destructive",
+        "reset --hard",
+    );
+    refused(
+        "nu --commands 'rm -r ~'",
+        Deny,
+        "fs.destructive",
+        "home directory",
+    );
+    allowed("pwsh -c 'Get-Content loopgate.toml'");
+    allowed("pwsh -NoProfile -c 'Get-ChildItem -Recurse src | Measure-Object'");
+    allowed("pwsh -c \"Write-Output 'a > b'\"");
+    allowed("cmd /c dir /b");
+}

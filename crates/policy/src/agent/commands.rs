@@ -230,7 +230,7 @@ const MAX_WRAPPERS: usize = 64;
 const MAX_PROGRAMS: usize = 65_536;
 
 impl Analyzer<'_> {
-    fn deny_remote(&mut self, display: &str, how: &str) {
+    pub(crate) fn deny_remote(&mut self, display: &str, how: &str) {
         self.add(Finding::deny(
             rule::REMOTE,
             format!("`{display}` {how}"),
@@ -742,7 +742,9 @@ impl Analyzer<'_> {
         }
         match spec.map(|p| (p, p.role)) {
             Some((_, Role::Shell)) => {
-                self.shell(rest, &inv.stdin, display, st, depth);
+                if !self.windows_shell(name, rest, &inv.stdin, display, st, depth) {
+                    self.shell(rest, &inv.stdin, display, st, depth);
+                }
                 false
             }
             Some((p, Role::Wrapper { positionals, .. })) => {
@@ -1261,7 +1263,7 @@ impl Analyzer<'_> {
     }
 
     /// A script file a shell or interpreter runs (or `source` reads).
-    fn script_file(
+    pub(crate) fn script_file(
         &mut self,
         lang: Option<(&str, Lang)>,
         script: &Arg,
@@ -1292,7 +1294,7 @@ impl Analyzer<'_> {
     }
 
     /// Code read from standard input: by a shell (`lang` `None`) or an interpreter.
-    fn stdin_code(
+    pub(crate) fn stdin_code(
         &mut self,
         lang: Option<(&str, Lang)>,
         stdin: &Stdin,
@@ -1341,6 +1343,9 @@ impl Analyzer<'_> {
                 {
                     if matches!(t, "--rcfile" | "--init-file") {
                         i += 1;
+                    } else if matches!(t, "--command" | "--commands") {
+                        // nushell's and fish's long spelling of `-c`.
+                        code_flag = true;
                     } else if !t.starts_with("--") {
                         // Each `o`/`O` of a cluster takes the next word as its option name
                         // (`-euo pipefail -c CODE`), as bash reads it.
@@ -1564,7 +1569,7 @@ impl Analyzer<'_> {
         }
     }
 
-    fn inline_code(&mut self, name: &str, lang: Lang, code: &str, display: &str) {
+    pub(crate) fn inline_code(&mut self, name: &str, lang: Lang, code: &str, display: &str) {
         if let Some(marker) = inline::mutating_call(lang, code) {
             self.add(Finding::ask(
                 rule::INLINE,

@@ -119,8 +119,115 @@ const STD_STREAMS: [&str; 4] = [
     "process.stderr.write(",
 ];
 
+/// PowerShell cmdlets and their aliases that delete, write, move or run code.
+const POWERSHELL_COMMANDS: &[&str] = &[
+    "remove-item",
+    "ri",
+    "rm",
+    "rmdir",
+    "rd",
+    "del",
+    "erase",
+    "set-content",
+    "sc",
+    "add-content",
+    "ac",
+    "clear-content",
+    "clc",
+    "out-file",
+    "move-item",
+    "mi",
+    "move",
+    "mv",
+    "copy-item",
+    "cpi",
+    "copy",
+    "cp",
+    "new-item",
+    "ni",
+    "mkdir",
+    "md",
+    "rename-item",
+    "rni",
+    "ren",
+    "invoke-expression",
+    "iex",
+    "start-process",
+    "saps",
+    "start",
+    "invoke-item",
+    "ii",
+    "set-item",
+    "si",
+    "set-itemproperty",
+    "sp",
+    "remove-itemproperty",
+    "rp",
+    "clear-item",
+    "cli",
+    "tee-object",
+    "tee",
+    "export-csv",
+    "export-clixml",
+    "invoke-command",
+    "icm",
+    "new-itemproperty",
+    "-outfile",
+];
+
+/// cmd.exe commands that delete, write, move or run other code.
+const CMD_COMMANDS: &[&str] = &[
+    "del", "erase", "rd", "rmdir", "move", "ren", "rename", "copy", "xcopy", "robocopy", "mklink",
+    "format", "reg", "takeown", "icacls", "attrib", "start", "call", "mkdir", "md",
+];
+
+/// The first word of PowerShell or cmd code that changes files or runs code: the words
+/// are compared without case, as both shells do; a redirection outside quotes (`>`) and
+/// .NET's file and directory classes (`[IO.File]::WriteAllText`) count too.
+fn windows_call(lang: Lang, code: &str) -> Option<&'static str> {
+    let mut unquoted = String::new();
+    let mut quote: Option<char> = None;
+    for c in code.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None => unquoted.push(c),
+        }
+    }
+    let lower = unquoted.to_ascii_lowercase();
+    if lower.contains('>') {
+        return Some(">");
+    }
+    for class in [
+        "io.file]::",
+        "io.directory]::",
+        "io.fileinfo]",
+        "io.streamwriter]",
+    ] {
+        if lower.contains(class) {
+            return Some("[IO.File]::");
+        }
+    }
+    let list = if lang == Lang::Cmd {
+        CMD_COMMANDS
+    } else {
+        POWERSHELL_COMMANDS
+    };
+    lower
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '{' | '}' | '@')
+        })
+        .find_map(|w| list.iter().find(|m| **m == w).copied())
+}
+
 /// The first mutating call found in `code` of language `lang`, if any.
 pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
+    if matches!(lang, Lang::PowerShell | Lang::Cmd) {
+        if let Some(m) = windows_call(lang, code) {
+            return Some(m);
+        }
+    }
     let mut cleaned = code.to_string();
     for s in STD_STREAMS {
         cleaned = cleaned.replace(s, "print(");

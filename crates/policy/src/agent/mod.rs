@@ -17,6 +17,7 @@ mod inline;
 mod patches;
 mod remote;
 mod walk;
+mod windows;
 mod writes;
 
 use crate::{Decision, Profile, Verdict};
