@@ -223,3 +223,178 @@ fn powershell_and_cmd_code_is_screened_in_their_own_language() {
     allowed("pwsh -c \"Write-Output 'a > b'\"");
     allowed("cmd /c dir /b");
 }
+
+#[test]
+fn programs_that_rewrite_or_extract_files_write_what_they_name() {
+    let toml = "/home/dev/project/loopgate.toml";
+    refused(
+        "ruby -pi -e 'gsub(/fail/, \"warn\")' loopgate.toml",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "ruby -i.bak -pe '$_.sub!(/fail/, \"warn\")' loopgate.toml",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "python3 -m json.tool /tmp/x.json loopgate.toml",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "python3 -m zipfile -e /tmp/a.zip ~/",
+        Deny,
+        "fs.escape",
+        "/home/dev",
+    );
+    refused(
+        "python3 -m tarfile -e /tmp/a.tar .codex",
+        Deny,
+        "gate.tamper",
+        ".codex/hooks.json",
+    );
+    refused(
+        "sqlite3 /tmp/x.db '.output loopgate.toml' 'select 1'",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused("dos2unix loopgate.toml", Deny, "gate.tamper", toml);
+    refused(
+        "yq -i '.check = []' loopgate.toml",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "npx prettier --write .claude/settings.json",
+        Deny,
+        "gate.tamper",
+        ".claude/settings.json",
+    );
+    refused(
+        "prettier --write .claude",
+        Deny,
+        "gate.tamper",
+        ".claude/settings.json",
+    );
+    refused(
+        "busybox --install -s ~/.local/bin",
+        Deny,
+        "fs.escape",
+        "/home/dev/.local/bin",
+    );
+    refused(
+        "tar -xPf /tmp/a.tar",
+        Ask,
+        "fs.escape",
+        "member paths the archive names",
+    );
+    refused("cpio -pdm ~ < /tmp/list", Deny, "fs.escape", "/home/dev");
+    refused("7z x /tmp/a.7z -o$HOME", Deny, "fs.escape", "/home/dev");
+    allowed("ruby -pi -e 'gsub(/foo/, \"bar\")' src/main.rb");
+    allowed("python3 -m json.tool .claude/settings.json");
+    allowed("python3 -m json.tool /tmp/in.json /tmp/pretty.json");
+    allowed("sqlite3 /tmp/x.db 'select 1'");
+    allowed("dos2unix src/data.txt");
+    allowed("dos2unix -n loopgate.toml /tmp/lg.toml");
+    allowed("yq '.check' loopgate.toml");
+    allowed("npx prettier --write .");
+    allowed("npx prettier --check .claude/settings.json");
+    allowed("rustfmt src/main.rs");
+    allowed("tar -xf /tmp/a.tar -C build");
+    allowed("7z x /tmp/a.7z -obuild");
+}
+
+#[test]
+fn git_configuration_work_tree_and_plumbing_that_write_or_delete() {
+    let toml = "/home/dev/project/loopgate.toml";
+    refused(
+        "git -c clean.requireForce=false clean -dx",
+        Deny,
+        "git.destructive",
+        "deletes untracked files",
+    );
+    refused(
+        "git -c interactive.diffFilter='rm -rf ~' add -p",
+        Ask,
+        "exec.dynamic",
+        "interactive.diffFilter",
+    );
+    refused(
+        "git -c gc.pruneExpire=now maintenance run --task=gc",
+        Deny,
+        "git.destructive",
+        "unreachable objects",
+    );
+    refused(
+        "git --work-tree=\"$HOME\" checkout HEAD -- .bashrc",
+        Deny,
+        "fs.escape",
+        "/home/dev",
+    );
+    refused(
+        "git -c core.worktree=/home/dev restore .bashrc",
+        Deny,
+        "fs.escape",
+        "/home/dev",
+    );
+    refused(
+        "git checkout-index -a -f --prefix=$HOME/",
+        Deny,
+        "fs.escape",
+        "/home/dev",
+    );
+    refused(
+        "git checkout-index -f -- loopgate.toml",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "git merge-file loopgate.toml /tmp/base /tmp/theirs",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "git init --template=/tmp/tpl",
+        Deny,
+        "gate.tamper",
+        "/home/dev/project/.git/hooks",
+    );
+    refused(
+        "git clone /tmp/evil .claude",
+        Deny,
+        "gate.tamper",
+        ".claude/settings",
+    );
+    refused(
+        "git rm ':(glob)**/settings.json'",
+        Deny,
+        "gate.tamper",
+        ".claude/settings.json",
+    );
+    refused("git rm ':(icase)LOOPGATE.TOML'", Deny, "gate.tamper", toml);
+    refused(
+        "git config --global --add safe.directory '*'",
+        Deny,
+        "fs.escape",
+        "/home/dev/.gitconfig",
+    );
+    allowed("git clean -n -d");
+    allowed("git maintenance run --task=commit-graph");
+    allowed("git --work-tree=/tmp/export status");
+    allowed("git checkout-index -f -- src/main.rs");
+    allowed("git merge-file -p loopgate.toml /tmp/base /tmp/theirs");
+    allowed("git merge-file src/a.rs /tmp/base.rs /tmp/theirs.rs");
+    allowed("git init --template=/tmp/tpl /tmp/newrepo");
+    allowed("git clone https://example.com/r.git vendor/r");
+    allowed("git rm ':(glob)src/*.rs'");
+    allowed("git config --global --get user.name");
+    allowed("git config user.name Dev");
+}

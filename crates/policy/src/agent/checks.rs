@@ -132,51 +132,50 @@ impl Protected {
     /// The gate files (and the directories holding them) an absolute git wildcard
     /// pathspec selects; git's `*` crosses `/`, and a pattern naming a path below a gate
     /// directory selects that directory's files.
-    pub fn selected_by_git_wildcard(&self, pattern: &str) -> Vec<PathBuf> {
+    pub fn selected_by_git_wildcard(&self, pattern: &str, fold_case: bool) -> Vec<PathBuf> {
         let Some(g) = GlobBuilder::new(pattern)
             .literal_separator(false)
+            .case_insensitive(fold_case)
             .build()
             .ok()
             .map(|g| g.compile_matcher())
         else {
             return self.anchors.clone();
         };
-        let literal: String = pattern
-            .chars()
-            .take_while(|c| !matches!(c, '*' | '?' | '['))
-            .collect();
+        let fold = |t: &str| {
+            if fold_case {
+                t.to_lowercase()
+            } else {
+                t.to_string()
+            }
+        };
+        let literal: String = fold(
+            &pattern
+                .chars()
+                .take_while(|c| !matches!(c, '*' | '?' | '['))
+                .collect::<String>(),
+        );
         self.anchors
             .iter()
             .filter(|a| {
+                let anchor = PathBuf::from(fold(&a.display().to_string()));
                 g.is_match(a)
-                    || Path::new(&literal).starts_with(a) && literal.len() > a.as_os_str().len()
+                    || Path::new(&literal).starts_with(&anchor)
+                        && literal.len() > anchor.as_os_str().len()
             })
             .cloned()
             .collect()
     }
 
-    /// The gate files strictly below `dir`, and the directories between that hold them,
-    /// whose own name `find -name PATTERN` (`-iname` when `fold_case`) selects: the paths
-    /// such a `find` may hand to its action. An unreadable pattern selects them all.
-    pub fn named_below(&self, dir: &Path, pattern: &str, fold_case: bool) -> Vec<PathBuf> {
-        let matcher = GlobBuilder::new(pattern)
-            .literal_separator(true)
-            .case_insensitive(fold_case)
-            .build()
-            .ok()
-            .map(|g| g.compile_matcher());
+    /// The gate files strictly below `dir`, and the directories between that hold them.
+    pub fn all_below(&self, dir: &Path) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = Vec::new();
         for anchor in &self.anchors {
             for p in anchor.ancestors() {
                 if p == dir || !p.starts_with(dir) {
                     break;
                 }
-                let selected = match (&matcher, p.file_name()) {
-                    (Some(m), Some(name)) => m.is_match(name),
-                    (None, _) => true,
-                    (_, None) => false,
-                };
-                if selected && !out.iter().any(|o| o == p) {
+                if !out.iter().any(|o| o == p) {
                     out.push(p.to_path_buf());
                 }
             }

@@ -512,6 +512,18 @@ impl Analyzer<'_> {
                 self.check_writes(&files, Op::Write, display, st);
                 return false;
             }
+            "busybox" | "toybox" if rest.first().is_some_and(|a| a.is("--install")) => {
+                // `busybox --install [-s] [DIR]` links every applet into DIR (/bin and
+                // its kin when none is named).
+                let dir = rest
+                    .iter()
+                    .skip(1)
+                    .find(|a| !a.text().is_some_and(|t| t.starts_with('-')))
+                    .cloned()
+                    .unwrap_or_else(|| Arg::literal("/bin"));
+                self.check_writes(&[dir], Op::WriteTree, display, st);
+                return false;
+            }
             "busybox" | "toybox" => return self.invoke(inv, next, st, depth),
             "loopgate" => return self.loopgate(inv, next, st, depth),
             "git" | "hub" => {
@@ -1004,7 +1016,8 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `sqlite3 DB '.shell CMD'` (or `.system`, also on standard input) runs CMD.
+    /// `sqlite3 DB '.shell CMD'` (or `.system`, also on standard input) runs CMD; `.output
+    /// FILE` and its kin write FILE.
     fn sqlite_shell(
         &mut self,
         rest: &[Arg],
@@ -1025,6 +1038,17 @@ impl Analyzer<'_> {
                 .filter(|c| c.starts_with(char::is_whitespace));
             if let Some(cmd) = cmd {
                 self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
+            }
+            // `.output FILE`, `.once FILE`, `.save FILE`, `.backup ?DB? FILE` write FILE.
+            let mut words = t.split_whitespace();
+            if let Some(".output" | ".once" | ".save" | ".backup") = words.next() {
+                let operands: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+                if let Some(file) = operands.last() {
+                    let file = file.trim_matches(['\'', '"']);
+                    if !file.starts_with('|') {
+                        self.check_writes(&[Arg::literal(file)], Op::Write, display, st);
+                    }
+                }
             }
         }
     }
@@ -1706,7 +1730,7 @@ impl Analyzer<'_> {
                 .unwrap_or_default();
             let mut hits: Vec<Arg> = Vec::new();
             for d in dirs {
-                for p in self.protected().named_below(&d, "*", false) {
+                for p in self.protected().all_below(&d) {
                     let rel = p.strip_prefix(&d).unwrap_or(&p).display().to_string();
                     let printed = format!("{}/{rel}", r.trim_end_matches('/'));
                     let name = p
@@ -1777,6 +1801,10 @@ impl Analyzer<'_> {
                             paths.push(None);
                         }
                         for below in paths {
+                            if self.exhausted() {
+                                // Each path would rebuild the whole nested command again.
+                                return;
+                            }
                             let argv: Vec<Arg> = expr[i..end]
                                 .iter()
                                 .map(|a| match (&below, a.text()) {

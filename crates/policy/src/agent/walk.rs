@@ -155,6 +155,11 @@ impl<'a> Analyzer<'a> {
         (self.findings, self.commands)
     }
 
+    /// A bound was hit: the decision is `parse.bounds` whatever else is found.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.out_of_bounds
+    }
+
     pub(crate) fn findings_len(&self) -> usize {
         self.findings.len()
     }
