@@ -398,3 +398,65 @@ fn git_configuration_work_tree_and_plumbing_that_write_or_delete() {
     allowed("git config --global --get user.name");
     allowed("git config user.name Dev");
 }
+
+#[test]
+fn option_spellings_and_inline_calls_the_screens_missed() {
+    // env's getopt reads `-vS STRING` and `-iC DIR` as `-v -S STRING`, `-i -C DIR`.
+    refused(
+        "env -vS 'rm -rf ~'",
+        Deny,
+        "fs.destructive",
+        "home directory",
+    );
+    refused("env -iC ~ rm -rf .ssh", Deny, "fs.escape", "/home/dev/.ssh");
+    // gdb's long options take one dash too; lldb's `-o` is a command.
+    refused(
+        "gdb -nx -batch -eval-command='shell rm -rf ~'",
+        Ask,
+        "exec.inline",
+        "shell rm -rf ~",
+    );
+    refused(
+        "lldb -o 'platform shell rm -rf ~'",
+        Ask,
+        "exec.inline",
+        "platform shell",
+    );
+    refused(
+        "make --file=<(printf 'x:\\n\\trm -rf ~\\n')",
+        Ask,
+        "exec.dynamic",
+        "makefile only the shell knows",
+    );
+    refused(
+        "python3 -c \"from os import remove as r; r('loopgate.toml')\"",
+        Ask,
+        "exec.inline",
+        "from os import",
+    );
+    refused(
+        "node -e \"require('fs').createWriteStream('.loopgate/audit.ndjson')\"",
+        Ask,
+        "exec.inline",
+        "createWriteStream",
+    );
+    refused(
+        "node -e \"require('node:fs/promises').rm('.loopgate', {recursive: true})\"",
+        Ask,
+        "exec.inline",
+        ".rm(",
+    );
+    refused(
+        "perl -MFile::Copy -e 'copy(\"/tmp/x\", \"loopgate.toml\")'",
+        Ask,
+        "exec.inline",
+        "copy(",
+    );
+    allowed("env -v cargo test");
+    allowed("env -iC src ls");
+    allowed("gdb -batch -ex bt ./a.out");
+    allowed("make -f Makefile test");
+    allowed("python3 -c \"from os import path; print(path.exists('src'))\"");
+    allowed("node -e \"console.log([1, 2].map(x => x * 2))\"");
+    allowed("perl -ne 'print if /check/' loopgate.toml");
+}

@@ -1122,11 +1122,32 @@ impl Analyzer<'_> {
         let mut i = 0;
         let mut local = st.clone();
         while i < args.len() {
-            let Some(t) = args[i].text() else { break };
+            let Some(whole) = args[i].text() else { break };
+            // A cluster of flags before an option that takes a value (`-vS STRING`,
+            // `-iC DIR`): read as that option, as env's getopt does.
+            let unclustered;
+            let t = match whole.strip_prefix('-').filter(|b| !b.starts_with('-')) {
+                Some(body) if body.len() > 1 => {
+                    let flags = body
+                        .chars()
+                        .take_while(|c| matches!(c, 'i' | '0' | 'v'))
+                        .count();
+                    if flags > 0 && flags < body.len() {
+                        unclustered = format!("-{}", &body[flags..]);
+                        unclustered.as_str()
+                    } else {
+                        whole
+                    }
+                }
+                _ => whole,
+            };
             if t == "-C" || t == "--chdir" {
                 self.cd(&args[i + 1..(i + 2).min(args.len())], &mut local);
                 i += 2;
-            } else if let Some(dir) = t.strip_prefix("--chdir=") {
+            } else if let Some(dir) = t
+                .strip_prefix("--chdir=")
+                .or_else(|| t.strip_prefix("-C").filter(|d| !d.is_empty()))
+            {
                 self.cd(&[Arg::literal(dir)], &mut local);
                 i += 1;
             } else if t == "-S"
@@ -1422,6 +1443,26 @@ impl Analyzer<'_> {
         st: &ShellState,
         depth: usize,
     ) {
+        // gdb takes its long options with one dash as well (`-eval-command=CODE`).
+        let doubled: Vec<Arg>;
+        let rest = if lang == Lang::Gdb {
+            doubled = rest
+                .iter()
+                .map(|a| match a.text() {
+                    Some(t)
+                        if t.starts_with('-')
+                            && !t.starts_with("--")
+                            && t.split('=').next().is_some_and(|o| o.len() > 3) =>
+                    {
+                        Arg::literal(&format!("-{t}"))
+                    }
+                    _ => a.clone(),
+                })
+                .collect();
+            &doubled[..]
+        } else {
+            rest
+        };
         let (p, used) = Parsed::until_operand(rest, values);
         let mut codes = p.values(code_flags);
         if lang == Lang::Vim {
@@ -1505,10 +1546,26 @@ impl Analyzer<'_> {
 
     /// `make --eval`, `make SHELL=...`, a makefile read from standard input.
     fn make(&mut self, p: &Parsed<'_>, rest: &[Arg], stdin: &Stdin, display: &str) {
-        let from_stdin = p
-            .values(&["-f", "--file", "--makefile"])
-            .iter()
-            .any(|f| f.text().is_some_and(reads_stdin));
+        let files = p.values(&["-f", "--file", "--makefile"]);
+        let from_stdin = files.iter().any(|f| f.text().is_some_and(reads_stdin));
+        // The parser splits `--file=<(...)` into `--file=` and the substitution.
+        let glued = rest
+            .windows(2)
+            .find(|w| {
+                matches!(w[0].text(), Some("--file=" | "--makefile=")) && w[1].text().is_none()
+            })
+            .map(|w| &w[1]);
+        if let Some(f) = files.iter().find(|f| f.text().is_none()).or(glued) {
+            // `make -f <(printf ...)`, `make -f "$MK"`: the recipes are only known then.
+            self.add(Finding::ask(
+                rule::DYNAMIC,
+                format!(
+                    "`{display}` reads a makefile only the shell knows (`{}`); its recipes run any command",
+                    f.raw
+                ),
+                "commit the makefile to the repository and run it from there",
+            ));
+        }
         let shell_override = rest.iter().filter_map(|a| a.text()).find(|t| {
             let name = t.split(['=', ':', '+', '?']).next().unwrap_or("");
             t.contains('=') && matches!(name, "SHELL" | ".SHELLFLAGS" | "MAKESHELL" | "MAKEFLAGS")

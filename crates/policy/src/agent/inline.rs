@@ -90,15 +90,37 @@ const COMMON: &[&str] = &[
 fn language_markers(lang: Lang) -> &'static [&'static str] {
     match lang {
         Lang::Ruby => &["`", "%x", "system ", "exec ", "exec(", "spawn ", "open(\"|"],
+        // File::Copy's `copy`/`move`, File::Path's `rmtree` (in COMMON) and `make_path`.
         Lang::Perl => &[
-            "`", "qx", "system ", "exec ", "exec(", "unlink ", "open(", "open ",
+            "`",
+            "qx",
+            "system ",
+            "exec ",
+            "exec(",
+            "unlink ",
+            "open(",
+            "open ",
+            "copy(",
+            "move(",
+            "make_path",
+            "mkpath",
         ],
         Lang::Php => &["`", "exec ", "exec(", "system ", "fopen"],
         Lang::Tcl => &["exec ", "open "],
         // `exec(` is Python's code evaluation; in JavaScript it is also `RegExp.exec`, and
         // `child_process.exec` is caught by its module name.
-        Lang::Python => &[".write(", "exec("],
-        Lang::JavaScript => &[".write("],
+        Lang::Python => &[
+            ".write(",
+            "exec(",
+            "from shutil import",
+            "from subprocess import",
+            "from pty import",
+            "import os as",
+            "import shutil as",
+            "import subprocess as",
+        ],
+        // The promise and stream forms of `fs`: `fs.promises.rm`, `createWriteStream`.
+        Lang::JavaScript => &[".write(", ".rm(", "createWriteStream", "copyFile", ".cp("],
         Lang::Julia => &["rm(", "mv(", "cp(", "write("],
         Lang::R => &["file.remove", "write(", "file.copy"],
         _ => &[],
@@ -221,6 +243,59 @@ fn windows_call(lang: Lang, code: &str) -> Option<&'static str> {
         .find_map(|w| list.iter().find(|m| **m == w).copied())
 }
 
+/// Functions of `os` that change files or run programs, whatever name they are bound to
+/// (`from os import remove as r; r(...)`).
+const OS_MUTATING: &[&str] = &[
+    "remove",
+    "unlink",
+    "rmdir",
+    "removedirs",
+    "rename",
+    "renames",
+    "replace",
+    "truncate",
+    "system",
+    "popen",
+    "symlink",
+    "link",
+    "chmod",
+    "chown",
+    "makedirs",
+    "mkdir",
+    "kill",
+    "write",
+    "open",
+    "fdopen",
+    "execv",
+    "execve",
+    "execvp",
+    "execl",
+    "execlp",
+    "spawnv",
+    "spawnl",
+    "posix_spawn",
+    "*",
+];
+
+/// `from os import NAME [as ALIAS], ...` naming a mutating function.
+fn python_os_import(code: &str) -> Option<&'static str> {
+    let mut from = 0;
+    while let Some(at) = code[from..].find("from os import") {
+        let start = from + at + "from os import".len();
+        let list = code[start..].split([';', '\n']).next().unwrap_or("");
+        let names = list.trim().trim_start_matches('(').trim_end_matches(')');
+        for item in names.split(',') {
+            let name = item.split_whitespace().next().unwrap_or("");
+            if OS_MUTATING.contains(&name) || name.starts_with("exec") || name.starts_with("spawn")
+            {
+                return Some("from os import");
+            }
+        }
+        from = start;
+    }
+    None
+}
+
 /// The first mutating call found in `code` of language `lang`, if any.
 pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
     if matches!(lang, Lang::PowerShell | Lang::Cmd) {
@@ -238,6 +313,11 @@ pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
     }
     if let Some(m) = language_markers(lang).iter().find(|m| code.contains(**m)) {
         return Some(m);
+    }
+    if lang == Lang::Python {
+        if let Some(m) = python_os_import(code) {
+            return Some(m);
+        }
     }
     if code.contains("open(") {
         if let Some(m) = WRITE_MODES.iter().find(|m| code.contains(**m)) {
