@@ -460,3 +460,36 @@ fn option_spellings_and_inline_calls_the_screens_missed() {
     allowed("node -e \"console.log([1, 2].map(x => x * 2))\"");
     allowed("perl -ne 'print if /check/' loopgate.toml");
 }
+
+#[test]
+fn extglob_nocaseglob_and_patterns_below_a_new_link() {
+    let toml = "/home/dev/project/loopgate.toml";
+    refused(
+        "shopt -s extglob; rm -f !(src|scripts)",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "shopt -s extglob; rm -f @(loopgate).toml",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "shopt -s nocaseglob; rm -f LOOPGATE.*",
+        Deny,
+        "gate.tamper",
+        toml,
+    );
+    refused(
+        "ln -s ~ h; rm -rf h/*",
+        Ask,
+        "fs.escape",
+        "a symlink this same command creates",
+    );
+    allowed("rm -f LOOPGATE.*");
+    allowed("shopt -s extglob; rm -f src/!(main).rs");
+    allowed("shopt -s extglob; rm -rf build/@(a|b)");
+    allowed("ln -s ../src s && ls s/*");
+}

@@ -339,6 +339,12 @@ impl Analyzer<'_> {
             self.remote_destructive(name, rest, &inv.stdin, display);
         }
         self.sql_files(name, rest, &inv.stdin, display, st);
+        if prog == "shopt"
+            && rest.iter().any(|a| a.is("-s"))
+            && rest.iter().any(|a| a.is("nocaseglob"))
+        {
+            self.fold_glob_case();
+        }
         if let Some(text) = st
             .aliases
             .iter()

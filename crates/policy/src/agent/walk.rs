@@ -151,6 +151,14 @@ impl<'a> Analyzer<'a> {
             .get_or_insert_with(|| Protected::new(self.ctx))
     }
 
+    /// `shopt -s nocaseglob`: later patterns (`rm LOOPGATE.*`) match without case. Kept
+    /// for the rest of the string, whichever branch set it.
+    pub(crate) fn fold_glob_case(&mut self) {
+        self.protected
+            .get_or_insert_with(|| Protected::new(self.ctx))
+            .fold_case = true;
+    }
+
     pub fn finish(self) -> (Vec<Finding>, Vec<String>) {
         (self.findings, self.commands)
     }
