@@ -493,3 +493,22 @@ fn extglob_nocaseglob_and_patterns_below_a_new_link() {
     allowed("shopt -s extglob; rm -rf build/@(a|b)");
     allowed("ln -s ../src s && ls s/*");
 }
+
+#[test]
+fn a_container_command_is_judged_in_the_host_directory_it_writes() {
+    refused(
+        "docker run --rm -v \"$PWD\":/src -w /src alpine rm -f loopgate.toml",
+        Ask,
+        "remote.destructive",
+        "gate.tamper",
+    );
+    refused(
+        "podman run --rm -v /home/dev/project:/w -w /w alpine sh -c 'rm -rf .git'",
+        Ask,
+        "remote.destructive",
+        "fs.destructive",
+    );
+    allowed("docker run --rm -v \"$PWD\":/src -w /src rust cargo test");
+    allowed("docker run --rm -v \"$PWD\":/src -w /src/sub alpine rm -rf build");
+    allowed("docker run --rm app:dev pytest");
+}

@@ -645,17 +645,21 @@ impl Analyzer<'_> {
                     ],
                 );
                 let mut hosts = Vec::new();
+                // Writable mounts as (host, path in the container).
+                let mut mounts: Vec<(String, String)> = Vec::new();
                 for v in p.values(&["-v", "--volume"]) {
                     match v.text() {
                         Some(t) => {
                             let mut parts = t.split(':');
                             let host = parts.next().unwrap_or("");
-                            let opts = parts.nth(1).unwrap_or("");
+                            let target = parts.next().unwrap_or("");
+                            let opts = parts.next().unwrap_or("");
                             let named_volume = !host.starts_with(['/', '.', '~']);
                             if !named_volume
                                 && !opts.split(',').any(|o| o == "ro" || o == "readonly")
                             {
                                 hosts.push(Arg::literal(host));
+                                mounts.push((host.to_string(), target.to_string()));
                             }
                         }
                         None => hosts.push(v),
@@ -692,6 +696,7 @@ impl Analyzer<'_> {
                     })
                     .collect();
                 self.check_writes(&hosts, Op::Write, display, st);
+                self.container_command(rest, &mounts, display, st, depth);
             }
             "bfg" => {
                 self.add(Finding::deny(
@@ -983,6 +988,75 @@ impl Analyzer<'_> {
     /// Code that runs on another machine or in a container (`ssh HOST CMD`,
     /// `kubectl exec POD -- CMD`): analysed as if it ran here, and anything that would be
     /// refused becomes `remote.destructive` (ask): no local sandbox covers it.
+    /// `docker run -v HOST:/src -w /src IMAGE CMD`: CMD runs outside any local jail but
+    /// writes HOST, so it is judged as if it ran in HOST (the working directory mapped
+    /// back), a refusal there being `remote.destructive`: `rm -f loopgate.toml` in a
+    /// container given the repository is asked about, `cargo test` is not.
+    fn container_command(
+        &mut self,
+        rest: &[Arg],
+        mounts: &[(String, String)],
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let Some(run) = rest.iter().position(|a| a.is("run") || a.is("create")) else {
+            return;
+        };
+        let values = [
+            "-v",
+            "--volume",
+            "--mount",
+            "-e",
+            "--env",
+            "-w",
+            "--workdir",
+            "--name",
+            "-p",
+            "--publish",
+            "-u",
+            "--user",
+            "--network",
+            "--entrypoint",
+            "--env-file",
+            "-l",
+            "--label",
+            "--platform",
+            "-h",
+            "--hostname",
+            "--cpus",
+            "-m",
+            "--memory",
+        ];
+        let opts = &rest[run + 1..];
+        let (p, used) = Parsed::until_operand(opts, &values);
+        if p.operands.is_empty() || used >= opts.len() {
+            return;
+        }
+        let Some(workdir) = p
+            .value("--workdir", Some("-w"))
+            .and_then(|w| w.text().map(str::to_string))
+        else {
+            return;
+        };
+        let mapped = mounts.iter().find_map(|(host, target)| {
+            let below = workdir.strip_prefix(target.trim_end_matches('/'))?;
+            (below.is_empty() || below.starts_with('/'))
+                .then(|| format!("{}{below}", host.trim_end_matches('/')))
+        });
+        let Some(dir) = mapped else { return };
+        let mut here = st.clone();
+        self.cd_to(&Arg::literal(&dir), &mut here);
+        self.remotely(
+            &opts[used..],
+            false,
+            display,
+            &here,
+            depth,
+            "in a container that writes the mounted host directory",
+        );
+    }
+
     pub(crate) fn remotely(
         &mut self,
         words: &[Arg],
