@@ -226,36 +226,63 @@ impl Analyzer<'_> {
         );
         if evaluates {
             for a in rest {
-                let Some(t) = a.text() else { continue };
-                if t.contains("$(") || t.contains('`') {
-                    let subject = if name == "let" || t.contains('[') {
-                        Some(t)
-                    } else {
-                        None
-                    };
-                    if let Some(text) = subject {
-                        let mut subs = Vec::new();
-                        for (open, close) in [("$(", ')'), ("`", '`')] {
-                            let mut from = 0;
-                            while let Some(at) = text[from..].find(open) {
-                                let body_start = from + at + open.len();
-                                let Some(end) = text[body_start..].rfind(close) else {
-                                    break;
-                                };
-                                subs.push(text[body_start..body_start + end].to_string());
-                                from = body_start + end + 1;
-                                if from >= text.len() {
-                                    break;
-                                }
-                            }
-                        }
-                        for inner in subs {
-                            let mut sub = st.clone();
-                            self.script(&inner, &mut sub, depth + 1, false);
-                        }
-                    }
+                if name == "let" {
+                    self.arithmetic_text(a, st, depth);
+                } else {
+                    self.subscripts(a, st, depth);
                 }
             }
+        }
+    }
+
+    /// Text bash evaluates as arithmetic (`let`, `$((...))` of a variable, `[[ -eq ]]`, an
+    /// integer variable's assignment): every `$(...)` or backquoted command in it runs,
+    /// even when the word was quoted.
+    pub(crate) fn arithmetic_text(&mut self, a: &Arg, st: &ShellState, depth: usize) {
+        let Some(text) = a.text() else { return };
+        if !(text.contains("$(") || text.contains('`')) {
+            return;
+        }
+        let mut subs = Vec::new();
+        for (open, close) in [("$(", ')'), ("`", '`')] {
+            let mut from = 0;
+            while let Some(at) = text[from..].find(open) {
+                let body_start = from + at + open.len();
+                let Some(end) = text[body_start..].rfind(close) else {
+                    break;
+                };
+                subs.push(text[body_start..body_start + end].to_string());
+                from = body_start + end + 1;
+                if from >= text.len() {
+                    break;
+                }
+            }
+        }
+        for inner in subs {
+            let mut sub = st.clone();
+            self.script(&inner, &mut sub, depth + 1, false);
+        }
+    }
+
+    /// A word that may name an array element (`a[$(cmd)]`): the subscript is arithmetic.
+    pub(crate) fn subscripts(&mut self, a: &Arg, st: &ShellState, depth: usize) {
+        if a.text().is_some_and(|t| t.contains('[')) {
+            self.arithmetic_text(a, st, depth);
+        }
+    }
+
+    /// `NAME=value` with no command, or given to `export`/`declare`: a variable that
+    /// loads code (`PS4`, `BASH_ENV`, `LD_PRELOAD`, ...) does so for every later command.
+    pub(crate) fn shell_variable(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        if CODE_VARIABLES.contains(&name) {
+            self.env_assignment(name, value, display, st, depth);
         }
     }
 }

@@ -35,10 +35,53 @@ impl Op {
 }
 
 fn glob(pattern: &str) -> Option<Glob> {
-    GlobBuilder::new(pattern)
+    glob_folded(pattern, false)
+}
+
+/// A bash pattern, extglob groups included (bash parses them once `shopt -s extglob` is
+/// on): `@(a|b)` is `{a,b}`, `?(a|b)` is `{a,b,}`, and `!(...)`, `*(...)`, `+(...)`
+/// may match any name, so they stand for `*`.
+fn glob_folded(pattern: &str, fold_case: bool) -> Option<Glob> {
+    GlobBuilder::new(&extglob_to_globset(pattern))
         .literal_separator(true)
+        .case_insensitive(fold_case)
         .build()
         .ok()
+}
+
+fn extglob_to_globset(pattern: &str) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let group = matches!(c, '@' | '?' | '!' | '*' | '+') && chars.get(i + 1) == Some(&'(');
+        let close = if group {
+            chars[i + 2..]
+                .iter()
+                .position(|&x| x == ')')
+                .map(|p| i + 2 + p)
+        } else {
+            None
+        };
+        match close {
+            Some(end) => {
+                let inner: String = chars[i + 2..end].iter().collect();
+                let plain = !inner.contains(['(', '{', '}']);
+                match c {
+                    '@' if plain => out.push_str(&format!("{{{}}}", inner.replace('|', ","))),
+                    '?' if plain => out.push_str(&format!("{{{},}}", inner.replace('|', ","))),
+                    _ => out.push('*'),
+                }
+                i = end + 1;
+            }
+            None => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// The protected set of one context, compiled at most once per decision: the gate files
@@ -51,6 +94,8 @@ pub(crate) struct Protected {
     protect: PathSet,
     home_set: &'static PathSet,
     anchors: Vec<PathBuf>,
+    /// `shopt -s nocaseglob` was seen: shell patterns match without case from then on.
+    pub fold_case: bool,
 }
 
 impl Protected {
@@ -84,6 +129,7 @@ impl Protected {
             protect: PathSet::new(&protect),
             home_set: home_gate_files(),
             anchors,
+            fold_case: false,
         }
     }
 
@@ -132,51 +178,50 @@ impl Protected {
     /// The gate files (and the directories holding them) an absolute git wildcard
     /// pathspec selects; git's `*` crosses `/`, and a pattern naming a path below a gate
     /// directory selects that directory's files.
-    pub fn selected_by_git_wildcard(&self, pattern: &str) -> Vec<PathBuf> {
+    pub fn selected_by_git_wildcard(&self, pattern: &str, fold_case: bool) -> Vec<PathBuf> {
         let Some(g) = GlobBuilder::new(pattern)
             .literal_separator(false)
+            .case_insensitive(fold_case)
             .build()
             .ok()
             .map(|g| g.compile_matcher())
         else {
             return self.anchors.clone();
         };
-        let literal: String = pattern
-            .chars()
-            .take_while(|c| !matches!(c, '*' | '?' | '['))
-            .collect();
+        let fold = |t: &str| {
+            if fold_case {
+                t.to_lowercase()
+            } else {
+                t.to_string()
+            }
+        };
+        let literal: String = fold(
+            &pattern
+                .chars()
+                .take_while(|c| !matches!(c, '*' | '?' | '['))
+                .collect::<String>(),
+        );
         self.anchors
             .iter()
             .filter(|a| {
+                let anchor = PathBuf::from(fold(&a.display().to_string()));
                 g.is_match(a)
-                    || Path::new(&literal).starts_with(a) && literal.len() > a.as_os_str().len()
+                    || Path::new(&literal).starts_with(&anchor)
+                        && literal.len() > anchor.as_os_str().len()
             })
             .cloned()
             .collect()
     }
 
-    /// The gate files strictly below `dir`, and the directories between that hold them,
-    /// whose own name `find -name PATTERN` (`-iname` when `fold_case`) selects: the paths
-    /// such a `find` may hand to its action. An unreadable pattern selects them all.
-    pub fn named_below(&self, dir: &Path, pattern: &str, fold_case: bool) -> Vec<PathBuf> {
-        let matcher = GlobBuilder::new(pattern)
-            .literal_separator(true)
-            .case_insensitive(fold_case)
-            .build()
-            .ok()
-            .map(|g| g.compile_matcher());
+    /// The gate files strictly below `dir`, and the directories between that hold them.
+    pub fn all_below(&self, dir: &Path) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = Vec::new();
         for anchor in &self.anchors {
             for p in anchor.ancestors() {
                 if p == dir || !p.starts_with(dir) {
                     break;
                 }
-                let selected = match (&matcher, p.file_name()) {
-                    (Some(m), Some(name)) => m.is_match(name),
-                    (None, _) => true,
-                    (_, None) => false,
-                };
-                if selected && !out.iter().any(|o| o == p) {
+                if !out.iter().any(|o| o == p) {
                     out.push(p.to_path_buf());
                 }
             }
@@ -186,7 +231,7 @@ impl Protected {
 
     /// The gate file an absolute pattern may select, if any.
     fn hit_pattern(&self, pattern: &str, op: Op) -> Option<PathBuf> {
-        let g = glob(pattern)?.compile_matcher();
+        let g = glob_folded(pattern, self.fold_case)?.compile_matcher();
         for anchor in &self.anchors {
             let mut p = anchor.as_path();
             loop {
@@ -214,6 +259,19 @@ impl Analyzer<'_> {
         let home = self.ctx.home.clone();
         for arg in args {
             for target in targets_of(arg, &st.cwd, home.as_deref()) {
+                if let Target::Below { dir, .. } = &target {
+                    // `ln -s ~ h; rm -rf h/*`: a pattern below a link this command makes.
+                    if let Some(link) = st.links.iter().find(|l| dir.starts_with(l)) {
+                        self.add(Finding::ask(
+                            rule::ESCAPE,
+                            format!(
+                                "`{display}` writes through `{}`, a symlink this same command creates, so where it lands is not known before it runs",
+                                link.display()
+                            ),
+                            "create the link in one command and write in the next, so the target can be checked",
+                        ));
+                    }
+                }
                 if let Target::Path(p) = target.clone() {
                     self.written.push(p.clone());
                     let p = &p;

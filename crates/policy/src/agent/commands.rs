@@ -230,7 +230,7 @@ const MAX_WRAPPERS: usize = 64;
 const MAX_PROGRAMS: usize = 65_536;
 
 impl Analyzer<'_> {
-    fn deny_remote(&mut self, display: &str, how: &str) {
+    pub(crate) fn deny_remote(&mut self, display: &str, how: &str) {
         self.add(Finding::deny(
             rule::REMOTE,
             format!("`{display}` {how}"),
@@ -339,7 +339,34 @@ impl Analyzer<'_> {
             self.remote_destructive(name, rest, &inv.stdin, display);
         }
         self.sql_files(name, rest, &inv.stdin, display, st);
+        if prog == "shopt"
+            && rest.iter().any(|a| a.is("-s"))
+            && rest.iter().any(|a| a.is("nocaseglob"))
+        {
+            self.fold_glob_case();
+        }
+        if let Some(text) = st
+            .aliases
+            .iter()
+            .rev()
+            .find(|(n, _)| n == prog)
+            .map(|(_, v)| v.clone())
+        {
+            // `alias g=git; g reset --hard` (with `expand_aliases`): the replacement text
+            // and the remaining words, as written, are the command.
+            let mut code = text;
+            for a in rest {
+                code.push(' ');
+                code.push_str(&a.raw);
+            }
+            let mut sub = st.clone();
+            self.script(&code, &mut sub, depth + 1, false);
+        }
         match name {
+            "cd" | "pushd" if st.cd_shadowed => {
+                st.cwd = Cwd::unknown();
+                return false;
+            }
             "cd" | "pushd" => {
                 self.cd(rest, st);
                 return false;
@@ -418,7 +445,8 @@ impl Analyzer<'_> {
                 return false;
             }
             "eval" => {
-                self.code_words(rest, display, st, depth, false);
+                // The string runs in this shell: its `cd` and assignments last.
+                self.code_here(rest, display, st, depth);
                 return false;
             }
             "source" | "." => {
@@ -431,6 +459,17 @@ impl Analyzer<'_> {
             | "typeset" | "local" | "export" | "readonly" | "printf" | "read" | "unset"
             | "test" | "[" => {
                 self.builtin(name, rest, display, st, depth);
+                if name == "alias" {
+                    for (alias, text) in rest
+                        .iter()
+                        .filter_map(|a| a.text().and_then(|t| t.split_once('=')))
+                    {
+                        if matches!(alias, "cd" | "pushd" | "popd") {
+                            st.cd_shadowed = true;
+                        }
+                        st.aliases.push((alias.to_string(), text.to_string()));
+                    }
+                }
                 for (var, value) in
                     super::builtins::assigned_by(name, rest, inv.stdin.text.as_deref())
                 {
@@ -455,6 +494,7 @@ impl Analyzer<'_> {
                             .and_then(|t| t.split_once('='))
                             .map(|(_, v)| v.to_string())
                             .filter(|_| !value.starts_with('('));
+                        self.shell_variable(var, value.as_deref(), display, st, depth);
                         st.remember(var, value);
                     }
                 }
@@ -476,6 +516,18 @@ impl Analyzer<'_> {
                 let p = Parsed::new(rest, spec.map_or(&[], |p| p.values));
                 let files: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
                 self.check_writes(&files, Op::Write, display, st);
+                return false;
+            }
+            "busybox" | "toybox" if rest.first().is_some_and(|a| a.is("--install")) => {
+                // `busybox --install [-s] [DIR]` links every applet into DIR (/bin and
+                // its kin when none is named).
+                let dir = rest
+                    .iter()
+                    .skip(1)
+                    .find(|a| !a.text().is_some_and(|t| t.starts_with('-')))
+                    .cloned()
+                    .unwrap_or_else(|| Arg::literal("/bin"));
+                self.check_writes(&[dir], Op::WriteTree, display, st);
                 return false;
             }
             "busybox" | "toybox" => return self.invoke(inv, next, st, depth),
@@ -593,17 +645,21 @@ impl Analyzer<'_> {
                     ],
                 );
                 let mut hosts = Vec::new();
+                // Writable mounts as (host, path in the container).
+                let mut mounts: Vec<(String, String)> = Vec::new();
                 for v in p.values(&["-v", "--volume"]) {
                     match v.text() {
                         Some(t) => {
                             let mut parts = t.split(':');
                             let host = parts.next().unwrap_or("");
-                            let opts = parts.nth(1).unwrap_or("");
+                            let target = parts.next().unwrap_or("");
+                            let opts = parts.next().unwrap_or("");
                             let named_volume = !host.starts_with(['/', '.', '~']);
                             if !named_volume
                                 && !opts.split(',').any(|o| o == "ro" || o == "readonly")
                             {
                                 hosts.push(Arg::literal(host));
+                                mounts.push((host.to_string(), target.to_string()));
                             }
                         }
                         None => hosts.push(v),
@@ -640,6 +696,7 @@ impl Analyzer<'_> {
                     })
                     .collect();
                 self.check_writes(&hosts, Op::Write, display, st);
+                self.container_command(rest, &mounts, display, st, depth);
             }
             "bfg" => {
                 self.add(Finding::deny(
@@ -708,7 +765,9 @@ impl Analyzer<'_> {
         }
         match spec.map(|p| (p, p.role)) {
             Some((_, Role::Shell)) => {
-                self.shell(rest, &inv.stdin, display, st, depth);
+                if !self.windows_shell(name, rest, &inv.stdin, display, st, depth) {
+                    self.shell(rest, &inv.stdin, display, st, depth);
+                }
                 false
             }
             Some((p, Role::Wrapper { positionals, .. })) => {
@@ -929,6 +988,75 @@ impl Analyzer<'_> {
     /// Code that runs on another machine or in a container (`ssh HOST CMD`,
     /// `kubectl exec POD -- CMD`): analysed as if it ran here, and anything that would be
     /// refused becomes `remote.destructive` (ask): no local sandbox covers it.
+    /// `docker run -v HOST:/src -w /src IMAGE CMD`: CMD runs outside any local jail but
+    /// writes HOST, so it is judged as if it ran in HOST (the working directory mapped
+    /// back), a refusal there being `remote.destructive`: `rm -f loopgate.toml` in a
+    /// container given the repository is asked about, `cargo test` is not.
+    fn container_command(
+        &mut self,
+        rest: &[Arg],
+        mounts: &[(String, String)],
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let Some(run) = rest.iter().position(|a| a.is("run") || a.is("create")) else {
+            return;
+        };
+        let values = [
+            "-v",
+            "--volume",
+            "--mount",
+            "-e",
+            "--env",
+            "-w",
+            "--workdir",
+            "--name",
+            "-p",
+            "--publish",
+            "-u",
+            "--user",
+            "--network",
+            "--entrypoint",
+            "--env-file",
+            "-l",
+            "--label",
+            "--platform",
+            "-h",
+            "--hostname",
+            "--cpus",
+            "-m",
+            "--memory",
+        ];
+        let opts = &rest[run + 1..];
+        let (p, used) = Parsed::until_operand(opts, &values);
+        if p.operands.is_empty() || used >= opts.len() {
+            return;
+        }
+        let Some(workdir) = p
+            .value("--workdir", Some("-w"))
+            .and_then(|w| w.text().map(str::to_string))
+        else {
+            return;
+        };
+        let mapped = mounts.iter().find_map(|(host, target)| {
+            let below = workdir.strip_prefix(target.trim_end_matches('/'))?;
+            (below.is_empty() || below.starts_with('/'))
+                .then(|| format!("{}{below}", host.trim_end_matches('/')))
+        });
+        let Some(dir) = mapped else { return };
+        let mut here = st.clone();
+        self.cd_to(&Arg::literal(&dir), &mut here);
+        self.remotely(
+            &opts[used..],
+            false,
+            display,
+            &here,
+            depth,
+            "in a container that writes the mounted host directory",
+        );
+    }
+
     pub(crate) fn remotely(
         &mut self,
         words: &[Arg],
@@ -968,7 +1096,8 @@ impl Analyzer<'_> {
         }
     }
 
-    /// `sqlite3 DB '.shell CMD'` (or `.system`, also on standard input) runs CMD.
+    /// `sqlite3 DB '.shell CMD'` (or `.system`, also on standard input) runs CMD; `.output
+    /// FILE` and its kin write FILE.
     fn sqlite_shell(
         &mut self,
         rest: &[Arg],
@@ -989,6 +1118,17 @@ impl Analyzer<'_> {
                 .filter(|c| c.starts_with(char::is_whitespace));
             if let Some(cmd) = cmd {
                 self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
+            }
+            // `.output FILE`, `.once FILE`, `.save FILE`, `.backup ?DB? FILE` write FILE.
+            let mut words = t.split_whitespace();
+            if let Some(".output" | ".once" | ".save" | ".backup") = words.next() {
+                let operands: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+                if let Some(file) = operands.last() {
+                    let file = file.trim_matches(['\'', '"']);
+                    if !file.starts_with('|') {
+                        self.check_writes(&[Arg::literal(file)], Op::Write, display, st);
+                    }
+                }
             }
         }
     }
@@ -1062,11 +1202,32 @@ impl Analyzer<'_> {
         let mut i = 0;
         let mut local = st.clone();
         while i < args.len() {
-            let Some(t) = args[i].text() else { break };
+            let Some(whole) = args[i].text() else { break };
+            // A cluster of flags before an option that takes a value (`-vS STRING`,
+            // `-iC DIR`): read as that option, as env's getopt does.
+            let unclustered;
+            let t = match whole.strip_prefix('-').filter(|b| !b.starts_with('-')) {
+                Some(body) if body.len() > 1 => {
+                    let flags = body
+                        .chars()
+                        .take_while(|c| matches!(c, 'i' | '0' | 'v'))
+                        .count();
+                    if flags > 0 && flags < body.len() {
+                        unclustered = format!("-{}", &body[flags..]);
+                        unclustered.as_str()
+                    } else {
+                        whole
+                    }
+                }
+                _ => whole,
+            };
             if t == "-C" || t == "--chdir" {
                 self.cd(&args[i + 1..(i + 2).min(args.len())], &mut local);
                 i += 2;
-            } else if let Some(dir) = t.strip_prefix("--chdir=") {
+            } else if let Some(dir) = t
+                .strip_prefix("--chdir=")
+                .or_else(|| t.strip_prefix("-C").filter(|d| !d.is_empty()))
+            {
                 self.cd(&[Arg::literal(dir)], &mut local);
                 i += 1;
             } else if t == "-S"
@@ -1215,8 +1376,19 @@ impl Analyzer<'_> {
         self.script(&code.join(" "), &mut sub, depth + 1, false);
     }
 
+    /// [`Self::code_words`] for `eval`: the string runs in this very shell, so a `cd` or an
+    /// assignment inside it holds for the commands after it (`eval 'cd ~'; rm -rf .ssh`).
+    fn code_here(&mut self, words: &[Arg], display: &str, st: &mut ShellState, depth: usize) {
+        if words.iter().any(|w| w.remote || w.value.is_none()) {
+            self.code_words(words, display, st, depth, false);
+            return;
+        }
+        let code: Vec<&str> = words.iter().filter_map(|w| w.text()).collect();
+        self.script(&code.join(" "), st, depth + 1, false);
+    }
+
     /// A script file a shell or interpreter runs (or `source` reads).
-    fn script_file(
+    pub(crate) fn script_file(
         &mut self,
         lang: Option<(&str, Lang)>,
         script: &Arg,
@@ -1247,7 +1419,7 @@ impl Analyzer<'_> {
     }
 
     /// Code read from standard input: by a shell (`lang` `None`) or an interpreter.
-    fn stdin_code(
+    pub(crate) fn stdin_code(
         &mut self,
         lang: Option<(&str, Lang)>,
         stdin: &Stdin,
@@ -1296,6 +1468,9 @@ impl Analyzer<'_> {
                 {
                     if matches!(t, "--rcfile" | "--init-file") {
                         i += 1;
+                    } else if matches!(t, "--command" | "--commands") {
+                        // nushell's and fish's long spelling of `-c`.
+                        code_flag = true;
                     } else if !t.starts_with("--") {
                         // Each `o`/`O` of a cluster takes the next word as its option name
                         // (`-euo pipefail -c CODE`), as bash reads it.
@@ -1348,6 +1523,26 @@ impl Analyzer<'_> {
         st: &ShellState,
         depth: usize,
     ) {
+        // gdb takes its long options with one dash as well (`-eval-command=CODE`).
+        let doubled: Vec<Arg>;
+        let rest = if lang == Lang::Gdb {
+            doubled = rest
+                .iter()
+                .map(|a| match a.text() {
+                    Some(t)
+                        if t.starts_with('-')
+                            && !t.starts_with("--")
+                            && t.split('=').next().is_some_and(|o| o.len() > 3) =>
+                    {
+                        Arg::literal(&format!("-{t}"))
+                    }
+                    _ => a.clone(),
+                })
+                .collect();
+            &doubled[..]
+        } else {
+            rest
+        };
         let (p, used) = Parsed::until_operand(rest, values);
         let mut codes = p.values(code_flags);
         if lang == Lang::Vim {
@@ -1431,10 +1626,26 @@ impl Analyzer<'_> {
 
     /// `make --eval`, `make SHELL=...`, a makefile read from standard input.
     fn make(&mut self, p: &Parsed<'_>, rest: &[Arg], stdin: &Stdin, display: &str) {
-        let from_stdin = p
-            .values(&["-f", "--file", "--makefile"])
-            .iter()
-            .any(|f| f.text().is_some_and(reads_stdin));
+        let files = p.values(&["-f", "--file", "--makefile"]);
+        let from_stdin = files.iter().any(|f| f.text().is_some_and(reads_stdin));
+        // The parser splits `--file=<(...)` into `--file=` and the substitution.
+        let glued = rest
+            .windows(2)
+            .find(|w| {
+                matches!(w[0].text(), Some("--file=" | "--makefile=")) && w[1].text().is_none()
+            })
+            .map(|w| &w[1]);
+        if let Some(f) = files.iter().find(|f| f.text().is_none()).or(glued) {
+            // `make -f <(printf ...)`, `make -f "$MK"`: the recipes are only known then.
+            self.add(Finding::ask(
+                rule::DYNAMIC,
+                format!(
+                    "`{display}` reads a makefile only the shell knows (`{}`); its recipes run any command",
+                    f.raw
+                ),
+                "commit the makefile to the repository and run it from there",
+            ));
+        }
         let shell_override = rest.iter().filter_map(|a| a.text()).find(|t| {
             let name = t.split(['=', ':', '+', '?']).next().unwrap_or("");
             t.contains('=') && matches!(name, "SHELL" | ".SHELLFLAGS" | "MAKESHELL" | "MAKEFLAGS")
@@ -1519,7 +1730,7 @@ impl Analyzer<'_> {
         }
     }
 
-    fn inline_code(&mut self, name: &str, lang: Lang, code: &str, display: &str) {
+    pub(crate) fn inline_code(&mut self, name: &str, lang: Lang, code: &str, display: &str) {
         if let Some(marker) = inline::mutating_call(lang, code) {
             self.add(Finding::ask(
                 rule::INLINE,
@@ -1643,29 +1854,32 @@ impl Analyzer<'_> {
                 && !name.contains(['*', '?', '[', '\\']))
             .then(|| name.to_string())
         });
-        // `-name 'loopgate.*'`, `-iname SETTINGS.JSON`: the gate files below a root whose
-        // own name the pattern selects are among the paths the action gets, at any depth.
-        let name_pattern = expr.windows(2).find_map(|w| match w[0].text() {
-            Some("-name") => Some((w[1].text()?.to_string(), false)),
-            Some("-iname") => Some((w[1].text()?.to_string(), true)),
-            _ => None,
-        });
+        // The gate files below a root (and the directories holding them) that the
+        // expression's tests cannot rule out are among the paths the action gets, at any
+        // depth: `-name 'loopgate.*'`, `-type f`, `! -name src` (see `find_select`).
+        let selection = super::find_select::Selection::of(expr);
         let mut gate_named: Vec<(String, Vec<Arg>)> = Vec::new();
-        if let Some((pattern, fold_case)) = &name_pattern {
-            for root in &roots {
-                let Some(r) = root.text() else { continue };
-                let dirs = st
-                    .cwd
-                    .resolve(r, self.ctx.home.as_deref())
-                    .unwrap_or_default();
-                let mut hits: Vec<Arg> = Vec::new();
-                for d in dirs {
-                    for p in self.protected().named_below(&d, pattern, *fold_case) {
+        for root in &roots {
+            let Some(r) = root.text() else { continue };
+            let dirs = st
+                .cwd
+                .resolve(r, self.ctx.home.as_deref())
+                .unwrap_or_default();
+            let mut hits: Vec<Arg> = Vec::new();
+            for d in dirs {
+                for p in self.protected().all_below(&d) {
+                    let rel = p.strip_prefix(&d).unwrap_or(&p).display().to_string();
+                    let printed = format!("{}/{rel}", r.trim_end_matches('/'));
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if selection.selects(&printed, &name) {
                         hits.push(Arg::literal(&p.display().to_string()));
                     }
                 }
-                gate_named.push((r.to_string(), hits));
             }
+            gate_named.push((r.to_string(), hits));
         }
         let named = |this: &Self, root: &Arg| -> Vec<Arg> {
             let mut out = match (&literal_name, root.text()) {
@@ -1724,6 +1938,10 @@ impl Analyzer<'_> {
                             paths.push(None);
                         }
                         for below in paths {
+                            if self.exhausted() {
+                                // Each path would rebuild the whole nested command again.
+                                return;
+                            }
                             let argv: Vec<Arg> = expr[i..end]
                                 .iter()
                                 .map(|a| match (&below, a.text()) {

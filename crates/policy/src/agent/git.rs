@@ -72,8 +72,14 @@ impl Analyzer<'_> {
         // subcommand does (`remote.origin.mirror`, `gc.pruneExpire`) are kept too.
         let mut aliases: Vec<(String, String)> = Vec::new();
         let mut settings: Vec<(String, String)> = Vec::new();
+        let mut work_tree: Option<Arg> = None;
         while i < rest.len() {
             let Some(t) = rest[i].text() else { break };
+            if t == "--work-tree" {
+                work_tree = rest.get(i + 1).cloned();
+            } else if let Some(dir) = t.strip_prefix("--work-tree=") {
+                work_tree = Some(Arg::literal(dir));
+            }
             if t == "-C" {
                 if let Some(dir) = rest.get(i + 1) {
                     let mut sub = local.clone();
@@ -116,6 +122,13 @@ impl Analyzer<'_> {
             return;
         };
         let args = &rest[i + 1..];
+        if let Some((_, dir)) = settings.iter().find(|(k, _)| k == "core.worktree") {
+            work_tree = Some(Arg::literal(dir));
+        }
+        if let Some(dir) = work_tree.filter(|_| WORK_TREE_WRITERS.contains(&sub)) {
+            // `git --work-tree=$HOME checkout HEAD -- .bashrc` writes below that directory.
+            self.check_writes(&[dir], Op::Write, display, &local);
+        }
         if let Some(at) = aliases
             .iter()
             .position(|(n, _)| n.eq_ignore_ascii_case(sub))
@@ -156,7 +169,15 @@ impl Analyzer<'_> {
             }
             "clean" => {
                 let p = Parsed::new(args, &["-e", "--exclude"]);
-                let force = p.has("--force", Some('f'));
+                // `-c clean.requireForce=false` makes a plain `git clean` delete.
+                let unforced = settings.iter().any(|(k, v)| {
+                    k == "clean.requireforce"
+                        && matches!(
+                            v.to_ascii_lowercase().as_str(),
+                            "false" | "no" | "off" | "0"
+                        )
+                });
+                let force = p.has("--force", Some('f')) || unforced;
                 let dry = p.has("--dry-run", Some('n')) || p.has("--interactive", Some('i'));
                 if force && !dry {
                     self.git_deny(
@@ -327,9 +348,19 @@ impl Analyzer<'_> {
                     );
                 }
             }
-            "gc" | "prune" | "repack" => {
-                let p = Parsed::new(args, &["--expire"]);
+            "gc" | "prune" | "repack" | "maintenance" => {
+                let p = Parsed::new(args, &["--expire", "--task", "--schedule"]);
                 let prunes = match sub {
+                    // `maintenance run` runs gc unless told other tasks; an expiry set
+                    // to now prunes as `gc --prune=now` does.
+                    "maintenance" => {
+                        let tasks = p.values(&["--task"]);
+                        args.first().is_some_and(|a| a.is("run"))
+                            && (tasks.is_empty() || tasks.iter().any(|t| t.is("gc")))
+                            && settings
+                                .iter()
+                                .any(|(k, _)| k.starts_with("gc.") && k.contains("expire"))
+                    }
                     "gc" => {
                         (p.has("--prune", None) && !p.opts.iter().any(|(o, _)| o == "--no-prune"))
                             || settings
@@ -454,6 +485,15 @@ impl Analyzer<'_> {
                     if let Some(file) = p.value("--file", Some("-f")) {
                         self.check_writes(&[file], Op::Write, display, &local);
                     }
+                    // `--global` and `--system` write the user's and the machine's files.
+                    if p.has("--global", None) {
+                        let file = Arg::literal("~/.gitconfig");
+                        self.check_writes(&[file], Op::Write, display, &local);
+                    }
+                    if p.has("--system", None) {
+                        let file = Arg::literal("/etc/gitconfig");
+                        self.check_writes(&[file], Op::Write, display, &local);
+                    }
                 }
                 if let (Some(key), true) = (ops.first(), writes) {
                     let alias_value = key
@@ -499,13 +539,34 @@ impl Analyzer<'_> {
                     let (srcs, dest) = paths.split_at(paths.len().saturating_sub(1));
                     self.check_writes(srcs, Op::MoveSource, display, &local);
                     self.check_writes(dest, Op::Write, display, &local);
-                } else if !cached {
-                    let recursive = p.has("-r", Some('r'));
-                    self.check_writes(&paths, Op::Delete { recursive }, display, &local);
                 } else {
                     // `git rm --cached loopgate.toml`: the next commit deletes it from the
                     // committed configuration the gate is anchored to.
-                    self.check_writes(&paths, Op::Write, display, &local);
+                    let op = if cached {
+                        Op::Write
+                    } else {
+                        Op::Delete {
+                            recursive: p.has("-r", Some('r')),
+                        }
+                    };
+                    self.check_writes(&paths, op, display, &local);
+                    // git reads them as pathspecs too: `':(glob)**/settings.json'`,
+                    // `':(icase)LOOPGATE.TOML'`, `'*.toml'`.
+                    for a in &paths {
+                        let Some(spec) = a.text().and_then(pathspec) else {
+                            continue;
+                        };
+                        let path = if spec.top {
+                            Arg::literal(&self.ctx.repo_root.join(&spec.path).display().to_string())
+                        } else {
+                            Arg::literal(&spec.path)
+                        };
+                        if spec.wildcard || spec.icase {
+                            self.git_wildcard(&path, spec.icase, op, display, &local);
+                        } else if a.text().is_some_and(|t| t.starts_with(':')) {
+                            self.check_writes(&[path], op, display, &local);
+                        }
+                    }
                 }
             }
             "apply" | "am" => self.git_patch(sub, args, stdin, display, &local),
@@ -551,7 +612,20 @@ impl Analyzer<'_> {
             }
             "checkout-index" => {
                 let p = Parsed::new(args, &["--prefix", "--stage"]);
-                if p.has("--force", Some('f')) && p.has("--all", Some('a')) {
+                // It writes the named paths, below `--prefix` when one is given.
+                let prefix = p.value("--prefix", None);
+                let mut written: Vec<Arg> = prefix.iter().cloned().collect();
+                for a in &p.operands {
+                    written.push(match (&prefix, a.text()) {
+                        (Some(pre), Some(t)) => match pre.text() {
+                            Some(pt) => Arg::literal(&format!("{pt}{t}")),
+                            None => pre.clone(),
+                        },
+                        _ => (*a).clone(),
+                    });
+                }
+                self.check_writes(&written, Op::Write, display, &local);
+                if p.has("--force", Some('f')) && p.has("--all", Some('a')) && prefix.is_none() {
                     self.git_deny(
                         display,
                         "overwrites every file of the work tree from the index",
@@ -675,6 +749,19 @@ impl Analyzer<'_> {
                     }
                 }
             }
+            "merge-file" => {
+                // Writes the merge into its first file, unless `-p` sends it to stdout.
+                let p = Parsed::new(args, &["-L", "--marker-size", "--diff-algorithm"]);
+                if !p.has("--stdout", Some('p')) {
+                    let current: Vec<Arg> = p
+                        .operands
+                        .first()
+                        .map(|a| (*a).clone())
+                        .into_iter()
+                        .collect();
+                    self.check_writes(&current, Op::Write, display, &local);
+                }
+            }
             "init" => {
                 let p = Parsed::new(
                     args,
@@ -690,6 +777,15 @@ impl Analyzer<'_> {
                 );
                 if let Some(dir) = p.operands.first() {
                     self.check_writes(&[(*dir).clone()], Op::Write, display, &local);
+                }
+                // A template directory is copied into the repository's `.git`, hooks
+                // included, even when it already exists.
+                let template = p.value("--template", None).is_some()
+                    || settings.iter().any(|(k, _)| k == "init.templatedir");
+                if template {
+                    let dir = p.operands.first().and_then(|a| a.text()).unwrap_or(".");
+                    let hooks = Arg::literal(&format!("{}/.git/hooks", dir.trim_end_matches('/')));
+                    self.check_writes(&[hooks], Op::WriteTree, display, &local);
                 }
             }
             "clone" => {
@@ -726,7 +822,12 @@ impl Analyzer<'_> {
                     Some(d) => (*d).clone(),
                     None => Arg::literal("."),
                 };
-                self.check_writes(&[dest], Op::Write, display, &local);
+                self.check_writes(std::slice::from_ref(&dest), Op::Write, display, &local);
+                // A whole tree lands in a directory named below the repository root
+                // (`git clone URL .claude`), as when an archive is extracted there.
+                if self.strictly_below_repo(&dest, &local) {
+                    self.check_writes(&[dest], Op::WriteTree, display, &local);
+                }
             }
             "worktree" => {
                 if args.first().is_some_and(|a| a.is("remove")) {
@@ -750,6 +851,27 @@ impl Analyzer<'_> {
         }
     }
 }
+
+/// Subcommands that write files of the work tree (`--work-tree DIR` moves it).
+const WORK_TREE_WRITERS: &[&str] = &[
+    "checkout",
+    "restore",
+    "reset",
+    "switch",
+    "stash",
+    "merge",
+    "pull",
+    "cherry-pick",
+    "revert",
+    "rebase",
+    "am",
+    "apply",
+    "checkout-index",
+    "read-tree",
+    "clean",
+    "rm",
+    "mv",
+];
 
 /// Subcommands whose effect a flag can turn destructive (`reset --hard`, `push -f`):
 /// words only the shell knows (`"$@"`, `${a[@]}`) given to them are asked about.
@@ -895,6 +1017,12 @@ fn executing_key(key: &str, value: Option<&str>) -> Option<&'static str> {
             | "protocol.ext.allow"
             | "diff.tool"
             | "merge.tool"
+            | "interactive.difffilter"
+            | "init.templatedir"
+            | "core.alternaterefscommand"
+            | "sendemail.sendmailcmd"
+            | "sendemail.tocmd"
+            | "sendemail.cccmd"
     ) || (k.starts_with("filter.") && matches!(last, "clean" | "smudge" | "process"))
         || (k.starts_with("diff.") && matches!(last, "textconv" | "command"))
         || (k.starts_with("merge.") && last == "driver")
@@ -925,6 +1053,16 @@ impl Analyzer<'_> {
                 "run git without configuration overrides that name programs",
             ));
         }
+    }
+
+    /// A path that resolves strictly below the repository root.
+    fn strictly_below_repo(&self, a: &Arg, st: &ShellState) -> bool {
+        a.text()
+            .and_then(|t| st.cwd.resolve(t, self.ctx.home.as_deref()))
+            .is_some_and(|ps| {
+                ps.iter()
+                    .all(|p| p.starts_with(&self.ctx.repo_root) && p != &self.ctx.repo_root)
+            })
     }
 
     /// The pathspecs of `git checkout` / `git restore`: every file they select is
@@ -959,8 +1097,8 @@ impl Analyzer<'_> {
             } else {
                 Arg::literal(&spec.path)
             };
-            if spec.wildcard {
-                self.git_wildcard(&path, display, st);
+            if spec.wildcard || spec.icase {
+                self.git_wildcard(&path, spec.icase, Op::Write, display, st);
             } else {
                 self.check_writes(&[path], Op::WriteTree, display, st);
             }
@@ -968,7 +1106,14 @@ impl Analyzer<'_> {
     }
 
     /// A wildcard pathspec: the gate files it selects, judged as writes.
-    fn git_wildcard(&mut self, spec: &Arg, display: &str, st: &ShellState) {
+    fn git_wildcard(
+        &mut self,
+        spec: &Arg,
+        fold_case: bool,
+        op: Op,
+        display: &str,
+        st: &ShellState,
+    ) {
         let Some(text) = spec.text() else { return };
         let Some(bases) = st.cwd.resolve(".", self.ctx.home.as_deref()) else {
             self.check_writes(std::slice::from_ref(spec), Op::WriteTree, display, st);
@@ -980,12 +1125,14 @@ impl Analyzer<'_> {
             } else {
                 format!("{}/{text}", base.display())
             };
-            let hits = self.protected().selected_by_git_wildcard(&absolute);
+            let hits = self
+                .protected()
+                .selected_by_git_wildcard(&absolute, fold_case);
             let hits: Vec<Arg> = hits
                 .iter()
                 .map(|h| Arg::literal(&h.display().to_string()))
                 .collect();
-            self.check_writes(&hits, Op::Write, display, st);
+            self.check_writes(&hits, op, display, st);
         }
     }
 
@@ -1092,6 +1239,8 @@ struct Pathspec {
     top: bool,
     /// Holds git wildcards (`*`, `?`, `[`), matched across `/`.
     wildcard: bool,
+    /// `:(icase)`: matched without case.
+    icase: bool,
 }
 
 /// `None` for an exclusion (`:!x`, `:^x`, `:(exclude)x`), which rewrites nothing.
@@ -1125,6 +1274,7 @@ fn pathspec(text: &str) -> Option<Pathspec> {
         },
         top: magic.contains(&"top"),
         wildcard: !literal && path.contains(['*', '?', '[']),
+        icase: magic.contains(&"icase"),
     })
 }
 

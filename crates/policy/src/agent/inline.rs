@@ -90,15 +90,37 @@ const COMMON: &[&str] = &[
 fn language_markers(lang: Lang) -> &'static [&'static str] {
     match lang {
         Lang::Ruby => &["`", "%x", "system ", "exec ", "exec(", "spawn ", "open(\"|"],
+        // File::Copy's `copy`/`move`, File::Path's `rmtree` (in COMMON) and `make_path`.
         Lang::Perl => &[
-            "`", "qx", "system ", "exec ", "exec(", "unlink ", "open(", "open ",
+            "`",
+            "qx",
+            "system ",
+            "exec ",
+            "exec(",
+            "unlink ",
+            "open(",
+            "open ",
+            "copy(",
+            "move(",
+            "make_path",
+            "mkpath",
         ],
         Lang::Php => &["`", "exec ", "exec(", "system ", "fopen"],
         Lang::Tcl => &["exec ", "open "],
         // `exec(` is Python's code evaluation; in JavaScript it is also `RegExp.exec`, and
         // `child_process.exec` is caught by its module name.
-        Lang::Python => &[".write(", "exec("],
-        Lang::JavaScript => &[".write("],
+        Lang::Python => &[
+            ".write(",
+            "exec(",
+            "from shutil import",
+            "from subprocess import",
+            "from pty import",
+            "import os as",
+            "import shutil as",
+            "import subprocess as",
+        ],
+        // The promise and stream forms of `fs`: `fs.promises.rm`, `createWriteStream`.
+        Lang::JavaScript => &[".write(", ".rm(", "createWriteStream", "copyFile", ".cp("],
         Lang::Julia => &["rm(", "mv(", "cp(", "write("],
         Lang::R => &["file.remove", "write(", "file.copy"],
         _ => &[],
@@ -119,8 +141,168 @@ const STD_STREAMS: [&str; 4] = [
     "process.stderr.write(",
 ];
 
+/// PowerShell cmdlets and their aliases that delete, write, move or run code.
+const POWERSHELL_COMMANDS: &[&str] = &[
+    "remove-item",
+    "ri",
+    "rm",
+    "rmdir",
+    "rd",
+    "del",
+    "erase",
+    "set-content",
+    "sc",
+    "add-content",
+    "ac",
+    "clear-content",
+    "clc",
+    "out-file",
+    "move-item",
+    "mi",
+    "move",
+    "mv",
+    "copy-item",
+    "cpi",
+    "copy",
+    "cp",
+    "new-item",
+    "ni",
+    "mkdir",
+    "md",
+    "rename-item",
+    "rni",
+    "ren",
+    "invoke-expression",
+    "iex",
+    "start-process",
+    "saps",
+    "start",
+    "invoke-item",
+    "ii",
+    "set-item",
+    "si",
+    "set-itemproperty",
+    "sp",
+    "remove-itemproperty",
+    "rp",
+    "clear-item",
+    "cli",
+    "tee-object",
+    "tee",
+    "export-csv",
+    "export-clixml",
+    "invoke-command",
+    "icm",
+    "new-itemproperty",
+    "-outfile",
+];
+
+/// cmd.exe commands that delete, write, move or run other code.
+const CMD_COMMANDS: &[&str] = &[
+    "del", "erase", "rd", "rmdir", "move", "ren", "rename", "copy", "xcopy", "robocopy", "mklink",
+    "format", "reg", "takeown", "icacls", "attrib", "start", "call", "mkdir", "md",
+];
+
+/// The first word of PowerShell or cmd code that changes files or runs code: the words
+/// are compared without case, as both shells do; a redirection outside quotes (`>`) and
+/// .NET's file and directory classes (`[IO.File]::WriteAllText`) count too.
+fn windows_call(lang: Lang, code: &str) -> Option<&'static str> {
+    let mut unquoted = String::new();
+    let mut quote: Option<char> = None;
+    for c in code.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None => unquoted.push(c),
+        }
+    }
+    let lower = unquoted.to_ascii_lowercase();
+    if lower.contains('>') {
+        return Some(">");
+    }
+    for class in [
+        "io.file]::",
+        "io.directory]::",
+        "io.fileinfo]",
+        "io.streamwriter]",
+    ] {
+        if lower.contains(class) {
+            return Some("[IO.File]::");
+        }
+    }
+    let list = if lang == Lang::Cmd {
+        CMD_COMMANDS
+    } else {
+        POWERSHELL_COMMANDS
+    };
+    lower
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '{' | '}' | '@')
+        })
+        .find_map(|w| list.iter().find(|m| **m == w).copied())
+}
+
+/// Functions of `os` that change files or run programs, whatever name they are bound to
+/// (`from os import remove as r; r(...)`).
+const OS_MUTATING: &[&str] = &[
+    "remove",
+    "unlink",
+    "rmdir",
+    "removedirs",
+    "rename",
+    "renames",
+    "replace",
+    "truncate",
+    "system",
+    "popen",
+    "symlink",
+    "link",
+    "chmod",
+    "chown",
+    "makedirs",
+    "mkdir",
+    "kill",
+    "write",
+    "open",
+    "fdopen",
+    "execv",
+    "execve",
+    "execvp",
+    "execl",
+    "execlp",
+    "spawnv",
+    "spawnl",
+    "posix_spawn",
+    "*",
+];
+
+/// `from os import NAME [as ALIAS], ...` naming a mutating function.
+fn python_os_import(code: &str) -> Option<&'static str> {
+    let mut from = 0;
+    while let Some(at) = code[from..].find("from os import") {
+        let start = from + at + "from os import".len();
+        let list = code[start..].split([';', '\n']).next().unwrap_or("");
+        let names = list.trim().trim_start_matches('(').trim_end_matches(')');
+        for item in names.split(',') {
+            let name = item.split_whitespace().next().unwrap_or("");
+            if OS_MUTATING.contains(&name) || name.starts_with("exec") || name.starts_with("spawn")
+            {
+                return Some("from os import");
+            }
+        }
+        from = start;
+    }
+    None
+}
+
 /// The first mutating call found in `code` of language `lang`, if any.
 pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
+    if matches!(lang, Lang::PowerShell | Lang::Cmd) {
+        if let Some(m) = windows_call(lang, code) {
+            return Some(m);
+        }
+    }
     let mut cleaned = code.to_string();
     for s in STD_STREAMS {
         cleaned = cleaned.replace(s, "print(");
@@ -131,6 +313,11 @@ pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
     }
     if let Some(m) = language_markers(lang).iter().find(|m| code.contains(**m)) {
         return Some(m);
+    }
+    if lang == Lang::Python {
+        if let Some(m) = python_os_import(code) {
+            return Some(m);
+        }
     }
     if code.contains("open(") {
         if let Some(m) = WRITE_MODES.iter().find(|m| code.contains(**m)) {

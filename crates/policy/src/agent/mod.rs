@@ -11,11 +11,13 @@ mod args;
 mod builtins;
 mod checks;
 mod commands;
+mod find_select;
 mod git;
 mod inline;
 mod patches;
 mod remote;
 mod walk;
+mod windows;
 mod writes;
 
 use crate::{Decision, Profile, Verdict};

@@ -4,7 +4,7 @@ use super::args::{decode_arg, Arg, Cwd};
 use super::checks::Protected;
 use super::{rule, AgentContext, Finding};
 use crate::shell::{self, ast, Limits, ParseFailure};
-use brush_parser::word::{ParameterExpr, WordPiece, WordPieceWithSource};
+use brush_parser::word::{ParameterExpr, ParameterTransformOp, WordPiece, WordPieceWithSource};
 use std::path::PathBuf;
 
 /// Nested shells (`bash -c`, `eval`, substitutions, heredocs) analysed at most this deep.
@@ -28,6 +28,12 @@ pub(crate) struct ShellState {
     /// Variables assigned a static value earlier in the string (`a=--hard; git reset $a`);
     /// `None` once a later assignment is not static.
     pub vars: Vec<(String, Option<String>)>,
+    /// `cd`, `pushd` or `popd` was redefined as a function or alias earlier in the string:
+    /// a later `cd` runs that instead, so where the shell ends up is unknown.
+    pub cd_shadowed: bool,
+    /// Aliases defined earlier in the string (`alias g=git`), name and replacement text: a
+    /// script that turns on `expand_aliases` runs `g reset --hard` as `git reset --hard`.
+    pub aliases: Vec<(String, String)>,
 }
 
 impl ShellState {
@@ -134,6 +140,8 @@ impl<'a> Analyzer<'a> {
             cdpath_changed: false,
             links: Vec::new(),
             vars: Vec::new(),
+            cd_shadowed: false,
+            aliases: Vec::new(),
         };
         self.script(command, &mut state, 0, false);
     }
@@ -143,8 +151,21 @@ impl<'a> Analyzer<'a> {
             .get_or_insert_with(|| Protected::new(self.ctx))
     }
 
+    /// `shopt -s nocaseglob`: later patterns (`rm LOOPGATE.*`) match without case. Kept
+    /// for the rest of the string, whichever branch set it.
+    pub(crate) fn fold_glob_case(&mut self) {
+        self.protected
+            .get_or_insert_with(|| Protected::new(self.ctx))
+            .fold_case = true;
+    }
+
     pub fn finish(self) -> (Vec<Finding>, Vec<String>) {
         (self.findings, self.commands)
+    }
+
+    /// A bound was hit: the decision is `parse.bounds` whatever else is found.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.out_of_bounds
     }
 
     pub(crate) fn findings_len(&self) -> usize {
@@ -278,8 +299,11 @@ impl<'a> Analyzer<'a> {
         if pipeline.seq.len() == 1 {
             return self.command(&pipeline.seq[0], st, depth, stdin_remote);
         }
-        // Every stage of a multi-command pipeline runs in its own subshell.
+        // Every stage of a multi-command pipeline runs in its own subshell, except the
+        // last one under `shopt -s lastpipe` (a non-interactive shell honours it): a `cd`
+        // there may move this shell, so afterwards either directory is possible.
         let mut upstream_remote = stdin_remote;
+        let last = pipeline.seq.len() - 1;
         for (n, stage) in pipeline.seq.iter().enumerate() {
             let mut sub = st.clone();
             self.pipe_in = (n > 0).then(|| match self.last_out.take() {
@@ -306,6 +330,9 @@ impl<'a> Analyzer<'a> {
             self.last_out = None;
             upstream_remote |= self.command(stage, &mut sub, depth, upstream_remote);
             self.pipe_in = None;
+            if n == last && sub.cwd != st.cwd {
+                st.cwd = st.cwd.union(&sub.cwd);
+            }
         }
         self.last_out = None;
         upstream_remote
@@ -331,6 +358,9 @@ impl<'a> Analyzer<'a> {
                 self.compound(compound, st, depth, stdin_remote)
             }
             ast::Command::Function(f) => {
+                if matches!(f.fname.value.as_str(), "cd" | "pushd" | "popd") {
+                    st.cd_shadowed = true;
+                }
                 // The body may run later, from anywhere: analyse it as written.
                 let mut body = st.clone();
                 self.compound(&f.body.0, &mut body, depth, false)
@@ -351,11 +381,15 @@ impl<'a> Analyzer<'a> {
             }
             E::Not(a) | E::Parenthesized(a) => self.extended_test(a, st, depth),
             E::UnaryTest(_, w) => {
-                self.word(&w.value, st, depth);
+                let arg = self.word(&w.value, st, depth);
+                self.subscripts(&arg, st, depth);
             }
             E::BinaryTest(_, a, b) => {
-                self.word(&a.value, st, depth);
-                self.word(&b.value, st, depth);
+                // `-eq` and its kin evaluate both sides as arithmetic, subscripts included.
+                for w in [a, b] {
+                    let arg = self.word(&w.value, st, depth);
+                    self.subscripts(&arg, st, depth);
+                }
             }
         }
     }
@@ -746,6 +780,10 @@ impl<'a> Analyzer<'a> {
             if let Some((name, _)) = a.raw.split_once('=') {
                 let value = a.text().and_then(|t| t.split_once('=')).map(|(_, v)| v);
                 if argv.is_empty() {
+                    // `n='a[$(cmd)]'` runs `cmd` when `n` is an integer variable.
+                    self.subscripts(a, st, depth);
+                    // `export PS4='$(cmd)'; set -x` as much as `PS4='$(cmd)' bash -x`.
+                    self.shell_variable(name.trim_end_matches('+'), value, &display, st, depth);
                     // A bare assignment changes this shell for the commands after it.
                     match name.trim_end_matches('+') {
                         "HOME" => st.home_changed = true,
@@ -1014,6 +1052,19 @@ fn collect_substitutions(
         return;
     }
     for piece in pieces {
+        if let WordPiece::ParameterExpansion(ParameterExpr::Transform {
+            op: ParameterTransformOp::PromptExpand,
+            ..
+        }) = &piece.piece
+        {
+            // `${x@P}` expands the value as a prompt, running its `$(...)`: judged as
+            // `eval "${x}"`, which knows a value assigned earlier and asks otherwise.
+            let whole = raw.get(piece.start_index..piece.end_index).unwrap_or("");
+            if let Some(name) = whole.strip_prefix("${").and_then(|t| t.strip_suffix("@P}")) {
+                out.push(format!("eval \"${{{name}}}\""));
+                continue;
+            }
+        }
         if let WordPiece::ParameterExpansion(expr) = &piece.piece {
             if parameter_word(expr).is_none() {
                 // `${x:$(cmd)}`, `${a[$(cmd)]}`, `${x/$(a)/$(b)}`: whatever the expansion

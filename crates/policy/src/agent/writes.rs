@@ -345,11 +345,11 @@ impl Analyzer<'_> {
                     .collect();
                 writes.push((outs, Op::Write));
             }
-            "sed" | "perl" => {
-                let with_value: &[&str] = if name == "sed" {
-                    &["-e", "-f", "--expression", "--file", "-l", "--line-length"]
-                } else {
-                    &["-e", "-E", "-M", "-m", "-I", "-x"]
+            "sed" | "perl" | "ruby" => {
+                let with_value: &[&str] = match name {
+                    "sed" => &["-e", "-f", "--expression", "--file", "-l", "--line-length"],
+                    "ruby" => &["-e", "-r", "-I", "-C", "-E", "-F", "-x"],
+                    _ => &["-e", "-E", "-M", "-m", "-I", "-x"],
                 };
                 let p = Parsed::new(rest, with_value);
                 let in_place = p
@@ -496,6 +496,74 @@ impl Analyzer<'_> {
                 cloned(&Parsed::new(rest, &[]).operands),
                 Op::Delete { recursive: true },
             )),
+            "python" | "python2" | "python3" | "pypy" | "pypy3" => {
+                writes.extend(python_module_writes(rest))
+            }
+            "dos2unix" | "unix2dos" | "mac2unix" | "unix2mac" => {
+                // Every file is converted in place, except with `-n IN OUT` (new file).
+                let p = Parsed::new(rest, &["-c", "--convmode", "-e", "--add-eol"]);
+                let new_file = p.has("-n", Some('n')) || p.has("--newfile", None);
+                let files: Vec<Arg> = p
+                    .operands
+                    .iter()
+                    .enumerate()
+                    .filter(|(n, _)| !new_file || n % 2 == 1)
+                    .map(|(_, a)| (*a).clone())
+                    .collect();
+                writes.push((files, Op::Write));
+            }
+            "yq" | "prettier" | "eslint" | "stylelint" | "clang-format" | "gofmt" | "goimports"
+            | "shfmt" | "rustfmt" | "black" | "isort" | "autopep8" | "taplo" | "ruff" | "biome" => {
+                if let Some(files) = formatter_writes(name, rest) {
+                    writes.push((files, Op::Write));
+                }
+            }
+            "cpio" => {
+                // `-p DIR` copies the listed files into DIR; `-i` extracts into `-D DIR`.
+                let p = Parsed::new(
+                    rest,
+                    &[
+                        "-D",
+                        "--directory",
+                        "-F",
+                        "--file",
+                        "-H",
+                        "--format",
+                        "-R",
+                        "-E",
+                        "-M",
+                    ],
+                );
+                let letters: String = p
+                    .opts
+                    .iter()
+                    .filter(|(o, _)| !o.starts_with("--"))
+                    .map(|(o, _)| o[1..].to_string())
+                    .collect();
+                if letters.contains('p') || p.has("--pass-through", None) {
+                    writes.push((cloned(&p.operands), Op::Write));
+                } else if letters.contains('i') || p.has("--extract", None) {
+                    let dir = p
+                        .value("--directory", Some("-D"))
+                        .unwrap_or_else(|| Arg::literal("."));
+                    writes.push((vec![dir], Op::Write));
+                }
+            }
+            "7z" | "7za" | "7zr" => {
+                // `7z x ARCHIVE -oDIR`: extraction lands in DIR, the cwd by default.
+                if matches!(rest.first().and_then(|a| a.text()), Some("x" | "e")) {
+                    let dir = rest
+                        .iter()
+                        .find_map(|a| {
+                            a.text()
+                                .and_then(|t| t.strip_prefix("-o"))
+                                .map(Arg::literal)
+                        })
+                        .or_else(|| rest.iter().find(|a| a.raw.starts_with("-o")).cloned())
+                        .unwrap_or_else(|| Arg::literal("."));
+                    writes.push((vec![dir], Op::Write));
+                }
+            }
             "sponge" | "ed" => {
                 writes.push((cloned(&Parsed::new(rest, &["-p"]).operands), Op::Write))
             }
@@ -536,10 +604,15 @@ impl Analyzer<'_> {
             }
             _ => {}
         }
-        if matches!(name, "tar" | "bsdtar" | "unzip") {
-            // Extracting into a named directory below the repository root writes its whole
-            // tree (`tar -xf cfg.tar -C .codex`); the root itself stays a plain write, or
-            // every archive unpacked there would count as touching the gate files.
+        let tree_writer = matches!(
+            name,
+            "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "python" | "python3"
+        ) || formatter_writes(name, rest).is_some();
+        if tree_writer {
+            // Extracting into (or formatting) a named directory below the repository root
+            // writes its whole tree (`tar -xf cfg.tar -C .codex`, `prettier --write
+            // .claude`); the root itself stays a plain write, or every archive unpacked
+            // there, and `prettier --write .`, would count as touching the gate files.
             let below_root: Vec<(Vec<Arg>, Op)> = writes
                 .iter()
                 .filter(|(_, op)| *op == Op::Write)
@@ -570,17 +643,158 @@ impl Analyzer<'_> {
     }
 }
 
-/// `-i`, `-i.bak`, `-Ei`, `-ni` (sed); `-pi`, `-i.orig` (perl).
+/// What `python -m MODULE ARGS` writes, for the standard modules that write files:
+/// `json.tool IN OUT`, `zipfile`/`tarfile` `-e ARCHIVE DIR` and `-c ARCHIVE FILES`, `venv DIR`.
+fn python_module_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
+    let mut i = 0;
+    let mut module: Option<String> = None;
+    while i < rest.len() {
+        let Some(t) = rest[i].text() else { break };
+        i += 1;
+        if t == "-m" {
+            module = rest.get(i).and_then(|a| a.text()).map(str::to_string);
+            i += 1;
+            break;
+        }
+        if let Some(m) = t.strip_prefix("-m") {
+            module = Some(m.to_string());
+            break;
+        }
+        if matches!(t, "-c" | "-W" | "-X" | "-Q") {
+            i += 1;
+        } else if !t.starts_with('-') || t == "-c" {
+            return Vec::new();
+        }
+    }
+    let Some(module) = module else {
+        return Vec::new();
+    };
+    let args = &rest[i.min(rest.len())..];
+    let mut out = Vec::new();
+    match module.as_str() {
+        "json.tool" => {
+            let p = Parsed::new(args, &["--indent"]);
+            out.push((
+                p.operands
+                    .get(1)
+                    .map(|a| (*a).clone())
+                    .into_iter()
+                    .collect(),
+                Op::Write,
+            ));
+        }
+        "zipfile" | "tarfile" => {
+            let p = Parsed::new(args, &[]);
+            let ops: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
+            if p.has("-e", Some('e')) || p.has("--extract", None) {
+                let dir = ops.get(1).cloned().unwrap_or_else(|| Arg::literal("."));
+                out.push((vec![dir], Op::Write));
+            } else if p.has("-c", Some('c')) || p.has("--create", None) {
+                out.push((ops.into_iter().take(1).collect(), Op::Write));
+            }
+        }
+        "venv" | "virtualenv" => {
+            let p = Parsed::new(args, &["--prompt"]);
+            out.push((p.operands.iter().map(|a| (*a).clone()).collect(), Op::Write));
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The files a formatter rewrites in place, when this call does (`prettier --write`,
+/// `yq -i`, `gofmt -w`, `clang-format -i`, `taplo fmt`, `ruff format`, `rustfmt` and
+/// `black` always): every operand, the expression of `yq` excepted.
+fn formatter_writes(name: &str, rest: &[Arg]) -> Option<Vec<Arg>> {
+    let values: &[&str] = match name {
+        "yq" => &[
+            "-I",
+            "--indent",
+            "-p",
+            "--input-format",
+            "-o",
+            "--output-format",
+            "--from-file",
+        ],
+        "prettier" => &[
+            "--config",
+            "--ignore-path",
+            "--parser",
+            "--plugin",
+            "--log-level",
+        ],
+        "eslint" | "stylelint" => &[
+            "-c",
+            "--config",
+            "--ext",
+            "--format",
+            "-f",
+            "-o",
+            "--output-file",
+        ],
+        "clang-format" => &[
+            "--style",
+            "--assume-filename",
+            "--lines",
+            "--offset",
+            "--length",
+        ],
+        "shfmt" => &["-i", "--indent", "-ln", "--language-dialect"],
+        "rustfmt" => &["--edition", "--config-path", "--config", "--emit"],
+        "black" | "isort" | "autopep8" => {
+            &["-l", "--line-length", "--config", "-t", "--target-version"]
+        }
+        "ruff" | "biome" | "taplo" => &["--config", "--line-length"],
+        _ => &[],
+    };
+    let p = Parsed::new(rest, values);
+    let flag = |long: &str, short: Option<char>| p.has(long, short);
+    let (rewrites, skip) = match name {
+        "yq" => (flag("--inplace", Some('i')), 1),
+        "prettier" => (flag("--write", Some('w')), 0),
+        "eslint" | "stylelint" => (flag("--fix", None), 0),
+        "clang-format" => (flag("-i", Some('i')), 0),
+        "gofmt" | "goimports" | "shfmt" => (flag("-w", Some('w')) || flag("--write", None), 0),
+        "autopep8" => (flag("--in-place", Some('i')), 0),
+        "rustfmt" => (
+            !flag("--check", None) && p.value("--emit", None).is_none(),
+            0,
+        ),
+        "black" | "isort" => (!flag("--check", None) && !flag("--diff", None), 0),
+        // Subcommand first: `taplo fmt FILE`, `ruff format FILE`, `ruff check --fix FILE`,
+        // `biome format --write FILE`.
+        "taplo" => (
+            matches!(
+                p.operands.first().and_then(|a| a.text()),
+                Some("fmt" | "format")
+            ) && !flag("--check", None),
+            1,
+        ),
+        "ruff" => (
+            match p.operands.first().and_then(|a| a.text()) {
+                Some("format") => !flag("--check", None) && !flag("--diff", None),
+                Some("check") => flag("--fix", None),
+                _ => false,
+            },
+            1,
+        ),
+        "biome" => (flag("--write", None) || flag("--apply", None), 1),
+        _ => (false, 0),
+    };
+    rewrites.then(|| p.operands.iter().skip(skip).map(|a| (*a).clone()).collect())
+}
+
+/// `-i`, `-i.bak`, `-Ei`, `-ni` (sed); `-pi`, `-i.orig` (perl, ruby).
 fn in_place_cluster(opt: &str, name: &str) -> bool {
     if opt.starts_with("--") {
         return false;
     }
     let flags = &opt[1..];
     // The in-place flag is recognised up to the first option that takes a value.
-    let stops: &[char] = if name == "sed" {
-        &['e', 'f', 'l']
-    } else {
-        &['e', 'E', 'M', 'm', 'I', 'x']
+    let stops: &[char] = match name {
+        "sed" => &['e', 'f', 'l'],
+        "ruby" => &['e', 'r', 'I', 'C', 'E', 'F', 'x'],
+        _ => &['e', 'E', 'M', 'm', 'I', 'x'],
     };
     for c in flags.chars() {
         if c == 'i' {
@@ -642,6 +856,7 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
     let mut mode_create = false;
     let mut remove_files = false;
     let mut mode_extract = false;
+    let mut absolute_names = false;
     let mut file: Option<Arg> = None;
     let mut dir: Option<Arg> = None;
     let mut members: Vec<Arg> = Vec::new();
@@ -667,6 +882,7 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
                 "file" => file = take(value, &mut i),
                 "directory" => dir = take(value, &mut i),
                 _ if long_matches(t, "--remove-files") => remove_files = true,
+                _ if long_matches(t, "--absolute-names") => absolute_names = true,
                 _ => {}
             }
             continue;
@@ -684,6 +900,7 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
             match c {
                 'c' | 'r' | 'u' => mode_create = true,
                 'x' => mode_extract = true,
+                'P' => absolute_names = true,
                 'f' | 'C' => {
                     let attached = &letters[pos + 1..];
                     let value = if !attached.is_empty() && !old_style {
@@ -728,6 +945,14 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
         let members = members.iter().map(|m| member_in(&dir, m)).collect();
         out.push((vec![dir], Op::Write));
         out.push((members, Op::Write));
+        if absolute_names {
+            // `-P` keeps leading `/` and `..` in member names: they land where the
+            // archive says, which only the archive knows.
+            let mut anywhere = Arg::literal("(members with absolute names)");
+            anywhere.value = None;
+            anywhere.dynamic = Some("member paths the archive names (-P)".into());
+            out.push((vec![anywhere], Op::Write));
+        }
     }
     out
 }
