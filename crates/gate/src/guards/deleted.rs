@@ -35,7 +35,7 @@
 //! that arrived from elsewhere: the rename git misses because no body survived.
 
 use super::harness;
-use super::hidden::{hidden, Steady};
+use super::hidden::{carrier, carriers, hidden, test_name, turnovers, Carrier, Reach, Steady};
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
@@ -151,6 +151,7 @@ pub fn deleted_tests(
     }
     let mut accounted = moved_out(deltas, new_counts, tests, macros, &drops);
     still_there(deltas, tests, near, &drops, &mut accounted);
+    carried(deltas, tests, macros, &drops, &mut accounted);
     for (drop, acc) in drops.iter().zip(&accounted) {
         let d = deltas[drop.at];
         let lost = drop.lost.map(|l| acc.owed(l));
@@ -180,6 +181,17 @@ pub fn deleted_tests(
             .extend(into.iter().map(|((j, name), n)| {
                 format!("{n} merged into `{name}` in `{}`", deltas[*j].path)
             }));
+        let mut rewritten_into: BTreeMap<(usize, &str), u32> = BTreeMap::new();
+        for (j, name) in &acc.carried {
+            *rewritten_into.entry((*j, name)).or_default() += 1;
+        }
+        places.extend(rewritten_into.iter().map(|((j, name), n)| {
+            format!(
+                "{n} rewritten as `{name}` in `{}`, which holds {} words",
+                deltas[*j].path,
+                if *n == 1 { "its" } else { "their" }
+            )
+        }));
         places.extend(
             acc.runners
                 .iter()
@@ -375,6 +387,9 @@ struct Accounted {
     /// Tests merged into a test the change kept and grew (its file's delta index, its
     /// name): see [`super::merged`].
     merged: Vec<(usize, String)>,
+    /// Tests rewritten into a test the change added or grew, found by the words of their
+    /// bodies (its file's delta index, its name): see [`super::hidden::carrier`].
+    carried: Vec<(usize, String)>,
     /// Placeholders removed (pending, or skipped and empty): nothing ran in them.
     empty: u32,
     /// Tests demoted to plain functions that a test of their file calls: they still run.
@@ -410,6 +425,7 @@ impl Accounted {
         let replaced = self.replaced_by.map_or(0, |r| r.1);
         self.moved.len() as u32
             + self.merged.len() as u32
+            + self.carried.len() as u32
             + self.empty
             + self.called
             + runs
@@ -688,10 +704,17 @@ fn moved_out(
         }
         let mut unplaced = Vec::new();
         for t in rest {
+            // By its name, its declaration rewrapped (`def test_x(app, client)` as `def
+            // test_x(app: Flask, client: FlaskClient)`), then by a body that kept most lines.
             let hit = match room {
                 0 => None,
                 _ => arrival(&mut gains, drop.at, &runners, |g| {
-                    rewritten(&t.body, &g.body)
+                    test_name(g) == test_name(&t)
+                })
+                .or_else(|| {
+                    arrival(&mut gains, drop.at, &runners, |g| {
+                        rewritten(&t.body, &g.body)
+                    })
                 }),
             };
             match hit {
@@ -877,6 +900,58 @@ pub(super) fn demoted_and_called(
             c.body.iter().any(|l| calls(l, name)) && rewritten(&t.body, &both)
         })
     })
+}
+
+/// Last, a removed test nothing else accounts for that a test the change added or grew
+/// carries by the words of its body (see [`super::hidden::carrier`]): rewritten there, under
+/// a new name, alone or folded with others.
+fn carried(
+    deltas: &[&FileDelta],
+    tests: &TestPaths,
+    macros: &TestMacros,
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    let builtin = TestPaths::default();
+    let mut list: Option<Vec<Carrier>> = None;
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        let mut room = drop.lost.map_or(0, |l| acc.owed(l));
+        if room == 0 || acc.left.is_empty() {
+            continue;
+        }
+        let d = deltas[drop.at];
+        let list = list.get_or_insert_with(|| {
+            carriers(deltas, tests, macros, &turnovers(deltas, tests, macros).1)
+        });
+        let before = old_tests(d, &builtin, macros);
+        for t in std::mem::take(&mut acc.left) {
+            match carrier(&t, &before, list, Reach::Moved { from: drop.at }) {
+                Some(k) if room > 0 => {
+                    acc.carried.push((list[k].at, list[k].name.clone()));
+                    room -= 1;
+                }
+                _ => acc.left.push(t),
+            }
+        }
+    }
+}
+
+/// The tests of `d`'s file at the comparison point.
+fn old_tests(d: &FileDelta, builtin: &TestPaths, macros: &TestMacros) -> Vec<Declared> {
+    let old_path = match &d.kind {
+        DeltaKind::Renamed { from } => from.as_str(),
+        _ => d.path.as_str(),
+    };
+    match (d.old_text.as_deref(), Lang::from_path(old_path)) {
+        (Some(old), Some(lang)) => declared_with(
+            &Line::all_of(old),
+            Some(old),
+            lang,
+            builtin.is_test(old_path),
+            macros,
+        ),
+        _ => Vec::new(),
+    }
 }
 
 /// A deleted test file whose tests were written anew in a test file the change adds about
