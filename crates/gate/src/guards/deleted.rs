@@ -19,7 +19,8 @@
 //! its declaration, across all files, before any is placed by a likeness.
 //!
 //! A test also did not leave when each of these says it is still run (see
-//! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
+//! [`super::test_moves`] for how a test is read): a test another file gained bears its
+//! name, its declaration rewrapped; its body mostly reappears in one test
 //! another file gained (renamed as it moved); its statements now live in a test that was
 //! there before and grew with the change (merged into it, see [`super::merged`]); the
 //! file now loads a runner file of the change whose tests rose (those run in every file
@@ -29,10 +30,13 @@
 //! declared: `xit`, `@Ignore`, `@pytest.mark.skip`); or the very same test, declaration
 //! and body, is in an unchanged neighbour or in a file the change only respaced (a copy
 //! made earlier, the original removed now).
-//! Last, a deleted test file whose tests were written anew in a test file the change adds
+//! A deleted test file whose tests were written anew in a test file the change adds
 //! about the same thing (`OSGiTest` as `OSGiManifestIT`, `test/x_test.rb` as
 //! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
 //! that arrived from elsewhere: the rename git misses because no body survived.
+//! Last, a test nothing else accounts for that a new test of another file holds by the
+//! words of its body (every word of its own, three quarters of all) was renamed and
+//! reworded as it moved (see [`super::hidden::carrier`]).
 
 use super::harness;
 use super::hidden::{carrier, carriers, hidden, test_name, turnovers, Carrier, Reach, Steady};
