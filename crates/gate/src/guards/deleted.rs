@@ -39,7 +39,7 @@
 //! reworded as it moved (see [`super::hidden::carrier`]).
 
 use super::harness;
-use super::hidden::{carrier, carriers, hidden, test_name, turnovers, Carrier, Reach, Steady};
+use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
@@ -155,7 +155,6 @@ pub fn deleted_tests(
     }
     let mut accounted = moved_out(deltas, new_counts, tests, macros, &drops);
     still_there(deltas, tests, near, &drops, &mut accounted);
-    carried(deltas, tests, macros, &drops, &mut accounted);
     for (drop, acc) in drops.iter().zip(&accounted) {
         let d = deltas[drop.at];
         let lost = drop.lost.map(|l| acc.owed(l));
@@ -760,6 +759,7 @@ fn moved_out(
             replacement(deltas, &mut gains, drop.at, &runners, acc, room);
         }
     }
+    carried(deltas, macros, &mut gains, &runners, drops, &mut out);
     out
 }
 
@@ -906,36 +906,70 @@ pub(super) fn demoted_and_called(
     })
 }
 
-/// Last, a removed test nothing else accounts for that a test the change added or grew
-/// carries by the words of its body (see [`super::hidden::carrier`]): rewritten there, under
-/// a new name, alone or folded with others.
+/// Last, a removed test nothing else accounts for that a new test of another file, whose
+/// count rose, holds by the words of its body (see [`super::hidden::carrier`]): renamed and
+/// reworded as it moved. Each such test takes one of its file's room, as a move does.
 fn carried(
     deltas: &[&FileDelta],
-    tests: &TestPaths,
     macros: &TestMacros,
+    gains: &mut [Gain],
+    runners: &[usize],
     drops: &[Drop],
     accounted: &mut [Accounted],
 ) {
     let builtin = TestPaths::default();
-    let mut list: Option<Vec<Carrier>> = None;
     for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
         let mut room = drop.lost.map_or(0, |l| acc.owed(l));
-        if room == 0 || acc.left.is_empty() {
+        if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
             continue;
         }
-        let d = deltas[drop.at];
-        let list = list.get_or_insert_with(|| {
-            carriers(deltas, tests, macros, &turnovers(deltas, tests, macros).1)
-        });
-        let before = old_tests(d, &builtin, macros);
-        for t in std::mem::take(&mut acc.left) {
-            match carrier(&t, &before, list, Reach::Moved { from: drop.at }) {
-                Some(k) if room > 0 => {
-                    acc.carried.push((list[k].at, list[k].name.clone()));
-                    room -= 1;
-                }
-                _ => acc.left.push(t),
+        // The new tests of the other gaining files, each with its gain and place there.
+        let mut slots: Vec<(usize, usize)> = Vec::new();
+        let mut added: Vec<(usize, Declared)> = Vec::new();
+        for (k, g) in gains.iter().enumerate() {
+            if g.at == drop.at || g.room == 0 || runners.contains(&k) {
+                continue;
             }
+            for (i, t) in g.tests.iter().enumerate() {
+                slots.push((k, i));
+                added.push((g.at, t.clone()));
+            }
+        }
+        if added.is_empty() {
+            continue;
+        }
+        let mut list = arrivals(&added);
+        let before = old_tests(deltas[drop.at], &builtin, macros);
+        let mut taken: Vec<(usize, usize)> = Vec::new();
+        for t in std::mem::take(&mut acc.left) {
+            let hit = match room {
+                0 => None,
+                _ => carrier(&t, &before, &list, Reach::Moved { from: drop.at }),
+            };
+            let Some(h) = hit else {
+                acc.left.push(t);
+                continue;
+            };
+            let (k, i) = slots[h];
+            acc.carried.push((list[h].at, list[h].name.clone()));
+            room -= 1;
+            taken.push((k, i));
+            gains[k].room -= 1;
+            // That test is taken, and a file with no room left takes no more.
+            let full = gains[k].room == 0;
+            let kept: Vec<((usize, usize), Carrier)> = std::mem::take(&mut slots)
+                .into_iter()
+                .zip(std::mem::take(&mut list))
+                .enumerate()
+                .filter(|(n, (slot, _))| *n != h && !(full && slot.0 == k))
+                .map(|(_, pair)| pair)
+                .collect();
+            (slots, list) = kept.into_iter().unzip();
+        }
+        // Each carrier stands for one removed test: it is no destination any more.
+        taken.sort_unstable_by(|a, b| b.cmp(a));
+        for (k, i) in taken {
+            gains[k].tests.remove(i);
         }
     }
 }

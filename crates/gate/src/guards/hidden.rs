@@ -161,7 +161,14 @@ pub fn carriers(
     macros: &TestMacros,
     added: &[(usize, Declared)],
 ) -> Vec<Carrier> {
-    let mut list: Vec<Carrier> = added
+    let mut list = arrivals(added);
+    list.extend(grown(deltas, tests, macros));
+    list
+}
+
+/// The tests `added` (file index, test) as carriers, read whole.
+pub fn arrivals(added: &[(usize, Declared)]) -> Vec<Carrier> {
+    added
         .iter()
         .map(|(at, a)| {
             let w = words(&a.body);
@@ -173,9 +180,7 @@ pub fn carriers(
                 named: Some((test_name(a), name_words(&shown(a)))),
             }
         })
-        .collect();
-    list.extend(grown(deltas, tests, macros));
-    list
+        .collect()
 }
 
 /// The first of `list` that carries the removed test `t`, whose old file held the tests
@@ -205,7 +210,7 @@ pub fn carrier(t: &Declared, before: &[Declared], list: &[Carrier], reach: Reach
         // Three quarters of its words are in one test: rewritten there.
         let mostly = held * 4 >= mine.len() * 3;
         if let Reach::Moved { from } = reach {
-            return c.at != from && c.named.is_some() && took_own && mostly;
+            return c.at != from && c.named.is_some() && own.len() >= 2 && took_own && mostly;
         }
         // A new test named as this one continued (`test_pool` as
         // `test_pool_verify_true`) is its variant, whatever it now checks.
