@@ -390,8 +390,9 @@ struct Accounted {
     /// Tests merged into a test the change kept and grew (its file's delta index, its
     /// name): see [`super::merged`].
     merged: Vec<(usize, String)>,
-    /// Tests rewritten into a test the change added or grew, found by the words of their
-    /// bodies (its file's delta index, its name): see [`super::hidden::carrier`].
+    /// Tests renamed and reworded as they moved: a new test of another file holds them by
+    /// the words of their bodies (its file's delta index, its name); see
+    /// [`super::hidden::carrier`].
     carried: Vec<(usize, String)>,
     /// Placeholders removed (pending, or skipped and empty): nothing ran in them.
     empty: u32,

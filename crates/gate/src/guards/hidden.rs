@@ -85,7 +85,7 @@ pub fn words<'a>(body: impl IntoIterator<Item = &'a String>) -> BTreeSet<String>
 /// arrived in the change's files, paired by name first: a test whose declaration a
 /// formatter rewrapped (`def test_x(` then its parameters, `@Test` put on a line of its own)
 /// is the same test. Every test of an added file arrived.
-pub fn turnovers(
+fn turnovers(
     deltas: &[&FileDelta],
     tests: &TestPaths,
     macros: &TestMacros,
@@ -155,7 +155,7 @@ pub enum Reach {
 /// What may carry a removed test: every test `added` (read whole) and every test of the
 /// change's files that kept its name and grew (read whole for the likeness, by what it
 /// gained for the removed test's own words).
-pub fn carriers(
+fn carriers(
     deltas: &[&FileDelta],
     tests: &TestPaths,
     macros: &TestMacros,
