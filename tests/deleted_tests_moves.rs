@@ -512,10 +512,15 @@ fn junit3_tests_deleted_beside_other_junit4_tests_are_deleted() {
             r.remove("src/test/java/gson/functional/JsonArrayTest.java");
             r.write(
                 "src/test/java/gson/JsonObjectTest.java",
+                // Other tests, with other values: tests that kept the deleted ones' words
+                // (`"Hello"`, `"[null]"`) under new names would be those tests renamed.
                 &JUNIT4_SUITE
                     .replace("class JsonArrayTest", "class JsonObjectTest")
                     .replace("testStringAddition", "testRemove")
-                    .replace("testNullAddition", "testClear"),
+                    .replace("testNullAddition", "testClear")
+                    .replace("Hello", "Bye")
+                    .replace("(String) null", "1")
+                    .replace("[null]", "[1]"),
             );
         },
         &assert_one_deleted(

@@ -19,7 +19,8 @@
 //! its declaration, across all files, before any is placed by a likeness.
 //!
 //! A test also did not leave when each of these says it is still run (see
-//! [`super::test_moves`] for how a test is read): its body mostly reappears in one test
+//! [`super::test_moves`] for how a test is read): a test another file gained bears its
+//! name, its declaration rewrapped; its body mostly reappears in one test
 //! another file gained (renamed as it moved); its statements now live in a test that was
 //! there before and grew with the change (merged into it, see [`super::merged`]); the
 //! file now loads a runner file of the change whose tests rose (those run in every file
@@ -29,13 +30,16 @@
 //! declared: `xit`, `@Ignore`, `@pytest.mark.skip`); or the very same test, declaration
 //! and body, is in an unchanged neighbour or in a file the change only respaced (a copy
 //! made earlier, the original removed now).
-//! Last, a deleted test file whose tests were written anew in a test file the change adds
+//! A deleted test file whose tests were written anew in a test file the change adds
 //! about the same thing (`OSGiTest` as `OSGiManifestIT`, `test/x_test.rb` as
 //! `spec/x_spec.rb`) is replaced, for as many tests as the new file holds beyond those
 //! that arrived from elsewhere: the rename git misses because no body survived.
+//! Last, a test nothing else accounts for that a new test of another file holds by the
+//! words of its body (every word of its own, three quarters of all) was renamed and
+//! reworded as it moved (see [`super::hidden::carrier`]).
 
 use super::harness;
-use super::hidden::{hidden, Steady};
+use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
@@ -180,6 +184,17 @@ pub fn deleted_tests(
             .extend(into.iter().map(|((j, name), n)| {
                 format!("{n} merged into `{name}` in `{}`", deltas[*j].path)
             }));
+        let mut rewritten_into: BTreeMap<(usize, &str), u32> = BTreeMap::new();
+        for (j, name) in &acc.carried {
+            *rewritten_into.entry((*j, name)).or_default() += 1;
+        }
+        places.extend(rewritten_into.iter().map(|((j, name), n)| {
+            format!(
+                "{n} rewritten as `{name}` in `{}`, which holds {} words",
+                deltas[*j].path,
+                if *n == 1 { "its" } else { "their" }
+            )
+        }));
         places.extend(
             acc.runners
                 .iter()
@@ -375,6 +390,10 @@ struct Accounted {
     /// Tests merged into a test the change kept and grew (its file's delta index, its
     /// name): see [`super::merged`].
     merged: Vec<(usize, String)>,
+    /// Tests renamed and reworded as they moved: a new test of another file holds them by
+    /// the words of their bodies (its file's delta index, its name); see
+    /// [`super::hidden::carrier`].
+    carried: Vec<(usize, String)>,
     /// Placeholders removed (pending, or skipped and empty): nothing ran in them.
     empty: u32,
     /// Tests demoted to plain functions that a test of their file calls: they still run.
@@ -410,6 +429,7 @@ impl Accounted {
         let replaced = self.replaced_by.map_or(0, |r| r.1);
         self.moved.len() as u32
             + self.merged.len() as u32
+            + self.carried.len() as u32
             + self.empty
             + self.called
             + runs
@@ -688,10 +708,17 @@ fn moved_out(
         }
         let mut unplaced = Vec::new();
         for t in rest {
+            // By its name, its declaration rewrapped (`def test_x(app, client)` as `def
+            // test_x(app: Flask, client: FlaskClient)`), then by a body that kept most lines.
             let hit = match room {
                 0 => None,
                 _ => arrival(&mut gains, drop.at, &runners, |g| {
-                    rewritten(&t.body, &g.body)
+                    test_name(g) == test_name(&t)
+                })
+                .or_else(|| {
+                    arrival(&mut gains, drop.at, &runners, |g| {
+                        rewritten(&t.body, &g.body)
+                    })
                 }),
             };
             match hit {
@@ -733,6 +760,7 @@ fn moved_out(
             replacement(deltas, &mut gains, drop.at, &runners, acc, room);
         }
     }
+    carried(deltas, macros, &mut gains, &runners, drops, &mut out);
     out
 }
 
@@ -877,6 +905,92 @@ pub(super) fn demoted_and_called(
             c.body.iter().any(|l| calls(l, name)) && rewritten(&t.body, &both)
         })
     })
+}
+
+/// Last, a removed test nothing else accounts for that a new test of another file, whose
+/// count rose, holds by the words of its body (see [`super::hidden::carrier`]): renamed and
+/// reworded as it moved. Each such test takes one of its file's room, as a move does.
+fn carried(
+    deltas: &[&FileDelta],
+    macros: &TestMacros,
+    gains: &mut [Gain],
+    runners: &[usize],
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    let builtin = TestPaths::default();
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        let mut room = drop.lost.map_or(0, |l| acc.owed(l));
+        if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
+            continue;
+        }
+        // The new tests of the other gaining files, each with its gain and place there.
+        let mut slots: Vec<(usize, usize)> = Vec::new();
+        let mut added: Vec<(usize, Declared)> = Vec::new();
+        for (k, g) in gains.iter().enumerate() {
+            if g.at == drop.at || g.room == 0 || runners.contains(&k) {
+                continue;
+            }
+            for (i, t) in g.tests.iter().enumerate() {
+                slots.push((k, i));
+                added.push((g.at, t.clone()));
+            }
+        }
+        if added.is_empty() {
+            continue;
+        }
+        let mut list = arrivals(&added);
+        let before = old_tests(deltas[drop.at], &builtin, macros);
+        let mut taken: Vec<(usize, usize)> = Vec::new();
+        for t in std::mem::take(&mut acc.left) {
+            let hit = match room {
+                0 => None,
+                _ => carrier(&t, &before, &list, Reach::Moved { from: drop.at }),
+            };
+            let Some(h) = hit else {
+                acc.left.push(t);
+                continue;
+            };
+            let (k, i) = slots[h];
+            acc.carried.push((list[h].at, list[h].name.clone()));
+            room -= 1;
+            taken.push((k, i));
+            gains[k].room -= 1;
+            // That test is taken, and a file with no room left takes no more.
+            let full = gains[k].room == 0;
+            let kept: Vec<((usize, usize), Carrier)> = std::mem::take(&mut slots)
+                .into_iter()
+                .zip(std::mem::take(&mut list))
+                .enumerate()
+                .filter(|(n, (slot, _))| *n != h && !(full && slot.0 == k))
+                .map(|(_, pair)| pair)
+                .collect();
+            (slots, list) = kept.into_iter().unzip();
+        }
+        // Each carrier stands for one removed test: it is no destination any more.
+        taken.sort_unstable_by(|a, b| b.cmp(a));
+        for (k, i) in taken {
+            gains[k].tests.remove(i);
+        }
+    }
+}
+
+/// The tests of `d`'s file at the comparison point.
+fn old_tests(d: &FileDelta, builtin: &TestPaths, macros: &TestMacros) -> Vec<Declared> {
+    let old_path = match &d.kind {
+        DeltaKind::Renamed { from } => from.as_str(),
+        _ => d.path.as_str(),
+    };
+    match (d.old_text.as_deref(), Lang::from_path(old_path)) {
+        (Some(old), Some(lang)) => declared_with(
+            &Line::all_of(old),
+            Some(old),
+            lang,
+            builtin.is_test(old_path),
+            macros,
+        ),
+        _ => Vec::new(),
+    }
 }
 
 /// A deleted test file whose tests were written anew in a test file the change adds about

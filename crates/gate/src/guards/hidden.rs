@@ -81,28 +81,16 @@ pub fn words<'a>(body: impl IntoIterator<Item = &'a String>) -> BTreeSet<String>
     out
 }
 
-/// What may carry a removed test: the words of a test's body, the words it gained (all of
-/// them for a new test), and a new test's name.
-type Counterpart = (
-    BTreeSet<String>,
-    BTreeSet<String>,
-    Option<(String, BTreeSet<String>)>,
-);
-
-/// The findings for the steady files of the change.
-pub fn hidden(
+/// Each file's tests that left it (by index; none for a deleted file) and the tests that
+/// arrived in the change's files, paired by name first: a test whose declaration a
+/// formatter rewrapped (`def test_x(` then its parameters, `@Test` put on a line of its own)
+/// is the same test. Every test of an added file arrived.
+fn turnovers(
     deltas: &[&FileDelta],
-    steady: &[Steady],
     tests: &TestPaths,
     macros: &TestMacros,
-) -> Vec<Finding> {
-    if steady.is_empty() {
-        return Vec::new();
-    }
+) -> (Vec<Vec<Declared>>, Vec<(usize, Declared)>) {
     let builtin = TestPaths::default();
-    // Each file's tests that left it and arrived in it, paired by name first: a test whose
-    // declaration a formatter rewrapped (`def test_x(` then its parameters, `@Test` put on
-    // a line of its own) is the same test.
     let mut gone_of: Vec<Vec<Declared>> = vec![Vec::new(); deltas.len()];
     let mut added: Vec<(usize, Declared)> = Vec::new();
     for (j, d) in deltas.iter().enumerate() {
@@ -139,8 +127,132 @@ pub fn hidden(
         gone_of[j] = gone;
         added.extend(arrived.into_iter().map(|t| (j, t)));
     }
+    (gone_of, added)
+}
+
+/// A test the change added, or kept and grew, that may carry a removed test: where it is
+/// (its file's delta index, its naming line), the words of its body, the words it gained
+/// (all of them for a new test), and a new test's name with its words.
+pub struct Carrier {
+    pub at: usize,
+    pub name: String,
+    whole: BTreeSet<String>,
+    gained: BTreeSet<String>,
+    named: Option<(String, BTreeSet<String>)>,
+}
+
+/// How far a likeness of words may reach. A file whose count rose is judged by names and
+/// words alone: any of the clauses of [`hidden`] carries a removed test. Where the count
+/// fell, the fall already says tests went, and only a test renamed as it moved carries
+/// one: a new test in another file than `from` (the removed test's) that holds every one of
+/// its own words and three quarters of all its words.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    Named,
+    Moved { from: usize },
+}
+
+/// What may carry a removed test: every test `added` (read whole) and every test of the
+/// change's files that kept its name and grew (read whole for the likeness, by what it
+/// gained for the removed test's own words).
+fn carriers(
+    deltas: &[&FileDelta],
+    tests: &TestPaths,
+    macros: &TestMacros,
+    added: &[(usize, Declared)],
+) -> Vec<Carrier> {
+    let mut list = arrivals(added);
+    list.extend(grown(deltas, tests, macros));
+    list
+}
+
+/// The tests `added` (file index, test) as carriers, read whole.
+pub fn arrivals(added: &[(usize, Declared)]) -> Vec<Carrier> {
+    added
+        .iter()
+        .map(|(at, a)| {
+            let w = words(&a.body);
+            Carrier {
+                at: *at,
+                name: shown(a),
+                whole: w.clone(),
+                gained: w,
+                named: Some((test_name(a), name_words(&shown(a)))),
+            }
+        })
+        .collect()
+}
+
+/// The first of `list` that carries the removed test `t`, whose old file held the tests
+/// `before` (its own words are those no other of them held): see [`hidden`].
+pub fn carrier(t: &Declared, before: &[Declared], list: &[Carrier], reach: Reach) -> Option<usize> {
+    let mine = words(&t.body);
+    if mine.is_empty() {
+        return None;
+    }
+    let mut others: BTreeSet<String> = BTreeSet::new();
+    let mut skipped = false;
+    for o in before {
+        if !skipped && o.key == t.key && o.body == t.body {
+            skipped = true;
+            continue;
+        }
+        others.extend(words(&o.body));
+    }
+    let own: BTreeSet<&String> = mine.difference(&others).collect();
+    let name_words_of = name_words(&shown(t));
+    list.iter().position(|c| {
+        let held = mine.iter().filter(|x| holds(&c.whole, x)).count();
+        let own_held = own.iter().filter(|x| holds(&c.gained, x)).count();
+        // Every one of its own words went into one test, which holds a third of its
+        // words: its check lives on there.
+        let took_own = !own.is_empty() && own_held == own.len() && held * 3 >= mine.len();
+        // Three quarters of its words are in one test: rewritten there.
+        let mostly = held * 4 >= mine.len() * 3;
+        if let Reach::Moved { from } = reach {
+            return c.at != from && c.named.is_some() && own.len() >= 2 && took_own && mostly;
+        }
+        // A new test named as this one continued (`test_pool` as
+        // `test_pool_verify_true`) is its variant, whatever it now checks.
+        let continued = c.named.as_ref().map(|n| n.0.as_str()).is_some_and(|n| {
+            let was = test_name(t);
+            n.len() > was.len() && n.starts_with(&was)
+        });
+        // A new test named for most of what this one was named for, that holds most of
+        // its words, is this one reworked (`doesPostFor307` as `preservesPostFor307And308`).
+        let renamed = c.named.as_ref().is_some_and(|(_, w)| {
+            !name_words_of.is_empty()
+                && name_words_of.intersection(w).count() * 2 >= name_words_of.len()
+        });
+        // A new test named as this one but for a word or so (`returns_empty_when_blank` as
+        // `returns_null_when_blank`) that took its own words along is this one with a new
+        // expectation.
+        let reworded = c.named.as_ref().is_some_and(|(_, w)| {
+            name_words_of.len() >= 3
+                && name_words_of.intersection(w).count() * 4 >= name_words_of.len() * 3
+        }) && own_held * 2 >= own.len();
+        continued
+            || reworded
+            || took_own
+            || mostly
+            || (held * 2 >= mine.len() && (renamed || own_held * 2 >= own.len()))
+    })
+}
+
+/// The findings for the steady files of the change.
+pub fn hidden(
+    deltas: &[&FileDelta],
+    steady: &[Steady],
+    tests: &TestPaths,
+    macros: &TestMacros,
+) -> Vec<Finding> {
+    if steady.is_empty() {
+        return Vec::new();
+    }
+    let builtin = TestPaths::default();
+    let (mut gone_of, mut added) = turnovers(deltas, tests, macros);
     let mut receivers: Option<merged::Receivers> = None;
-    let mut counterparts_cache: Option<Vec<Counterpart>> = None;
+    let mut counterparts_cache: Option<Vec<Carrier>> = None;
     let mut out = Vec::new();
     for s in steady {
         let d = deltas[s.at];
@@ -228,20 +340,8 @@ pub fn hidden(
             continue;
         }
         let fixtures = matches!(lang, Lang::Java | Lang::Kotlin).then(|| Outline::of(lang, old));
-        // What may carry a removed test: every test the change added, read whole, and every
-        // test it kept and grew, read whole for the likeness and by what it gained for the
-        // removed test's own words.
-        let counterparts: &Vec<Counterpart> = counterparts_cache.get_or_insert_with(|| {
-            let mut list: Vec<Counterpart> = added
-                .iter()
-                .map(|(_, a)| {
-                    let w = words(&a.body);
-                    (w.clone(), w, Some((test_name(a), name_words(&shown(a)))))
-                })
-                .collect();
-            list.extend(grown(deltas, tests, macros));
-            list
-        });
+        let counterparts: &Vec<Carrier> =
+            counterparts_cache.get_or_insert_with(|| carriers(deltas, tests, macros, &added));
         let mut lost = Vec::new();
         for t in left {
             if fixtures
@@ -251,8 +351,7 @@ pub fn hidden(
             {
                 continue;
             }
-            let mine = words(&t.body);
-            if mine.is_empty() {
+            if words(&t.body).is_empty() {
                 continue;
             }
             // A copy of a test still in its file (same name, same body) removed: one of two
@@ -263,53 +362,7 @@ pub fn hidden(
                     .filter(|o| test_name(o) == test_name(&t) && o.body == t.body)
                     .count()
                     > 1;
-            let mut others: BTreeSet<String> = BTreeSet::new();
-            let mut skipped = false;
-            for o in &before {
-                if !skipped && o.key == t.key && o.body == t.body {
-                    skipped = true;
-                    continue;
-                }
-                others.extend(words(&o.body));
-            }
-            let own: BTreeSet<&String> = mine.difference(&others).collect();
-            let name_words_of = name_words(&shown(&t));
-            let carried = !duplicate
-                && counterparts.iter().any(|(whole, gained, name)| {
-                    let held = mine.iter().filter(|x| holds(whole, x)).count();
-                    let own_held = own.iter().filter(|x| holds(gained, x)).count();
-                    // A new test named as this one continued (`test_pool` as
-                    // `test_pool_verify_true`) is its variant, whatever it now checks.
-                    let continued = name.as_ref().map(|n| n.0.as_str()).is_some_and(|n| {
-                        let was = test_name(&t);
-                        n.len() > was.len() && n.starts_with(&was)
-                    });
-                    // A new test named for most of what this one was named for, that
-                    // holds most of its words, is this one reworked (`doesPostFor307` as
-                    // `preservesPostFor307And308`).
-                    let renamed = name.as_ref().is_some_and(|(_, w)| {
-                        !name_words_of.is_empty()
-                            && name_words_of.intersection(w).count() * 2 >= name_words_of.len()
-                    });
-                    // A new test named as this one but for a word or so
-                    // (`returns_empty_when_blank` as `returns_null_when_blank`) that took
-                    // its own words along is this one with a new expectation.
-                    let reworded = name.as_ref().is_some_and(|(_, w)| {
-                        name_words_of.len() >= 3
-                            && name_words_of.intersection(w).count() * 4 >= name_words_of.len() * 3
-                    }) && own_held * 2 >= own.len();
-                    // Every one of its own words went into one test, which holds a third of
-                    // its words: its check lives on there.
-                    let took_own =
-                        !own.is_empty() && own_held == own.len() && held * 3 >= mine.len();
-                    // Three quarters of its words are in one test: rewritten there.
-                    let mostly = held * 4 >= mine.len() * 3;
-                    continued
-                        || reworded
-                        || took_own
-                        || mostly
-                        || (held * 2 >= mine.len() && (renamed || own_held * 2 >= own.len()))
-                });
+            let carried = !duplicate && carrier(&t, &before, counterparts, Reach::Named).is_some();
             if !carried {
                 lost.push(t);
             }
@@ -355,10 +408,10 @@ fn holds(w: &BTreeSet<String>, x: &str) -> bool {
 
 /// The tests of the change's files that kept their name and whose body changed: the words
 /// of the body now, and of the lines it gained.
-fn grown(deltas: &[&FileDelta], tests: &TestPaths, macros: &TestMacros) -> Vec<Counterpart> {
+fn grown(deltas: &[&FileDelta], tests: &TestPaths, macros: &TestMacros) -> Vec<Carrier> {
     let builtin = TestPaths::default();
     let mut out = Vec::new();
-    for d in deltas {
+    for (at, d) in deltas.iter().enumerate() {
         let old_path = match &d.kind {
             DeltaKind::Renamed { from } => from.as_str(),
             DeltaKind::Modified => d.path.as_str(),
@@ -402,7 +455,13 @@ fn grown(deltas: &[&FileDelta], tests: &TestPaths, macros: &TestMacros) -> Vec<C
                 })
                 .collect();
             if !gained.is_empty() {
-                out.push((words(&now.body), words(gained), None));
+                out.push(Carrier {
+                    at,
+                    name: shown(&now),
+                    whole: words(&now.body),
+                    gained: words(gained),
+                    named: None,
+                });
             }
         }
     }
