@@ -10,6 +10,7 @@
 //! its new text (no guess at what the tool would read) nor, when its old text does not
 //! parse, anything at all (every entry would look new).
 
+use super::clippy_groups;
 use super::config_json;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
@@ -208,7 +209,7 @@ enum Reported {
 
 impl Reported {
     fn covers(self, e: &Entry) -> bool {
-        if e.what == config_yaml::GOLANGCI_DISABLE {
+        if e.what == config_yaml::GOLANGCI_DISABLE || e.what == config_toml::CARGO_ON {
             return false;
         }
         match self {
@@ -365,6 +366,33 @@ fn everywhere(what: &str) -> &str {
     }
 }
 
+/// Whether `e`, a new Cargo `allow` of a clippy lint that is off by default (`pedantic`,
+/// `restriction`, `nursery`, `cargo`: see [`clippy_groups`]), only keeps off what was never
+/// on: the file turned neither the lint nor its group on at the comparison point (`old`).
+/// Such allows come with a group turned on for the first time (`pedantic = "warn"` and the
+/// lints of it the project does not want), or turn off a lint nothing ran. An allow of a
+/// lint that runs by default, or of a name the list does not know, silences it.
+fn keeps_off(e: &Entry, old: &[Entry]) -> bool {
+    let Some(lint) = e
+        .rule
+        .strip_prefix("clippy::")
+        .filter(|_| e.what == "cargo allow")
+    else {
+        return false;
+    };
+    let Some(group) = clippy_groups::off_group(lint) else {
+        return false;
+    };
+    // Lint names may be spelt with `-` (`clippy::cast-lossless`): the same lint.
+    let bare = |rule: &str| rule.replace('-', "_");
+    let was_on = |name: &str| {
+        old.iter().any(|o| {
+            o.what == config_toml::CARGO_ON && bare(&o.rule) == bare(&format!("clippy::{name}"))
+        })
+    };
+    !was_on(group) && !was_on(lint)
+}
+
 /// The new configuration suppressions of a change, as `disabled_lint` findings.
 pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     let moved_paths = renames(deltas);
@@ -455,7 +483,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             if !e.scope.is_empty() && narrowed.contains(&(everywhere(&e.what), e.rule.as_str())) {
                 continue;
             }
-            if freed.contains(&line) {
+            if freed.contains(&line) || keeps_off(e, &r.old) {
                 continue;
             }
             if let Some(swapped) = e

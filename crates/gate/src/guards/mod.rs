@@ -3,6 +3,7 @@
 //! module reads a file or runs a process.
 
 mod account;
+mod clippy_groups;
 mod config_json;
 mod config_lint;
 mod config_text;
