@@ -803,6 +803,7 @@ pub fn marker_findings(
         }
         if kind == Kind::Lint {
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
+            narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
             rewrapped_entries(added.of(kind), removed.of(kind), &mut verdicts);
             rewrapped_statements(visible, added.of(kind), removed.of(kind), &mut verdicts);
             split_file_headers(visible, added.of(kind), &mut verdicts);
@@ -1084,6 +1085,43 @@ fn narrowed_from_file_wide(
                 && super::widen::within_file_wide(lang, &m.label, r.text, m.text)
         });
         if covered {
+            *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// A suppression on an item or a line (`#[allow(clippy::x)]`, `#[expect(x)]`) each of whose
+/// lints the change took out of the `[lints]` table of a `Cargo.toml` at or above the file
+/// (`x = "allow"` removed): the lint was off for the whole crate and is now off for that
+/// item only, so the crate silences less than it did ([`Verdict::Narrowed`]).
+fn narrowed_from_cargo(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
+    let crates: Vec<(&str, Vec<String>)> = visible
+        .iter()
+        .filter_map(|d| {
+            let dir = d.path.strip_suffix("Cargo.toml")?;
+            (dir.is_empty() || dir.ends_with('/'))
+                .then(|| (dir, super::config_lint::cargo_allows_removed(d)))
+        })
+        .filter(|(_, gone)| !gone.is_empty())
+        .collect();
+    if crates.is_empty() {
+        return;
+    }
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        let path = &visible[m.file].path;
+        if *v != Verdict::New || Lang::from_path(path) != Some(Lang::Rust) {
+            continue;
+        }
+        let Some(rules) = super::widen::item_rules(Lang::Rust, &m.label, m.text) else {
+            continue;
+        };
+        let crate_wide = |rule: &String| {
+            let rule = rule.replace('-', "_");
+            crates
+                .iter()
+                .any(|(dir, gone)| path.starts_with(dir) && gone.contains(&rule))
+        };
+        if rules.iter().all(crate_wide) {
             *v = Verdict::Narrowed;
         }
     }

@@ -393,6 +393,30 @@ fn keeps_off(e: &Entry, old: &[Entry]) -> bool {
     !was_on(group) && !was_on(lint)
 }
 
+/// The crate-wide lint allows the change removed from `d`, a `Cargo.toml` (`[lints]` or
+/// `[workspace.lints]`), named as code names them in an attribute: `clippy::x` for a tool's
+/// lint, `x` for rustc's own (`[lints.rust]`). Empty for any other file.
+pub fn cargo_allows_removed(d: &FileDelta) -> Vec<String> {
+    let Some(Read { new, old, .. }) = read(d) else {
+        return Vec::new();
+    };
+    if kind_of(&d.path) != Some(ConfigKind::Toml(TomlKind::Cargo)) {
+        return Vec::new();
+    }
+    let now = new.as_deref().map(counts).unwrap_or_default();
+    let mut out: Vec<String> = counts(&old)
+        .into_iter()
+        .filter(|(id, n)| id.0 == "cargo allow" && *n > now.get(id).copied().unwrap_or(0))
+        .map(|((_, rule, _), _)| {
+            rule.strip_prefix("rust::")
+                .unwrap_or(rule)
+                .replace('-', "_")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// The new configuration suppressions of a change, as `disabled_lint` findings.
 pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     let moved_paths = renames(deltas);
