@@ -1,6 +1,7 @@
 //! Suppressions a change narrowed, though each new one is a line of its own: a crate-wide
 //! Cargo `allow` taken out of `[lints]` and written as `#[allow(..)]` on the one item that
-//! needs it. Each lookalike that does widen what is silenced still fires. Each change is
+//! needs it; a bare Go `//nolint` replaced by `//lint:ignore CHECK` in its place. Each
+//! lookalike that does widen what is silenced still fires. Each change is
 //! judged uncommitted and committed. Real repositories, the real binary.
 
 mod gitrepo;
@@ -97,5 +98,79 @@ fn an_item_allow_without_its_crate_wide_allow_removed_still_fires() {
         ],
         &writing(&[("a/Cargo.toml", &cargo), ("b/src/server.rs", &elsewhere)]),
         &expect(vec![("b/src/server.rs", 1)]),
+    );
+}
+
+const GO_TEST: &str = concat!(
+    "package demo\n",
+    "\n",
+    "import \"testing\"\n",
+    "\n",
+    "func TestHeader(t *testing.T) {\n",
+    "\th := map[string][]string{\"x\": {\"a\"}}\n",
+    "\tcheck(t, h[\"x\"][0]) //nolint\n",
+    "\tcheck(t, h[\"x\"][0])\n",
+    "}\n",
+);
+
+/// A bare `//nolint` (every linter) on a statement becomes staticcheck's
+/// `//lint:ignore SA1008 reason` (one check) on the line above it, or on the same statement
+/// split in two: one check silenced where all were.
+#[test]
+fn a_bare_nolint_replaced_by_lint_ignore_of_one_check_is_narrowed() {
+    let above = GO_TEST.replace(
+        "\tcheck(t, h[\"x\"][0]) //nolint\n",
+        "\t//lint:ignore SA1008 the header is set verbatim\n\tcheck(t, h[\"x\"][0])\n",
+    );
+    let split = GO_TEST.replace(
+        "\tcheck(t, h[\"x\"][0]) //nolint\n",
+        "\t//lint:ignore SA1008 set verbatim\n\tv := h[\"x\"][0]\n\tcheck(t, v)\n",
+    );
+    for new in [above, split] {
+        both_ways(
+            &[("demo_test.go", GO_TEST)],
+            &writing(&[("demo_test.go", &new)]),
+            &expect(vec![]),
+        );
+    }
+}
+
+/// Lookalikes: a `//lint:ignore` written elsewhere in the file while the `//nolint` goes
+/// is another suppression; one written where a `//nolint` stays (moved onto the next
+/// line) is new; one written where a scoped `//nolint:errcheck` was names another check.
+#[test]
+fn a_lint_ignore_not_in_a_bare_nolints_place_still_fires() {
+    let elsewhere = GO_TEST
+        .replace(
+            "\tcheck(t, h[\"x\"][0]) //nolint\n",
+            "\tcheck(t, h[\"x\"][0])\n",
+        )
+        .replace(
+            "\th := map",
+            "\t//lint:ignore SA4006 other code\n\th := map",
+        );
+    both_ways(
+        &[("demo_test.go", GO_TEST)],
+        &writing(&[("demo_test.go", &elsewhere)]),
+        &expect(vec![("demo_test.go", 6)]),
+    );
+    let kept = GO_TEST.replace(
+        "\tcheck(t, h[\"x\"][0]) //nolint\n",
+        "\t//lint:ignore SA1008 set verbatim\n\tcheck(t, h[\"x\"][0] ) //nolint\n",
+    );
+    both_ways(
+        &[("demo_test.go", GO_TEST)],
+        &writing(&[("demo_test.go", &kept)]),
+        &expect(vec![("demo_test.go", 7)]),
+    );
+    let scoped = GO_TEST.replace("//nolint\n", "//nolint:errcheck\n");
+    let replaced = scoped.replace(
+        "\tcheck(t, h[\"x\"][0]) //nolint:errcheck\n",
+        "\t//lint:ignore SA1008 set verbatim\n\tcheck(t, h[\"x\"][0])\n",
+    );
+    both_ways(
+        &[("demo_test.go", &scoped)],
+        &writing(&[("demo_test.go", &replaced)]),
+        &expect(vec![("demo_test.go", 7)]),
     );
 }

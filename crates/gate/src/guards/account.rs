@@ -804,6 +804,13 @@ pub fn marker_findings(
         if kind == Kind::Lint {
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
+            narrowed_from_bare_nolint(
+                visible,
+                &places,
+                added.of(kind),
+                removed.of(kind),
+                &mut verdicts,
+            );
             rewrapped_entries(added.of(kind), removed.of(kind), &mut verdicts);
             rewrapped_statements(visible, added.of(kind), removed.of(kind), &mut verdicts);
             split_file_headers(visible, added.of(kind), &mut verdicts);
@@ -1123,6 +1130,49 @@ fn narrowed_from_cargo(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [V
         };
         if rules.iter().all(crate_wide) {
             *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// A Go `//lint:ignore CHECK reason` (staticcheck's directive: one check) written where the
+/// change removed a bare `//nolint` (every linter), on the same statement or the line above
+/// it: one check silenced where all were, so [`Verdict::Narrowed`], as a `//nolint:name`
+/// replacing a bare `//nolint` is. Each removed `//nolint` narrows one directive, and only
+/// when no `//nolint` was written back in its place.
+fn narrowed_from_bare_nolint(
+    visible: &[&FileDelta],
+    places: &[Places],
+    added: &[Mark],
+    removed: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    const NOLINT: &str = "nolint";
+    let go = |file: usize| Lang::from_path(&visible[file].path) == Some(Lang::Go);
+    let mut used = vec![false; removed.len()];
+    for (j, a) in added.iter().enumerate() {
+        if verdicts[j] != Verdict::New
+            || a.label != "lint:ignore"
+            || !go(a.file)
+            || super::widen::item_rules(Lang::Go, &a.label, a.text).map(|r| r.len()) != Some(1)
+        {
+            continue;
+        }
+        let here = |r: &Mark| r.file == a.file && places[a.file].same(r.line, a.line);
+        let kept = |r: &Mark| {
+            added.iter().any(|o| {
+                o.label == NOLINT && o.file == r.file && places[r.file].same(r.line, o.line)
+            })
+        };
+        let found = removed.iter().enumerate().find(|(i, r)| {
+            !used[*i]
+                && r.label == NOLINT
+                && here(r)
+                && super::widen::bare(Lang::Go, NOLINT, r.text)
+                && !kept(r)
+        });
+        if let Some((i, _)) = found {
+            used[i] = true;
+            verdicts[j] = Verdict::Narrowed;
         }
     }
 }

@@ -73,6 +73,12 @@ pub fn item_rules(lang: Lang, label: &str, line: &str) -> Option<Vec<String>> {
     (scope.reach < 2 && !rules.is_empty()).then_some(rules)
 }
 
+/// Whether the suppression `label` on `line` names no rule, so silences every one
+/// (`//nolint`, `# type: ignore`).
+pub fn bare(lang: Lang, label: &str, line: &str) -> bool {
+    suppression(lang, label, line).rules.is_none()
+}
+
 /// Whether the suppression `label` on `line` reaches the whole file (`#![allow(..)]`,
 /// `/* eslint-disable */`, `/* eslint no-undef: 0 */`, `@file:Suppress(..)`).
 pub fn file_wide(lang: Lang, label: &str, line: &str) -> bool {
