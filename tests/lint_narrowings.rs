@@ -1,7 +1,9 @@
 //! Suppressions a change narrowed, though each new one is a line of its own: a crate-wide
 //! Cargo `allow` taken out of `[lints]` and written as `#[allow(..)]` on the one item that
-//! needs it; a bare Go `//nolint` replaced by `//lint:ignore CHECK` in its place. Each
-//! lookalike that does widen what is silenced still fires. Each change is
+//! needs it; a bare Go `//nolint` replaced by `//lint:ignore CHECK` in its place. And a
+//! suppression that only gained a comment over the code it stood over is the same one, even
+//! when a new file holds its old text. Each lookalike that does widen what is silenced
+//! still fires. Each change is
 //! judged uncommitted and committed. Real repositories, the real binary.
 
 mod gitrepo;
@@ -172,5 +174,114 @@ fn a_lint_ignore_not_in_a_bare_nolints_place_still_fires() {
         &[("demo_test.go", &scoped)],
         &writing(&[("demo_test.go", &replaced)]),
         &expect(vec![("demo_test.go", 7)]),
+    );
+}
+
+const API: &str = concat!(
+    "package demo;\n",
+    "\n",
+    "public final class Api {\n",
+    "  /** Creates the service. */\n",
+    "  @SuppressWarnings(\"unchecked\")\n",
+    "  public <T> T create(Class<T> service) {\n",
+    "    return (T) make(service);\n",
+    "  }\n",
+    "\n",
+    "  Object make(Class<?> c) {\n",
+    "    if (c == null) {\n",
+    "      throw new NullPointerException(\"c\");\n",
+    "    }\n",
+    "    if (!c.isInterface()) {\n",
+    "      throw new IllegalArgumentException(\"not an interface\");\n",
+    "    }\n",
+    "    return null;\n",
+    "  }\n",
+    "}\n",
+);
+
+const API_TEST: &str = concat!(
+    "package demo;\n",
+    "\n",
+    "public final class ApiTest {\n",
+    "  @SuppressWarnings(\"unchecked\")\n",
+    "  private final java.util.List<String> names = (java.util.List<String>) new Object();\n",
+    "}\n",
+);
+
+/// A suppression that only gained a reason where it stood is the same one, even when a
+/// new file of the change holds a line identical to its old text: that one is new, and
+/// is the one reported.
+#[test]
+fn a_suppression_rewritten_in_place_keeps_its_removal_and_an_identical_new_one_elsewhere_fires() {
+    let api = API
+        .replace(
+            "  /** Creates the service. */\n",
+            "  /** Creates a service. */\n",
+        )
+        .replace(
+            "@SuppressWarnings(\"unchecked\")\n",
+            "@SuppressWarnings(\"unchecked\") // one proxy per interface\n",
+        );
+    both_ways(
+        &[("src/Api.java", API)],
+        &writing(&[("src/Api.java", &api), ("test/ApiTest.java", API_TEST)]),
+        &expect(vec![("test/ApiTest.java", 4)]),
+    );
+}
+
+/// The method moved lower in its file with its suppression's comment corrected: the same
+/// suppression over the same code. Lookalikes: a suppression reworded over other code is
+/// another one; one over the same code that names more rules is widened.
+#[test]
+fn a_suppression_moved_with_its_code_and_reworded_is_the_same_and_over_other_code_is_new() {
+    let old = API.replace(
+        "@SuppressWarnings(\"unchecked\")\n",
+        "@SuppressWarnings(\"unchecked\") // casts/\n",
+    );
+    let moved = concat!(
+        "package demo;\n",
+        "\n",
+        "public final class Api {\n",
+        "  Object make(Class<?> c) {\n",
+        "    if (c == null) {\n",
+        "      throw new NullPointerException(\"c\");\n",
+        "    }\n",
+        "    if (!c.isInterface()) {\n",
+        "      throw new IllegalArgumentException(\"not an interface\");\n",
+        "    }\n",
+        "    return null;\n",
+        "  }\n",
+        "\n",
+        "  /** Creates the service. */\n",
+        "  @SuppressWarnings(\"unchecked\") // casts\n",
+        "  public <T> T create(Class<T> service) {\n",
+        "    return (T) make(service);\n",
+        "  }\n",
+        "}\n",
+    );
+    both_ways(
+        &[("src/Api.java", &old)],
+        &writing(&[("src/Api.java", moved)]),
+        &expect(vec![]),
+    );
+    let other = old
+        .replace("  @SuppressWarnings(\"unchecked\") // casts/\n", "")
+        .replace(
+            "  Object make(",
+            "  @SuppressWarnings(\"unchecked\") // raw\n  Object make(",
+        );
+    both_ways(
+        &[("src/Api.java", &old)],
+        &writing(&[("src/Api.java", &other)]),
+        &expect(vec![("src/Api.java", 9)]),
+    );
+    let wider = moved.replace(
+        "(\"unchecked\") // casts",
+        "({\"unchecked\", \"rawtypes\"})",
+    );
+    both_ways(
+        &[("src/Api.java", &old)],
+        &writing(&[("src/Api.java", &wider)]),
+        &expect(vec![("src/Api.java", 15)]),
     );
 }

@@ -9,7 +9,9 @@
 //!    the code under it is taken first, then one in the same file, then one in any other
 //!    file of the change. A skip on a line of its
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
-//!    another test, it skips something else.
+//!    another test, it skips something else. Before identical text is paired across
+//!    files, a marker reworded over the same code in its own file is taken as rewritten
+//!    (see [`rewritten_over_same_code`]).
 //! 2. **Rewritten**: what is left is paired per file and label (the spellings of one skip,
 //!    `xit` and `it.skip`, `pending` and `skip`, `@Ignore` and `@Disabled`, count as one
 //!    label: see [`family`]; skips only over the same
@@ -163,6 +165,9 @@ pub fn account(
     // then across files.
     let next = |m: &Mark| m.next.map(compact);
     for (same_file, same_next) in [(true, true), (false, true), (true, false), (false, false)] {
+        if loose && !same_file && !same_next {
+            rewritten_over_same_code(added, removed, &mut used, &mut verdicts, widened);
+        }
         // Every pairing this pass allows, best first: when the code under the markers
         // changed as they moved, the removal from the nearest file (by directory), then
         // the one whose code shares the most words, is the one that moved here; ties in
@@ -313,6 +318,49 @@ pub fn account(
         }
     }
     verdicts
+}
+
+/// Before identical text is paired across files: a removed marker and an added one of the
+/// same label in the same file, over the same code (the same next line, one that names
+/// something and is no other annotation or attribute), sharing words beyond the label, are
+/// one marker rewritten (a reason comment added, `// caller closes/` corrected), wherever
+/// the code went in the file. Else the removal could be spent on an identical new line in
+/// another file, reporting the rewrite and hiding the new one.
+fn rewritten_over_same_code(
+    added: &[Mark],
+    removed: &[Mark],
+    used: &mut [bool],
+    verdicts: &mut [Verdict],
+    widened: &dyn Fn(&Mark, &Mark) -> bool,
+) {
+    let code = |m: &Mark| {
+        m.next
+            .filter(|n| !n.trim_start().starts_with(['@', '#']) && !name_words(n).is_empty())
+            .map(compact)
+    };
+    for (j, a) in added.iter().enumerate() {
+        let Some(under) = code(a).filter(|_| verdicts[j] == Verdict::New) else {
+            continue;
+        };
+        let found = removed.iter().enumerate().find(|(i, r)| {
+            !used[*i]
+                && r.file == a.file
+                && family(&r.label) == family(&a.label)
+                && r.anchor.map(declared).map(normalise) == a.anchor.map(declared).map(normalise)
+                && code(r).as_deref() == Some(under.as_str())
+                && shared_words(r, a) > 0
+        });
+        if let Some((i, r)) = found {
+            used[i] = true;
+            verdicts[j] = if widened(r, a) {
+                Verdict::Widened {
+                    was: r.text.to_string(),
+                }
+            } else {
+                Verdict::Rewritten
+            };
+        }
+    }
 }
 
 /// Whether two skips in one place over different declarations are one skip over a test
