@@ -12,6 +12,7 @@
 
 use super::clippy_groups;
 use super::config_json;
+use super::config_ktlint;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
 use super::config_yaml;
@@ -130,6 +131,10 @@ enum ConfigKind {
     Golangci,
     /// A SpotBugs exclude filter: its `<Match>` elements.
     SpotBugs,
+    /// `.editorconfig`: ktlint rules `disabled` (see [`config_ktlint`]).
+    EditorConfig,
+    /// A Gradle build script: ktlint rules `disabled` in an `editorConfigOverride` map.
+    Gradle,
 }
 
 fn kind_of(path: &str) -> Option<ConfigKind> {
@@ -146,6 +151,8 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         _ if config_yaml::is_rubocop_config(name) => ConfigKind::Rubocop,
         _ if config_yaml::is_golangci_config(name) => ConfigKind::Golangci,
         _ if config_text::is_spotbugs_filter(name) => ConfigKind::SpotBugs,
+        ".editorconfig" => ConfigKind::EditorConfig,
+        _ if config_ktlint::is_ktlint_config(name) => ConfigKind::Gradle,
         _ => return None,
     })
 }
@@ -160,6 +167,8 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Rubocop => Some(config_yaml::rubocop_suppressions(text)),
         ConfigKind::Golangci => Some(config_yaml::golangci_exclusions(text)),
         ConfigKind::SpotBugs => Some(config_text::spotbugs_exclusions(text)),
+        ConfigKind::EditorConfig => Some(config_ktlint::editorconfig_rules_off(text)),
+        ConfigKind::Gradle => Some(config_ktlint::gradle_rules_off(text)),
     }
 }
 

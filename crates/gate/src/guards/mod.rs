@@ -5,6 +5,7 @@
 mod account;
 mod clippy_groups;
 mod config_json;
+mod config_ktlint;
 mod config_lint;
 mod config_text;
 mod config_toml;
