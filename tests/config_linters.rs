@@ -1,5 +1,6 @@
-//! Suppressions written in RuboCop, golangci-lint and SpotBugs configuration: a cop turned
-//! off or excluded for files, a golangci-lint exclusion rule, a SpotBugs exclude `<Match>`.
+//! Suppressions written in RuboCop, golangci-lint, SpotBugs and ktlint configuration: a cop turned
+//! off or excluded for files, a golangci-lint exclusion rule, a SpotBugs exclude `<Match>`,
+//! a ktlint rule `disabled` in `.editorconfig` or a Gradle `editorConfigOverride`.
 //! A new cop block is reported once at its name, a file added to an existing block at that
 //! file; a cop renamed with the same files, moved between departments or between the
 //! configuration and its todo file, or a rule migrated from golangci-lint v1 to v2 is not
@@ -137,6 +138,78 @@ fn a_configuration_file_added_sets_the_linter_up() {
     both_ways(
         &[("lib/a.rb", "x = 1\n")],
         &writing(&[(".rubocop.yml", first)]),
+        &disabled_lint(vec![]),
+    );
+}
+
+const GRADLE: &str = concat!(
+    "subprojects {\n",
+    "  spotless {\n",
+    "    kotlin {\n",
+    "      ktlint(libs.ktlint.get().version)\n",
+    "      target 'src/**/*.kt'\n",
+    "    }\n",
+    "  }\n",
+    "}\n",
+);
+
+const EDITORCONFIG: &str = concat!(
+    "root = true\n",
+    "\n",
+    "[*]\n",
+    "indent_size = 2\n",
+    "\n",
+    "[*.{kt,kts}]\n",
+    "ktlint_code_style = intellij_idea\n",
+);
+
+/// A ktlint rule turned off in a Spotless `editorConfigOverride` map of a Gradle script, or
+/// as `ktlint_standard_<rule> = disabled` in `.editorconfig`, fires at its line.
+#[test]
+fn a_ktlint_rule_disabled_in_gradle_or_editorconfig_fires() {
+    let gradle = GRADLE.replace(
+        "      target 'src/**/*.kt'\n",
+        concat!(
+            "        .editorConfigOverride([\n",
+            "          // An expression body should be a choice.\n",
+            "          'ktlint_standard_function-expression-body': 'disabled',\n",
+            "        ])\n",
+            "      target 'src/**/*.kt'\n",
+        ),
+    );
+    let editorconfig = format!("{EDITORCONFIG}ktlint_standard_no-wildcard-imports = disabled\n");
+    both_ways(
+        &[("build.gradle", GRADLE), (".editorconfig", EDITORCONFIG)],
+        &writing(&[("build.gradle", &gradle), (".editorconfig", &editorconfig)]),
+        &disabled_lint(vec![(".editorconfig", 8), ("build.gradle", 7)]),
+    );
+}
+
+/// Lookalikes: a rule moved from `.editorconfig` into the Gradle override is moved; a rule
+/// set back to `enabled`, the code style chosen and experimental rules turned off (they
+/// are off by default) silence nothing.
+#[test]
+fn a_ktlint_rule_moved_to_gradle_or_enabled_is_no_finding() {
+    let old = format!("{EDITORCONFIG}ktlint_standard_filename = disabled\n");
+    let gradle = GRADLE.replace(
+        "      target 'src/**/*.kt'\n",
+        concat!(
+            "        .editorConfigOverride(['ktlint_standard_filename': 'disabled'])\n",
+            "      target 'src/**/*.kt'\n",
+        ),
+    );
+    both_ways(
+        &[("build.gradle", GRADLE), (".editorconfig", &old)],
+        &writing(&[("build.gradle", &gradle), (".editorconfig", EDITORCONFIG)]),
+        &disabled_lint(vec![]),
+    );
+    let quiet = format!(
+        "{}ktlint_standard_filename = enabled\nktlint_experimental = disabled\n",
+        EDITORCONFIG.replace("intellij_idea", "ktlint_official")
+    );
+    both_ways(
+        &[(".editorconfig", &old)],
+        &writing(&[(".editorconfig", &quiet)]),
         &disabled_lint(vec![]),
     );
 }

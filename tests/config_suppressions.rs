@@ -171,6 +171,59 @@ fn a_cargo_lint_set_to_allow_fires() {
     );
 }
 
+/// A clippy group turned on for the first time (`pedantic`, `restriction`: off by default)
+/// with allows for the lints of it the project does not want: those lints never ran, so
+/// their allows silence nothing. An allow of a lint clippy runs by default
+/// (`type_complexity`) in the same table does, and so does one of a name loopgate does not
+/// know (taken as on by default).
+#[test]
+fn allows_of_off_by_default_clippy_lints_with_their_group_turned_on_are_no_finding() {
+    let old = "[package]\nname = \"x\"\n";
+    let new = concat!(
+        "[package]\nname = \"x\"\n\n[lints.clippy]\n",
+        "pedantic = { level = \"warn\", priority = -1 }\n",
+        "restriction = { level = \"warn\", priority = -1 }\n",
+        "cast_lossless = \"allow\"\n",
+        "indexing_slicing = \"allow\" # TODO: consider\n",
+        "type_complexity = \"allow\"\n",
+        "not_a_lint_of_any_list = \"allow\"\n",
+        "missing-errors-doc = \"allow\"\n",
+    );
+    both_ways(
+        &[("Cargo.toml", old)],
+        &writing(&[("Cargo.toml", new)]),
+        &expect(vec![("Cargo.toml", 9), ("Cargo.toml", 10)]),
+    );
+}
+
+/// An off-by-default lint ran when the file turned it or its group on at the comparison
+/// point: an allow of it now silences it. Where nothing turned it on, the allow silences
+/// nothing.
+#[test]
+fn an_allow_of_a_pedantic_lint_fires_only_when_pedantic_or_the_lint_was_on() {
+    let on = "[package]\nname = \"x\"\n\n[workspace.lints.clippy]\npedantic = \"warn\"\n";
+    let allowed = format!("{on}cast_lossless = \"allow\"\n");
+    both_ways(
+        &[("Cargo.toml", on)],
+        &writing(&[("Cargo.toml", &allowed)]),
+        &expect(vec![("Cargo.toml", 6)]),
+    );
+    let lint_on = "[package]\nname = \"x\"\n\n[lints.clippy]\ncast_lossless = \"deny\"\n";
+    let lint_allowed = lint_on.replace("\"deny\"", "\"allow\"");
+    both_ways(
+        &[("Cargo.toml", lint_on)],
+        &writing(&[("Cargo.toml", &lint_allowed)]),
+        &expect(vec![("Cargo.toml", 5)]),
+    );
+    let off = "[package]\nname = \"x\"\n\n[lints.clippy]\nneedless_return = \"warn\"\n";
+    let off_allowed = format!("{off}cast_lossless = \"allow\"\n");
+    both_ways(
+        &[("Cargo.toml", off)],
+        &writing(&[("Cargo.toml", &off_allowed)]),
+        &expect(vec![]),
+    );
+}
+
 #[test]
 fn malformed_toml_is_no_finding_and_no_crash() {
     // The new text does not parse: nothing is guessed from it; the valid file of the same

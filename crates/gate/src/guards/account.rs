@@ -9,7 +9,9 @@
 //!    the code under it is taken first, then one in the same file, then one in any other
 //!    file of the change. A skip on a line of its
 //!    own (a decorator, an attribute) must also sit over the same next line: moved to
-//!    another test, it skips something else.
+//!    another test, it skips something else. Before identical text is paired across
+//!    files, a marker reworded over the same code in its own file is taken as rewritten
+//!    (see [`rewritten_over_same_code`]).
 //! 2. **Rewritten**: what is left is paired per file and label (the spellings of one skip,
 //!    `xit` and `it.skip`, `pending` and `skip`, `@Ignore` and `@Disabled`, count as one
 //!    label: see [`family`]; skips only over the same
@@ -163,6 +165,9 @@ pub fn account(
     // then across files.
     let next = |m: &Mark| m.next.map(compact);
     for (same_file, same_next) in [(true, true), (false, true), (true, false), (false, false)] {
+        if loose && !same_file && !same_next {
+            rewritten_over_same_code(added, removed, &mut used, &mut verdicts, widened);
+        }
         // Every pairing this pass allows, best first: when the code under the markers
         // changed as they moved, the removal from the nearest file (by directory), then
         // the one whose code shares the most words, is the one that moved here; ties in
@@ -313,6 +318,49 @@ pub fn account(
         }
     }
     verdicts
+}
+
+/// Before identical text is paired across files: a removed marker and an added one of the
+/// same label in the same file, over the same code (the same next line, one that names
+/// something and is no other annotation or attribute), sharing words beyond the label, are
+/// one marker rewritten (a reason comment added, `// caller closes/` corrected), wherever
+/// the code went in the file. Else the removal could be spent on an identical new line in
+/// another file, reporting the rewrite and hiding the new one.
+fn rewritten_over_same_code(
+    added: &[Mark],
+    removed: &[Mark],
+    used: &mut [bool],
+    verdicts: &mut [Verdict],
+    widened: &dyn Fn(&Mark, &Mark) -> bool,
+) {
+    let code = |m: &Mark| {
+        m.next
+            .filter(|n| !n.trim_start().starts_with(['@', '#']) && !name_words(n).is_empty())
+            .map(compact)
+    };
+    for (j, a) in added.iter().enumerate() {
+        let Some(under) = code(a).filter(|_| verdicts[j] == Verdict::New) else {
+            continue;
+        };
+        let found = removed.iter().enumerate().find(|(i, r)| {
+            !used[*i]
+                && r.file == a.file
+                && family(&r.label) == family(&a.label)
+                && r.anchor.map(declared).map(normalise) == a.anchor.map(declared).map(normalise)
+                && code(r).as_deref() == Some(under.as_str())
+                && shared_words(r, a) > 0
+        });
+        if let Some((i, r)) = found {
+            used[i] = true;
+            verdicts[j] = if widened(r, a) {
+                Verdict::Widened {
+                    was: r.text.to_string(),
+                }
+            } else {
+                Verdict::Rewritten
+            };
+        }
+    }
 }
 
 /// Whether two skips in one place over different declarations are one skip over a test
@@ -803,6 +851,14 @@ pub fn marker_findings(
         }
         if kind == Kind::Lint {
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
+            narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
+            narrowed_from_bare_nolint(
+                visible,
+                &places,
+                added.of(kind),
+                removed.of(kind),
+                &mut verdicts,
+            );
             rewrapped_entries(added.of(kind), removed.of(kind), &mut verdicts);
             rewrapped_statements(visible, added.of(kind), removed.of(kind), &mut verdicts);
             split_file_headers(visible, added.of(kind), &mut verdicts);
@@ -1085,6 +1141,86 @@ fn narrowed_from_file_wide(
         });
         if covered {
             *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// A suppression on an item or a line (`#[allow(clippy::x)]`, `#[expect(x)]`) each of whose
+/// lints the change took out of the `[lints]` table of a `Cargo.toml` at or above the file
+/// (`x = "allow"` removed): the lint was off for the whole crate and is now off for that
+/// item only, so the crate silences less than it did ([`Verdict::Narrowed`]).
+fn narrowed_from_cargo(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
+    let crates: Vec<(&str, Vec<String>)> = visible
+        .iter()
+        .filter_map(|d| {
+            let dir = d.path.strip_suffix("Cargo.toml")?;
+            (dir.is_empty() || dir.ends_with('/'))
+                .then(|| (dir, super::config_lint::cargo_allows_removed(d)))
+        })
+        .filter(|(_, gone)| !gone.is_empty())
+        .collect();
+    if crates.is_empty() {
+        return;
+    }
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        let path = &visible[m.file].path;
+        if *v != Verdict::New || Lang::from_path(path) != Some(Lang::Rust) {
+            continue;
+        }
+        let Some(rules) = super::widen::item_rules(Lang::Rust, &m.label, m.text) else {
+            continue;
+        };
+        let crate_wide = |rule: &String| {
+            let rule = rule.replace('-', "_");
+            crates
+                .iter()
+                .any(|(dir, gone)| path.starts_with(dir) && gone.contains(&rule))
+        };
+        if rules.iter().all(crate_wide) {
+            *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// A Go `//lint:ignore CHECK reason` (staticcheck's directive: one check) written where the
+/// change removed a bare `//nolint` (every linter), on the same statement or the line above
+/// it: one check silenced where all were, so [`Verdict::Narrowed`], as a `//nolint:name`
+/// replacing a bare `//nolint` is. Each removed `//nolint` narrows one directive, and only
+/// when no `//nolint` was written back in its place.
+fn narrowed_from_bare_nolint(
+    visible: &[&FileDelta],
+    places: &[Places],
+    added: &[Mark],
+    removed: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    const NOLINT: &str = "nolint";
+    let go = |file: usize| Lang::from_path(&visible[file].path) == Some(Lang::Go);
+    let mut used = vec![false; removed.len()];
+    for (j, a) in added.iter().enumerate() {
+        if verdicts[j] != Verdict::New
+            || a.label != "lint:ignore"
+            || !go(a.file)
+            || super::widen::item_rules(Lang::Go, &a.label, a.text).map(|r| r.len()) != Some(1)
+        {
+            continue;
+        }
+        let here = |r: &Mark| r.file == a.file && places[a.file].same(r.line, a.line);
+        let kept = |r: &Mark| {
+            added.iter().any(|o| {
+                o.label == NOLINT && o.file == r.file && places[r.file].same(r.line, o.line)
+            })
+        };
+        let found = removed.iter().enumerate().find(|(i, r)| {
+            !used[*i]
+                && r.label == NOLINT
+                && here(r)
+                && super::widen::bare(Lang::Go, NOLINT, r.text)
+                && !kept(r)
+        });
+        if let Some((i, _)) = found {
+            used[i] = true;
+            verdicts[j] = Verdict::Narrowed;
         }
     }
 }

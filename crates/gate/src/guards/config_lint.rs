@@ -10,7 +10,9 @@
 //! its new text (no guess at what the tool would read) nor, when its old text does not
 //! parse, anything at all (every entry would look new).
 
+use super::clippy_groups;
 use super::config_json;
+use super::config_ktlint;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
 use super::config_yaml;
@@ -129,6 +131,10 @@ enum ConfigKind {
     Golangci,
     /// A SpotBugs exclude filter: its `<Match>` elements.
     SpotBugs,
+    /// `.editorconfig`: ktlint rules `disabled` (see [`config_ktlint`]).
+    EditorConfig,
+    /// A Gradle build script: ktlint rules `disabled` in an `editorConfigOverride` map.
+    Gradle,
 }
 
 fn kind_of(path: &str) -> Option<ConfigKind> {
@@ -145,6 +151,8 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         _ if config_yaml::is_rubocop_config(name) => ConfigKind::Rubocop,
         _ if config_yaml::is_golangci_config(name) => ConfigKind::Golangci,
         _ if config_text::is_spotbugs_filter(name) => ConfigKind::SpotBugs,
+        ".editorconfig" => ConfigKind::EditorConfig,
+        _ if config_ktlint::is_ktlint_config(name) => ConfigKind::Gradle,
         _ => return None,
     })
 }
@@ -159,6 +167,8 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Rubocop => Some(config_yaml::rubocop_suppressions(text)),
         ConfigKind::Golangci => Some(config_yaml::golangci_exclusions(text)),
         ConfigKind::SpotBugs => Some(config_text::spotbugs_exclusions(text)),
+        ConfigKind::EditorConfig => Some(config_ktlint::editorconfig_rules_off(text)),
+        ConfigKind::Gradle => Some(config_ktlint::gradle_rules_off(text)),
     }
 }
 
@@ -208,7 +218,7 @@ enum Reported {
 
 impl Reported {
     fn covers(self, e: &Entry) -> bool {
-        if e.what == config_yaml::GOLANGCI_DISABLE {
+        if e.what == config_yaml::GOLANGCI_DISABLE || e.what == config_toml::CARGO_ON {
             return false;
         }
         match self {
@@ -365,6 +375,57 @@ fn everywhere(what: &str) -> &str {
     }
 }
 
+/// Whether `e`, a new Cargo `allow` of a clippy lint that is off by default (`pedantic`,
+/// `restriction`, `nursery`, `cargo`: see [`clippy_groups`]), only keeps off what was never
+/// on: the file turned neither the lint nor its group on at the comparison point (`old`).
+/// Such allows come with a group turned on for the first time (`pedantic = "warn"` and the
+/// lints of it the project does not want), or turn off a lint nothing ran. An allow of a
+/// lint that runs by default, or of a name the list does not know, silences it.
+fn keeps_off(e: &Entry, old: &[Entry]) -> bool {
+    let Some(lint) = e
+        .rule
+        .strip_prefix("clippy::")
+        .filter(|_| e.what == "cargo allow")
+    else {
+        return false;
+    };
+    let Some(group) = clippy_groups::off_group(lint) else {
+        return false;
+    };
+    // Lint names may be spelt with `-` (`clippy::cast-lossless`): the same lint.
+    let bare = |rule: &str| rule.replace('-', "_");
+    let was_on = |name: &str| {
+        old.iter().any(|o| {
+            o.what == config_toml::CARGO_ON && bare(&o.rule) == bare(&format!("clippy::{name}"))
+        })
+    };
+    !was_on(group) && !was_on(lint)
+}
+
+/// The crate-wide lint allows the change removed from `d`, a `Cargo.toml` (`[lints]` or
+/// `[workspace.lints]`), named as code names them in an attribute: `clippy::x` for a tool's
+/// lint, `x` for rustc's own (`[lints.rust]`). Empty for any other file.
+pub fn cargo_allows_removed(d: &FileDelta) -> Vec<String> {
+    let Some(Read { new, old, .. }) = read(d) else {
+        return Vec::new();
+    };
+    if kind_of(&d.path) != Some(ConfigKind::Toml(TomlKind::Cargo)) {
+        return Vec::new();
+    }
+    let now = new.as_deref().map(counts).unwrap_or_default();
+    let mut out: Vec<String> = counts(&old)
+        .into_iter()
+        .filter(|(id, n)| id.0 == "cargo allow" && *n > now.get(id).copied().unwrap_or(0))
+        .map(|((_, rule, _), _)| {
+            rule.strip_prefix("rust::")
+                .unwrap_or(rule)
+                .replace('-', "_")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// The new configuration suppressions of a change, as `disabled_lint` findings.
 pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     let moved_paths = renames(deltas);
@@ -455,7 +516,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             if !e.scope.is_empty() && narrowed.contains(&(everywhere(&e.what), e.rule.as_str())) {
                 continue;
             }
-            if freed.contains(&line) {
+            if freed.contains(&line) || keeps_off(e, &r.old) {
                 continue;
             }
             if let Some(swapped) = e

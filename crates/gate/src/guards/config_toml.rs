@@ -7,6 +7,10 @@ use super::config_lint::{Entry, LineIndex};
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
+/// A Cargo `[lints]` entry that turns a lint or a lint group on (`warn`, `deny`, `forbid`):
+/// read to know whether an `allow` of an off-by-default clippy lint silences anything.
+pub const CARGO_ON: &str = "cargo on";
+
 /// Which reading a TOML file gets, from its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TomlKind {
@@ -302,6 +306,8 @@ impl Reader<'_> {
 
     /// `[lints.<tool>]` entries at `"allow"` (a string or `{ level = "allow", .. }`); the
     /// package and workspace tables share ids, so moving a lint between them is no news.
+    /// Entries at `warn`, `deny` or `forbid` are [`CARGO_ON`]: what the file turned on (a
+    /// lint, or a group such as `clippy::pedantic`), never reported themselves.
     fn cargo_lints(&mut self, lints: Option<&DeTable<'_>>) {
         let Some(lints) = lints else { return };
         for (tool, v) in lints.iter() {
@@ -314,11 +320,14 @@ impl Reader<'_> {
                     DeValue::Table(t) => get(t, "level").and_then(string),
                     _ => None,
                 };
-                if level == Some("allow") {
-                    let lines = self.lines_of(v);
-                    let rule = format!("{}::{}", tool.get_ref(), lint.get_ref());
-                    self.push("cargo allow", &rule, "", lines);
-                }
+                let what = match level {
+                    Some("allow") => "cargo allow",
+                    Some("warn" | "deny" | "forbid") => CARGO_ON,
+                    _ => continue,
+                };
+                let lines = self.lines_of(v);
+                let rule = format!("{}::{}", tool.get_ref(), lint.get_ref());
+                self.push(what, &rule, "", lines);
             }
         }
     }

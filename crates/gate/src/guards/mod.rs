@@ -3,7 +3,9 @@
 //! module reads a file or runs a process.
 
 mod account;
+mod clippy_groups;
 mod config_json;
+mod config_ktlint;
 mod config_lint;
 mod config_text;
 mod config_toml;

@@ -60,6 +60,25 @@ pub fn within_file_wide(lang: Lang, label: &str, old: &str, new: &str) -> bool {
     }
 }
 
+/// The rules a suppression narrower than its file names (`#[allow(clippy::a, b)]` gives
+/// `clippy::a`, `b`; a `reason = ".."` is no rule), or `None` when it reaches the whole
+/// file, names no rule, or is bare (every rule).
+pub fn item_rules(lang: Lang, label: &str, line: &str) -> Option<Vec<String>> {
+    let scope = suppression(lang, label, line);
+    let rules: Vec<String> = scope
+        .rules?
+        .into_iter()
+        .filter(|r| !r.contains('='))
+        .collect();
+    (scope.reach < 2 && !rules.is_empty()).then_some(rules)
+}
+
+/// Whether the suppression `label` on `line` names no rule, so silences every one
+/// (`//nolint`, `# type: ignore`).
+pub fn bare(lang: Lang, label: &str, line: &str) -> bool {
+    suppression(lang, label, line).rules.is_none()
+}
+
 /// Whether the suppression `label` on `line` reaches the whole file (`#![allow(..)]`,
 /// `/* eslint-disable */`, `/* eslint no-undef: 0 */`, `@file:Suppress(..)`).
 pub fn file_wide(lang: Lang, label: &str, line: &str) -> bool {
