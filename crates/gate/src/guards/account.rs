@@ -719,9 +719,11 @@ pub fn marker_findings(
         if old.anchor.is_some() || new.anchor.is_some() || old.file != new.file {
             return true;
         }
-        let (Some((lang, new_lexed)), Some(old_text), Some(new_text)) =
-            (body_of(new.file), d.old_text.as_deref(), d.new_text.as_deref())
-        else {
+        let (Some((lang, new_lexed)), Some(old_text), Some(new_text)) = (
+            body_of(new.file),
+            d.old_text.as_deref(),
+            d.new_text.as_deref(),
+        ) else {
             return true;
         };
         let Some(old_lexed) = old_views[old.file]
@@ -1169,7 +1171,10 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
             .entry(m.file)
             .or_insert_with(|| {
                 let lang = Lang::from_path(&d.path)?;
-                Some(commented_tests::CommentedOut::of(lang, d.old_text.as_deref()?))
+                Some(commented_tests::CommentedOut::of(
+                    lang,
+                    d.old_text.as_deref()?,
+                ))
             })
             .as_ref()
             .is_some_and(|c| c.holds(m.anchor.unwrap_or(m.text)));

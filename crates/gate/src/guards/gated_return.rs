@@ -245,7 +245,8 @@ fn announced_python_exit(views: &[LineView], at: usize) -> bool {
         .find(|v| !v.code.trim().is_empty())
         .is_some_and(|v| {
             let c = v.code.trim_start();
-            indent(&v.code) > def_depth && !(indent(&v.code) == depth && (c.starts_with("elif") || c.starts_with("else")))
+            indent(&v.code) > def_depth
+                && !(indent(&v.code) == depth && (c.starts_with("elif") || c.starts_with("else")))
         });
     more
 }
@@ -260,7 +261,11 @@ fn nearest_def(views: &[LineView], at: usize, depth: usize) -> Option<usize> {
         if c.is_empty() || indent(code) >= depth {
             continue;
         }
-        if c.starts_with("def ") || c.starts_with("async def ") || c.starts_with("class ") || c.starts_with("lambda") {
+        if c.starts_with("def ")
+            || c.starts_with("async def ")
+            || c.starts_with("class ")
+            || c.starts_with("lambda")
+        {
             return Some(j);
         }
         depth = indent(code);
@@ -273,7 +278,10 @@ fn nearest_def(views: &[LineView], at: usize, depth: usize) -> Option<usize> {
 fn one_case_python_test(views: &[LineView], def: usize) -> bool {
     let c = views[def].code.trim();
     let name = c.strip_prefix("async ").unwrap_or(c);
-    if !name.strip_prefix("def ").is_some_and(|n| n.trim_start().starts_with("test")) {
+    if !name
+        .strip_prefix("def ")
+        .is_some_and(|n| n.trim_start().starts_with("test"))
+    {
         return false;
     }
     for v in views[..def].iter().rev() {

@@ -34,7 +34,7 @@ pub fn adjustments(
     if !is_test {
         return adjust;
     }
-    let mut runner_names = runner_names(views, raw);
+    let runner_names = runner_names(views, raw);
     let aliases = conditional_aliases(views);
     // Subtests are spelt `test`; with no runner names either there is nothing to adjust.
     if runner_names.is_empty()
@@ -43,8 +43,7 @@ pub fn adjustments(
     {
         return adjust;
     }
-    // A call of a conditional alias declares a test as a runner's bare `skip('x', ..)` does.
-    runner_names.extend(aliases);
+
     let mut toks: Vec<Tok> = Vec::new();
     let mut line_of: Vec<usize> = Vec::new();
     let mut calls: Vec<usize> = Vec::new();
@@ -56,12 +55,16 @@ pub fn adjustments(
         let base = toks.len();
         calls.extend(line_tests(&cx).into_iter().map(|i| base + i));
         for ch in &cx.chains {
-            let declares = ch.names.len() == 1
-                && runner_names.iter().any(|n| n == ch.head())
+            let bare_call = ch.names.len() == 1
                 && ch.free(&cx.toks)
                 && ch.called(&cx.toks)
-                && cx.tok(ch.end + 1) == Some(Tok::Str)
                 && ch.before(&cx.toks) != Some(Tok::Ident("function"));
+            // A runner's bare `skip('x', ..)` declares a test when given a name; a call of
+            // a conditional alias does as a call of `test` itself does.
+            let declares = bare_call
+                && ((runner_names.iter().any(|n| n == ch.head())
+                    && cx.tok(ch.end + 1) == Some(Tok::Str))
+                    || aliases.iter().any(|n| n == ch.head()));
             if declares {
                 adjust[at] += 1;
                 calls.push(base + ch.end);
@@ -292,7 +295,8 @@ fn conditional_aliases(views: &[LineView]) -> Vec<String> {
             continue;
         }
         let Some(name) = cx.ident(1) else { continue };
-        let ends_statement = |at: usize| at == cx.toks.len() || (cx.punct(at, ';') && at + 1 == cx.toks.len());
+        let ends_statement =
+            |at: usize| at == cx.toks.len() || (cx.punct(at, ';') && at + 1 == cx.toks.len());
         let chosen = cx.chains.iter().any(|second| {
             second.before(&cx.toks) == Some(Tok::Punct(':'))
                 && ends_statement(second.end)
@@ -417,14 +421,16 @@ mod tests {
         assert_eq!(tests(alias), 2);
         let it = "const itOnUnix = isWin ? it.skip : it\nitOnUnix('a', function () {})\n";
         assert_eq!(tests(it), 1);
+        // Wrapped, its name on the next line, as a formatter leaves a long call.
+        let wrapped =
+            "const t = ci ? test.skip : test;\nt(\n  'a long name',\n  async () => {},\n);\n";
+        assert_eq!(tests(wrapped), 1);
         // A group alias declares no test; nor does a conditional with one branch no test
-        // function, nor a call without a name.
+        // function.
         let group = "const d = isWin ? describe.skip : describe;\nd('g', () => {});\n";
         assert_eq!(tests(group), 0);
         let other = "const run = fast ? test : helper;\nrun('a', () => {});\n";
         assert_eq!(tests(other), 0);
-        let unnamed = "const t = ci ? test.skip : test;\nt(cases);\n";
-        assert_eq!(tests(unnamed), 0);
     }
 
     #[test]

@@ -3,12 +3,12 @@
 //! module reads a file or runs a process.
 
 mod account;
+mod commented_tests;
 mod config_json;
 mod config_lint;
 mod config_text;
 mod config_toml;
 mod config_yaml;
-mod commented_tests;
 mod dead_return;
 mod debug;
 mod deleted;
