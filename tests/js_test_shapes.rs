@@ -278,3 +278,75 @@ fn a_skipped_test_removed_while_its_lookalike_is_rewritten_ran_nothing() {
         &assert_no_deleted_tests,
     );
 }
+
+const EXIT: &str = "tests/command.exitOverride.test.js";
+
+const EXIT_TESTS: &str = concat!(
+    "const commander = require('../');\n",
+    "\n",
+    "describe('.exitOverride', () => {\n",
+    "  test('when unknown option then throw', () => {\n",
+    "    expect(() => parse('--x')).toThrow();\n",
+    "  });\n",
+    "\n",
+    "  test('when executableSubcommand fails then call exitOverride', (done) => {\n",
+    "    run('silent', done);\n",
+    "  });\n",
+    "});\n",
+);
+
+#[test]
+fn a_test_called_through_a_conditional_alias_is_still_a_test() {
+    let aliased = EXIT_TESTS
+        .replace(
+            "describe('.exitOverride'",
+            "const testOrSkipOnWindows = (process.platform === 'win32') ? test.skip : test;\n\ndescribe('.exitOverride'",
+        )
+        .replace(
+            "  test('when executableSubcommand fails",
+            "  testOrSkipOnWindows('when executableSubcommand fails",
+        );
+    both_ways(
+        &[(EXIT, EXIT_TESTS)],
+        &writing(&[(EXIT, &aliased)]),
+        &|code, receipt, mode| {
+            assert_eq!(gitrepo::deleted(receipt), [], "{mode}: {receipt}");
+            // The skip is the `test.skip` of the conditional, as in the inline form.
+            assert_eq!(
+                lines_of(receipt, "new_skips"),
+                [(EXIT.to_string(), 3)],
+                "{mode}: {receipt}"
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}
+
+#[test]
+fn a_test_dropped_beside_a_conditional_alias_is_deleted() {
+    // The lookalike: the alias is bound but the test it would run is gone, and a call of
+    // a name bound to something else declares nothing.
+    let dropped = EXIT_TESTS
+        .replace(
+            "describe('.exitOverride'",
+            "const testOrSkipOnWindows = (process.platform === 'win32') ? test.skip : test;\nconst runLater = fast ? schedule : defer;\n\ndescribe('.exitOverride'",
+        )
+        .replace(
+            "  test('when executableSubcommand fails",
+            "  runLater('when executableSubcommand fails",
+        );
+    both_ways(
+        &[(EXIT, EXIT_TESTS)],
+        &writing(&[(EXIT, &dropped)]),
+        &|code, receipt, mode| {
+            let found = gitrepo::deleted(receipt);
+            assert_eq!(found.len(), 1, "{mode}: {found:?}");
+            assert!(
+                found[0].1.contains("dropped from 2 to 1"),
+                "{mode}: {}",
+                found[0].1
+            );
+            assert_eq!(code, Some(3), "{mode}");
+        },
+    );
+}

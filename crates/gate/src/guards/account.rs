@@ -24,6 +24,7 @@
 //!    removed one is another TODO.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
+use super::commented_tests;
 use super::into_body;
 use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
@@ -35,7 +36,7 @@ use super::not_lowered;
 use super::rewrapped;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::test_paths::TestPaths;
-use super::{lint, skip_helpers, skips, todos};
+use super::{lint, skip_helpers, skip_owner, skips, todos};
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -738,11 +739,6 @@ pub fn marker_findings(
                 || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
     };
     let anywhere = |_: &Mark, _: &Mark| true;
-    // A skip goes with its test wherever it went, but not from one test onto another.
-    let with_its_test = |old: &Mark, new: &Mark| {
-        let d = visible[old.file];
-        !named_tests::on_another_test(old, new, d.old_text.as_deref(), d.new_text.as_deref())
-    };
     // Each file's new text lexed whole, read only when a skip may have moved into a body.
     type Lexed = std::cell::OnceCell<Option<(Lang, Vec<LineView>)>>;
     let new_views: Vec<Lexed> = visible.iter().map(|_| std::cell::OnceCell::new()).collect();
@@ -757,6 +753,41 @@ pub fn marker_findings(
                 ))
             })
             .as_ref()
+    };
+    // The old text lexed whole, read only when two body skips of a file may pair.
+    let old_views: Vec<std::cell::OnceCell<Option<Vec<LineView>>>> =
+        visible.iter().map(|_| std::cell::OnceCell::new()).collect();
+    // A skip goes with its test wherever it went, but not from one test onto another (a
+    // body skip of a removed test does not stand for one in a new test either).
+    let with_its_test = |old: &Mark, new: &Mark| {
+        let d = visible[old.file];
+        if named_tests::on_another_test(old, new, d.old_text.as_deref(), d.new_text.as_deref()) {
+            return false;
+        }
+        if old.anchor.is_some() || new.anchor.is_some() || old.file != new.file {
+            return true;
+        }
+        let (Some((lang, new_lexed)), Some(old_text), Some(new_text)) = (
+            body_of(new.file),
+            d.old_text.as_deref(),
+            d.new_text.as_deref(),
+        ) else {
+            return true;
+        };
+        let Some(old_lexed) = old_views[old.file]
+            .get_or_init(|| Some(lex(&lang.syntax(), old_text, usize::MAX)))
+            .as_ref()
+        else {
+            return true;
+        };
+        let sides = skip_owner::Sides {
+            lang: *lang,
+            old_text,
+            old: old_lexed,
+            new_text,
+            new: new_lexed,
+        };
+        !skip_owner::in_another_test(old, new, &sides)
     };
     // Skip lines the diff kept over another declaration (see [`super::kept_skips`]): old
     // and new line numbers per file.
@@ -1228,13 +1259,15 @@ fn narrowed_from_bare_nolint(
 /// Turn the new skips that disable nothing that ran into [`Verdict::NotLowered`]: an early
 /// exit said out loud ([`not_lowered`]), a skip inside a JVM class that is the input of a
 /// test ([`jvm_fixtures`]), an assumption over a parameter the change added
-/// ([`new_parameter`]).
+/// ([`new_parameter`]), a skip on a test that stood commented out ([`commented_tests`]).
 fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
     let jvm = |file: usize| {
         Lang::from_path(&visible[file].path).filter(|l| matches!(l, Lang::Java | Lang::Kotlin))
     };
     // Outlines of the change's JVM files, read only when a new JVM skip needs them.
     let mut outlines: Option<Vec<Option<Outline>>> = None;
+    // The tests each file held only in comments, read when a new skip of it needs them.
+    let mut commented: HashMap<usize, Option<commented_tests::CommentedOut>> = HashMap::new();
     for (m, v) in added.iter().zip(verdicts.iter_mut()) {
         if *v != Verdict::New {
             continue;
@@ -1269,7 +1302,19 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
                 jvm_fixtures::in_fixture(own, &others, m.line, &added)
             })
         };
-        if exit || parameter || fixture {
+        // A skip on a test brought back from a comment: it was off before too.
+        let revived = commented
+            .entry(m.file)
+            .or_insert_with(|| {
+                let lang = Lang::from_path(&d.path)?;
+                Some(commented_tests::CommentedOut::of(
+                    lang,
+                    d.old_text.as_deref()?,
+                ))
+            })
+            .as_ref()
+            .is_some_and(|c| c.holds(m.anchor.unwrap_or(m.text)));
+        if exit || parameter || fixture || revived {
             *v = Verdict::NotLowered;
         }
     }

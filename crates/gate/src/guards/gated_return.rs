@@ -28,6 +28,9 @@ const EXIT_CHARS: usize = 40;
 /// .. else` or an `if` at the top level of a `#[test]` function's body, whose block holds
 /// only a bare `return` (or `return Ok(())`), with more of the test after the statement.
 pub fn skips_rest(lang: Lang, views: &[LineView], at: usize) -> bool {
+    if lang == Lang::Python {
+        return announced_python_exit(views, at);
+    }
     if lang != Lang::Rust {
         return false;
     }
@@ -150,6 +153,155 @@ fn in_test_fn_top_level(views: &[LineView], at: usize, depth: usize) -> bool {
     false
 }
 
+/// What a comment says when the `return` under it stands for a skip: the test is meant
+/// for some machines only (`# Only test on suitable Unix platforms`, `# skip: no git`).
+const ANNOUNCED: &[&str] = &[
+    "skip",
+    "only test",
+    "only run",
+    "only on ",
+    "not supported",
+    "unsupported",
+    "not available",
+    "unavailable",
+    "not installed",
+    "cannot run",
+    "can't run",
+    "does not work on",
+    "doesn't work on",
+];
+
+/// Whether line `at` of a Python test file opens `if cond:` whose block is a bare `return`
+/// (or `if cond: return` on one line), with no `elif`/`else`, inside a test that runs one
+/// case (`def test...` with no `parametrize` over it), more of the test after it, and a
+/// comment of the skip vocabulary on the `if`, on the `return` or just above the `if`.
+/// pytest has `pytest.skip()` for saying so; a `return` passes the test unchecked, and
+/// the comment says that is what it is for. Unlike Rust's top-level rule, an exit inside
+/// a loop counts: a Python `return` leaves the whole test wherever it stands, and the
+/// comment, not the position, tells it from a case with nothing left to check.
+fn announced_python_exit(views: &[LineView], at: usize) -> bool {
+    let Some(view) = views.get(at) else {
+        return false;
+    };
+    let code = view.code.trim();
+    if !code.starts_with("if ") {
+        return false;
+    }
+    let depth = indent(&view.code);
+    let compact: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut said: Vec<&str> = view.comments.iter().map(String::as_str).collect();
+    let last = if compact.ends_with(": return") {
+        at
+    } else if compact.ends_with(':') {
+        // The block: the deeper lines after the `if`, which must be one bare `return`.
+        let mut block = Vec::new();
+        for (i, v) in views.iter().enumerate().skip(at + 1) {
+            if v.code.trim().is_empty() {
+                continue;
+            }
+            if indent(&v.code) <= depth {
+                break;
+            }
+            block.push(i);
+            if block.len() > 1 {
+                return false;
+            }
+        }
+        let [only] = block[..] else {
+            return false;
+        };
+        if views[only].code.trim() != "return" {
+            return false;
+        }
+        said.extend(views[only].comments.iter().map(String::as_str));
+        only
+    } else {
+        return false;
+    };
+    // Comment lines right above the `if`.
+    for v in views[..at].iter().rev() {
+        if !v.code.trim().is_empty() || v.comments.is_empty() {
+            break;
+        }
+        said.extend(v.comments.iter().map(String::as_str));
+    }
+    let announced = said.iter().any(|c| {
+        let c = c.to_lowercase();
+        ANNOUNCED.iter().any(|w| c.contains(w))
+    });
+    if !announced {
+        return false;
+    }
+    // The test it leaves, and more of that test after the exit (not an `elif`/`else`).
+    let Some(def) = nearest_def(views, at, depth) else {
+        return false;
+    };
+    if !one_case_python_test(views, def) {
+        return false;
+    }
+    let def_depth = indent(&views[def].code);
+    let more = views[last + 1..]
+        .iter()
+        .find(|v| !v.code.trim().is_empty())
+        .is_some_and(|v| {
+            let c = v.code.trim_start();
+            indent(&v.code) > def_depth
+                && !(indent(&v.code) == depth && (c.starts_with("elif") || c.starts_with("else")))
+        });
+    more
+}
+
+/// The nearest `def` that encloses line `at` (indented `depth`): a nested function's
+/// `return` leaves that function, not the test.
+fn nearest_def(views: &[LineView], at: usize, depth: usize) -> Option<usize> {
+    let mut depth = depth;
+    for j in (0..at).rev() {
+        let code = &views[j].code;
+        let c = code.trim();
+        if c.is_empty() || indent(code) >= depth {
+            continue;
+        }
+        if c.starts_with("def ")
+            || c.starts_with("async def ")
+            || c.starts_with("class ")
+            || c.starts_with("lambda")
+        {
+            return Some(j);
+        }
+        depth = indent(code);
+    }
+    None
+}
+
+/// Whether line `def` declares a pytest test that runs once: `def test...(` (also async),
+/// with no `parametrize` mark among the decorators over it.
+fn one_case_python_test(views: &[LineView], def: usize) -> bool {
+    let c = views[def].code.trim();
+    let name = c.strip_prefix("async ").unwrap_or(c);
+    if !name
+        .strip_prefix("def ")
+        .is_some_and(|n| n.trim_start().starts_with("test"))
+    {
+        return false;
+    }
+    for v in views[..def].iter().rev() {
+        let c = v.code.trim();
+        if c.is_empty() {
+            if v.comments.is_empty() {
+                break;
+            }
+            continue;
+        }
+        if !c.starts_with('@') && !c.starts_with(')') && !c.ends_with(',') && !c.ends_with('(') {
+            break;
+        }
+        if c.contains("parametrize") {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +322,40 @@ mod tests {
         assert!(gated(if_return, 3));
         let wrapped = "#[test]\nfn t() {\n    let Some(x) = probe(\n        a,\n    ) else {\n        return;\n    };\n    assert!(x);\n}\n";
         assert!(gated(wrapped, 2));
+    }
+
+    fn py(text: &str, at: usize) -> bool {
+        let views = lex(&Lang::Python.syntax(), text, usize::MAX);
+        skips_rest(Lang::Python, &views, at)
+    }
+
+    #[test]
+    fn a_python_test_that_returns_under_an_announced_condition_skips() {
+        let looped = "def test_pipe() -> None:\n    for cmd in cmds:\n        check = run(cmd).returncode\n        if check != 0:\n            return  # Only test on suitable Unix platforms\n    assert pipe() == 0\n";
+        assert!(py(looped, 3));
+        let one_line = "class TestX:\n    def test_git(self, tmp_path):\n        # skip when git is missing\n        if shutil.which('git') is None: return\n        assert run(tmp_path)\n";
+        assert!(py(one_line, 3));
+    }
+
+    #[test]
+    fn a_python_return_unannounced_or_in_a_case_or_helper_is_not_read() {
+        // No comment says it is a skip.
+        let plain = "def test_x():\n    if not HAVE_X:\n        return\n    assert f() == 1\n";
+        assert!(!py(plain, 1));
+        // A parameterized test runs once per case.
+        let cases = "@pytest.mark.parametrize('n', [0, 1])\ndef test_x(n):\n    if n == 0:\n        return  # skip the empty case\n    assert f(n)\n";
+        assert!(!py(cases, 2));
+        // A nested helper's return leaves the helper.
+        let helper = "def test_x():\n    def probe():\n        if missing():\n            return  # skip\n        go()\n    probe()\n";
+        assert!(!py(helper, 2));
+        // Nothing after it, or an `else` branch.
+        let last = "def test_x():\n    check()\n    if done():\n        return  # skip\n";
+        assert!(!py(last, 2));
+        let branch = "def test_x():\n    if a():\n        return  # skip\n    else:\n        b()\n";
+        assert!(!py(branch, 1));
+        // Not a test.
+        let plain_fn = "def probe():\n    if missing():\n        return  # skip\n    go()\n";
+        assert!(!py(plain_fn, 1));
     }
 
     #[test]

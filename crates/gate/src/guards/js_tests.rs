@@ -35,10 +35,15 @@ pub fn adjustments(
         return adjust;
     }
     let runner_names = runner_names(views, raw);
+    let aliases = conditional_aliases(views);
     // Subtests are spelt `test`; with no runner names either there is nothing to adjust.
-    if runner_names.is_empty() && !views.iter().any(|v| v.code.contains("test")) {
+    if runner_names.is_empty()
+        && aliases.is_empty()
+        && !views.iter().any(|v| v.code.contains("test"))
+    {
         return adjust;
     }
+
     let mut toks: Vec<Tok> = Vec::new();
     let mut line_of: Vec<usize> = Vec::new();
     let mut calls: Vec<usize> = Vec::new();
@@ -50,12 +55,16 @@ pub fn adjustments(
         let base = toks.len();
         calls.extend(line_tests(&cx).into_iter().map(|i| base + i));
         for ch in &cx.chains {
-            let declares = ch.names.len() == 1
-                && runner_names.iter().any(|n| n == ch.head())
+            let bare_call = ch.names.len() == 1
                 && ch.free(&cx.toks)
                 && ch.called(&cx.toks)
-                && cx.tok(ch.end + 1) == Some(Tok::Str)
                 && ch.before(&cx.toks) != Some(Tok::Ident("function"));
+            // A runner's bare `skip('x', ..)` declares a test when given a name; a call of
+            // a conditional alias does as a call of `test` itself does.
+            let declares = bare_call
+                && ((runner_names.iter().any(|n| n == ch.head())
+                    && cx.tok(ch.end + 1) == Some(Tok::Str))
+                    || aliases.iter().any(|n| n == ch.head()));
             if declares {
                 adjust[at] += 1;
                 calls.push(base + ch.end);
@@ -270,6 +279,41 @@ fn matching(toks: &[Tok]) -> Vec<Option<usize>> {
     out
 }
 
+/// The local names bound to a test function chosen by a condition, `const testOrSkip =
+/// process.platform === 'win32' ? test.skip : test;` (both branches test functions, see
+/// [`super::tests_count::js_test_function`]): each call of such a name declares one test,
+/// as the inline `(cond ? test.skip : test)('x', ..)` does. The skip it may make is the
+/// `test.skip` written in the conditional, found on that line like any other.
+fn conditional_aliases(views: &[LineView]) -> Vec<String> {
+    let mut out = Vec::new();
+    for view in views {
+        if !view.code.contains('?') {
+            continue;
+        }
+        let cx = LineCtx::new(Lang::Js, view, true);
+        if !matches!(cx.ident(0), Some("const" | "let" | "var")) || !cx.punct(2, '=') {
+            continue;
+        }
+        let Some(name) = cx.ident(1) else { continue };
+        let ends_statement =
+            |at: usize| at == cx.toks.len() || (cx.punct(at, ';') && at + 1 == cx.toks.len());
+        let chosen = cx.chains.iter().any(|second| {
+            second.before(&cx.toks) == Some(Tok::Punct(':'))
+                && ends_statement(second.end)
+                && super::tests_count::js_test_function(second)
+                && cx.chains.iter().any(|first| {
+                    first.before(&cx.toks) == Some(Tok::Punct('?'))
+                        && first.end + 1 == second.start
+                        && super::tests_count::js_test_function(first)
+                })
+        });
+        if chosen {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
 /// The local names a runner's import gives `skip`, `todo` and `only`: `const { test, skip
 /// } = require('tap')`, `import { skip as pending } from 'node:test'`, `const skip =
 /// require('tap').skip`. The module is read from the raw line (the code view has no
@@ -369,6 +413,24 @@ mod tests {
         ] {
             assert_eq!(tests(text), 1, "{text}");
         }
+    }
+
+    #[test]
+    fn a_call_of_a_conditional_test_alias_declares_a_test() {
+        let alias = "const testOrSkip = (process.platform === 'win32') ? test.skip : test;\ndescribe('x', () => {\n  testOrSkip('a', () => {});\n  test('b', () => {});\n});\n";
+        assert_eq!(tests(alias), 2);
+        let it = "const itOnUnix = isWin ? it.skip : it\nitOnUnix('a', function () {})\n";
+        assert_eq!(tests(it), 1);
+        // Wrapped, its name on the next line, as a formatter leaves a long call.
+        let wrapped =
+            "const t = ci ? test.skip : test;\nt(\n  'a long name',\n  async () => {},\n);\n";
+        assert_eq!(tests(wrapped), 1);
+        // A group alias declares no test; nor does a conditional with one branch no test
+        // function.
+        let group = "const d = isWin ? describe.skip : describe;\nd('g', () => {});\n";
+        assert_eq!(tests(group), 0);
+        let other = "const run = fast ? test : helper;\nrun('a', () => {});\n";
+        assert_eq!(tests(other), 0);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod account;
 mod clippy_groups;
+mod commented_tests;
 mod config_json;
 mod config_ktlint;
 mod config_lint;
@@ -41,6 +42,7 @@ mod rewrapped;
 mod rust_tests;
 mod scan;
 mod skip_helpers;
+mod skip_owner;
 mod skips;
 mod test_moves;
 mod test_paths;

@@ -329,9 +329,9 @@ pub fn scan<'a>(
                 }
             }
             let opens_guard = |c: &str| c.starts_with("let ") || c.starts_with("if ");
-            let miri = mentions_miri(&view);
+            let miri = lang == Lang::Rust && mentions_miri(&view);
             if kind == Kind::Skips
-                && lang == Lang::Rust
+                && (lang == Lang::Rust || (lang == Lang::Python && is_test))
                 && (miri || opens_guard(view.code.trim_start()))
             {
                 let whole = whole.get_or_insert_with(|| {

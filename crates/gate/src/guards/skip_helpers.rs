@@ -269,6 +269,17 @@ pub(super) fn enclosing(lang: Lang, views: &[LineView], at: usize) -> Option<(St
         if trimmed.starts_with([')', ']']) {
             continue;
         }
+        // Another branch of a construct at this depth (Ruby's `rescue` at a method's own
+        // level, `else`, `except`): its opener, or the declaration, is still above at the
+        // same depth.
+        if BRANCHES.iter().any(|b| {
+            trimmed
+                .strip_prefix(b)
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        }) {
+            depth = indent(code) + 1;
+            continue;
+        }
         depth = indent(code);
         if depth == 0 {
             return None;
@@ -276,6 +287,11 @@ pub(super) fn enclosing(lang: Lang, views: &[LineView], at: usize) -> Option<(St
     }
     None
 }
+
+/// Words that open another branch of a construct, written at its opener's depth.
+const BRANCHES: &[&str] = &[
+    "rescue", "ensure", "else", "elsif", "elif", "except", "finally", "when", "catch",
+];
 
 /// Keywords that open a statement, never a declaration, in the C-like languages.
 const STATEMENTS: &[&str] = &[
@@ -374,7 +390,7 @@ pub(super) fn declared(lang: Lang, view: &LineView) -> Option<String> {
 /// Whether the function named `name`, declared on line `at`, is a test itself (a skip in
 /// a test skips that test, and is found there) by the runner's naming rule or a test
 /// annotation over it.
-fn is_test_fn(lang: Lang, name: &str, views: &[LineView], at: usize) -> bool {
+pub(super) fn is_test_fn(lang: Lang, name: &str, views: &[LineView], at: usize) -> bool {
     let named = match lang {
         Lang::Python | Lang::Ruby | Lang::Java | Lang::Kotlin => name.starts_with("test"),
         Lang::Go => ["Test", "Benchmark", "Example", "Fuzz"]

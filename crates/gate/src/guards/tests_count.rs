@@ -221,6 +221,13 @@ pub(super) fn js_test_calls(cx: &LineCtx) -> Vec<usize> {
         .collect()
 }
 
+/// Whether the chain names a test function, as a value or called: `it`, `test.skip`,
+/// `test.concurrent` (not a method of something so named). Whether it stands free is the
+/// caller's to say.
+pub(super) fn js_test_function(ch: &super::tokens::Chain) -> bool {
+    JS_HEADS.contains(&ch.head()) && ch.names[1..].iter().all(|n| js_test_modifier(n))
+}
+
 /// `(cond ? it.skip : it)('name', fn)`: a test function chosen by a condition, then called.
 /// Counted once, at the branch after `:` that closes the parenthesis.
 fn conditional_test_calls(cx: &LineCtx, heads: &[&str]) -> u32 {
