@@ -15,9 +15,10 @@ mod support;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use support::hook::{claude_payload, run, HookRun};
 use support::repo::{TestRepo, LOOPGATE};
+use support::stops::{loopgate, start, stop, stop_decision, text};
 
 /// The check fails while any test file says FAIL: deleting the failing test makes it pass,
 /// so only the guards (and the anchors behind them) stand between the agent and a green stop.
@@ -37,73 +38,6 @@ fn red_repo() -> TestRepo {
         ("tests/a.test.js", GOOD_TEST),
         ("tests/b.test.js", FAILING_TEST),
     ])
-}
-
-fn loopgate(r: &TestRepo, args: &[&str]) -> Output {
-    Command::new(LOOPGATE)
-        .args(args)
-        .current_dir(r.path())
-        .env("HOME", r.home())
-        .env("NO_COLOR", "1")
-        .env_remove("LOOPGATE_STATE_HOME")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .output()
-        .expect("loopgate runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn start(r: &TestRepo, session: &str) {
-    let out = run(
-        "claude",
-        &r.path(),
-        &r.home(),
-        &claude_payload(
-            "SessionStart",
-            &r.path(),
-            session,
-            json!({"source": "startup"}),
-        ),
-    );
-    assert_eq!(out.code, 0, "{}", out.explain());
-    assert!(
-        r.file(&format!(".loopgate/baselines/{session}.json"))
-            .exists(),
-        "SessionStart recorded no baseline: {}",
-        out.explain()
-    );
-}
-
-fn stop(r: &TestRepo, session: &str) -> HookRun {
-    run(
-        "claude",
-        &r.path(),
-        &r.home(),
-        &claude_payload(
-            "Stop",
-            &r.path(),
-            session,
-            json!({"stop_hook_active": false}),
-        ),
-    )
-}
-
-/// Claude answers a stop it lets through with nothing (or a JSON without `block`).
-fn stop_decision(out: &HookRun) -> String {
-    if out.stdout.trim().is_empty() {
-        return "allow".into();
-    }
-    out.json()["decision"]
-        .as_str()
-        .unwrap_or("allow")
-        .to_string()
 }
 
 fn bash(r: &TestRepo, session: &str, command: &str) -> HookRun {

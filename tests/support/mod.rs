@@ -12,3 +12,4 @@ pub mod model;
 pub mod repo;
 pub mod responses;
 pub mod script;
+pub mod stops;
