@@ -229,6 +229,34 @@ const MAX_WRAPPERS: usize = 64;
 /// Programs analysed at most per decision, wrappers included.
 const MAX_PROGRAMS: usize = 65_536;
 
+/// The options of `docker|podman|nerdctl run` (and `create`) that take a value: the
+/// value is not the image, nor a host path unless the option is a mount.
+const CONTAINER_RUN_VALUES: &[&str] = &[
+    "-v",
+    "--volume",
+    "--mount",
+    "-e",
+    "--env",
+    "-w",
+    "--workdir",
+    "--name",
+    "-p",
+    "--publish",
+    "-u",
+    "--user",
+    "--network",
+    "--entrypoint",
+    "--env-file",
+    "-l",
+    "--label",
+    "--platform",
+    "-h",
+    "--hostname",
+    "--cpus",
+    "-m",
+    "--memory",
+];
+
 impl Analyzer<'_> {
     pub(crate) fn deny_remote(&mut self, display: &str, how: &str) {
         self.add(Finding::deny(
@@ -621,29 +649,7 @@ impl Analyzer<'_> {
             {
                 // A host directory bind-mounted writable is written by whatever the
                 // container runs: judged as a write to that directory.
-                let p = Parsed::new(
-                    rest,
-                    &[
-                        "-v",
-                        "--volume",
-                        "--mount",
-                        "-e",
-                        "--env",
-                        "-w",
-                        "--workdir",
-                        "--name",
-                        "-p",
-                        "--publish",
-                        "-u",
-                        "--user",
-                        "--network",
-                        "--entrypoint",
-                        "--env-file",
-                        "-l",
-                        "--label",
-                        "--platform",
-                    ],
-                );
+                let p = Parsed::new(rest, CONTAINER_RUN_VALUES);
                 let mut hosts = Vec::new();
                 // Writable mounts as (host, path in the container).
                 let mut mounts: Vec<(String, String)> = Vec::new();
@@ -1003,33 +1009,8 @@ impl Analyzer<'_> {
         let Some(run) = rest.iter().position(|a| a.is("run") || a.is("create")) else {
             return;
         };
-        let values = [
-            "-v",
-            "--volume",
-            "--mount",
-            "-e",
-            "--env",
-            "-w",
-            "--workdir",
-            "--name",
-            "-p",
-            "--publish",
-            "-u",
-            "--user",
-            "--network",
-            "--entrypoint",
-            "--env-file",
-            "-l",
-            "--label",
-            "--platform",
-            "-h",
-            "--hostname",
-            "--cpus",
-            "-m",
-            "--memory",
-        ];
         let opts = &rest[run + 1..];
-        let (p, used) = Parsed::until_operand(opts, &values);
+        let (p, used) = Parsed::until_operand(opts, CONTAINER_RUN_VALUES);
         if p.operands.is_empty() || used >= opts.len() {
             return;
         }
