@@ -17,6 +17,7 @@ fn ctx(profile: Profile) -> AgentContext {
         home: Some(PathBuf::from("/home/dev")),
         write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
         protected: vec!["Cargo.toml".into()],
+        secret_paths: vec![],
         profile,
     }
 }

@@ -15,6 +15,7 @@ fn ctx(profile: Profile, rules: &[String]) -> GateContext {
         home: Some(PathBuf::from("/home/dev")),
         write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
         protect: vec!["Cargo.toml".into(), "ci/*.yml".into()],
+        deny_read: vec![],
         profile,
         rules: GateContext::rules_from(rules, &[], &["Read(.env)".to_string()]),
     }

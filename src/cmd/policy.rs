@@ -44,6 +44,7 @@ fn check(dir: &Path, args: &PolicyCheckArgs) -> anyhow::Result<Exit> {
         PolicyMode::Agent => {
             let ctx = AgentContext {
                 protected: ws.config.protect_globs(),
+                secret_paths: ws.config.sandbox.deny_read.clone(),
                 profile: ws.config.policy.profile,
                 cwd,
                 repo_root: ws.root,

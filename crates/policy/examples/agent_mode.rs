@@ -26,6 +26,7 @@ fn ctx() -> AgentContext {
         home: Some(PathBuf::from("/home/dev")),
         write_roots: vec![PathBuf::from("/home/dev/project"), std::env::temp_dir()],
         protected: vec![],
+        secret_paths: vec![],
         profile,
     }
 }

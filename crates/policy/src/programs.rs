@@ -1176,6 +1176,38 @@ pub fn looks_like_code(value: &str) -> bool {
     ]) || value.trim().contains(char::is_whitespace)
 }
 
+/// Programs that send data to another machine whatever their operands (besides the
+/// downloaders, which upload as readily as they fetch: `curl -T`, `wget --post-file`).
+const SENDERS: &[&str] = &[
+    "scp", "sftp", "ftp", "lftp", "tftp", "telnet", "nc", "ncat", "netcat", "socat", "rclone",
+];
+
+/// Whether the program (its normalised name and its words after the name) sends data over
+/// the network: a downloader, one of [`SENDERS`], `rsync` with a remote operand
+/// (`host:dst`, `rsync://`), `gh gist` / `gh api`, or `ssh` fed standard input
+/// (`stdin_fed`).
+pub fn sends_over_network(name: &str, words: &[&str], stdin_fed: bool) -> bool {
+    if role(name) == Some(Role::Downloader) || SENDERS.contains(&name) {
+        return true;
+    }
+    let operands = || words.iter().filter(|w| !w.starts_with('-'));
+    match name {
+        "rsync" => operands().any(|w| w.contains(':')),
+        "gh" => operands()
+            .next()
+            .is_some_and(|sub| matches!(*sub, "gist" | "api")),
+        "ssh" => stdin_fed,
+        _ => false,
+    }
+}
+
+/// Options of the ssh family whose value is the identity file the program reads to log in,
+/// not data it sends (`ssh -i ~/.ssh/id_ed25519 host`).
+pub fn identity_option(name: &str, word: &str) -> bool {
+    matches!(name, "ssh" | "scp" | "sftp")
+        && (word == "-i" || (word.starts_with("-i") && !word.starts_with("--")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,9 @@ pub struct GateContext {
     pub write_roots: Vec<PathBuf>,
     /// `[guards] protect` globs.
     pub protect: Vec<String>,
+    /// `[sandbox] deny_read` patterns: the secrets a shell command may not send over the
+    /// network unasked.
+    pub deny_read: Vec<String>,
     pub profile: Profile,
     /// The user's `[policy]` rules; a rule that does not parse refuses every call.
     pub rules: Result<RuleSet, String>,
@@ -86,6 +89,7 @@ pub fn decide(tool: &str, request: &ToolRequest<'_>, ctx: &GateContext) -> Decis
                 home: ctx.home.clone(),
                 write_roots: ctx.write_roots.clone(),
                 protected: ctx.protect.clone(),
+                secret_paths: ctx.deny_read.clone(),
                 profile: ctx.profile,
             };
             crate::agent::decide(command, &agent)
@@ -322,6 +326,7 @@ mod tests {
             home: Some(p("/home/u")),
             write_roots: vec![p("/repo"), p("/tmp")],
             protect: vec!["Cargo.toml".into()],
+            deny_read: vec![],
             profile,
             rules: GateContext::rules_from(&v(allow), &[], &v(deny_rules)),
         }

@@ -14,6 +14,7 @@ fn ctx_with(profile: Profile) -> AgentContext {
         home: Some(PathBuf::from("/home/dev")),
         write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
         protected: vec!["Cargo.toml".into(), ".cargo/config.toml".into()],
+        secret_paths: vec![],
         profile,
     }
 }
@@ -658,6 +659,7 @@ fn context_paths_are_normalized_before_comparison() {
         home: Some(PathBuf::from("/home/dev/")),
         write_roots: vec![PathBuf::from("/home/dev/project/"), PathBuf::from("/tmp/")],
         protected: vec![],
+        secret_paths: vec![],
         profile: Profile::Standard,
     };
     let d = decide("rm -rf ..", &ctx);

@@ -12,6 +12,7 @@ fn ctx(profile: Profile) -> AgentContext {
         home: Some(PathBuf::from("/home/dev")),
         write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
         protected: vec![],
+        secret_paths: vec![],
         profile,
     }
 }

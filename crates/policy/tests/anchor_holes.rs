@@ -18,6 +18,7 @@ fn ctx(root: &Path) -> AgentContext {
         home: Some(root.join("home")),
         write_roots: vec![root.to_path_buf()],
         protected: vec![],
+        secret_paths: vec![],
         profile: Profile::Standard,
     }
 }

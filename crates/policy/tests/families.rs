@@ -15,6 +15,7 @@ fn ctx() -> AgentContext {
         home: Some(PathBuf::from("/home/dev")),
         write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
         protected: vec!["Cargo.toml".into(), "ci/*.yml".into()],
+        secret_paths: vec![],
         profile: Profile::Standard,
     }
 }

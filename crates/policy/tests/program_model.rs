@@ -15,6 +15,7 @@ fn ctx_in(root: &Path, profile: Profile) -> AgentContext {
         home: Some(PathBuf::from("/home/dev")),
         write_roots: vec![root.to_path_buf(), PathBuf::from("/tmp")],
         protected: vec!["Cargo.toml".into(), "ci/*.yml".into()],
+        secret_paths: vec![],
         profile,
     }
 }

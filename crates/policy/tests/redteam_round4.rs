@@ -16,6 +16,7 @@ fn ctx() -> AgentContext {
         home: Some(Path::new("/home/dev").to_path_buf()),
         write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
         protected: vec![],
+        secret_paths: vec![],
         profile: Profile::Standard,
     }
 }

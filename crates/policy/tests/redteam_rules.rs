@@ -16,6 +16,7 @@ fn ctx_in(repo: &Path, home: &Path) -> AgentContext {
         home: Some(home.to_path_buf()),
         write_roots: vec![repo.to_path_buf(), PathBuf::from("/tmp")],
         protected: vec![],
+        secret_paths: vec![],
         profile: Profile::Standard,
     }
 }

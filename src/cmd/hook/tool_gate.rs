@@ -97,6 +97,7 @@ impl View {
                 home: ws.home.clone(),
                 write_roots: ws.write_roots.clone(),
                 protect: ws.config.protect_globs(),
+                deny_read: ws.config.sandbox.deny_read.clone(),
                 profile: policy.profile,
                 rules: GateContext::rules_from(&policy.allow, &policy.ask, &policy.deny),
             },
@@ -252,6 +253,7 @@ mod tests {
                 home: None,
                 write_roots: vec![p("/repo")],
                 protect: vec![],
+                deny_read: vec![],
                 profile,
                 rules: GateContext::rules_from(
                     &[],

@@ -367,6 +367,7 @@ impl Analyzer<'_> {
             self.remote_destructive(name, rest, &inv.stdin, display);
         }
         self.sql_files(name, rest, &inv.stdin, display, st);
+        self.note_secrets_and_senders(name, rest, &inv.stdin, display, st);
         if prog == "shopt"
             && rest.iter().any(|a| a.is("-s"))
             && rest.iter().any(|a| a.is("nocaseglob"))

@@ -16,6 +16,7 @@ mod git;
 mod inline;
 mod patches;
 mod remote;
+mod secrets;
 mod walk;
 mod windows;
 mod writes;
@@ -34,6 +35,9 @@ pub struct AgentContext {
     pub write_roots: Vec<PathBuf>,
     /// Extra protected globs (`[guards] protect`), relative to the repo root.
     pub protected: Vec<String>,
+    /// `[sandbox] deny_read` patterns (`~/x`, absolute, or relative to the repo root; `*`
+    /// in a part): a command that names one and sends data over the network is asked about.
+    pub secret_paths: Vec<String>,
     pub profile: Profile,
 }
 
@@ -47,13 +51,14 @@ pub mod rule {
     pub const GIT: &str = "git.destructive";
     pub const REMOTE_DESTRUCTIVE: &str = "remote.destructive";
     pub const REMOTE: &str = "exec.remote";
+    pub const SECRET: &str = "net.secret";
     pub const ESCAPE: &str = "fs.escape";
     pub const INLINE: &str = "exec.inline";
     pub const DYNAMIC: &str = "exec.dynamic";
     pub const PARSE: &str = "parse.error";
     pub const ALLOW: &str = "allow.default";
 
-    pub(crate) const ORDER: [&str; 11] = [
+    pub(crate) const ORDER: [&str; 12] = [
         OBSERVER,
         BOUNDS,
         DESTRUCTIVE,
@@ -61,6 +66,7 @@ pub mod rule {
         GIT,
         REMOTE_DESTRUCTIVE,
         REMOTE,
+        SECRET,
         ESCAPE,
         INLINE,
         DYNAMIC,
@@ -148,6 +154,7 @@ fn normalized(ctx: &AgentContext) -> AgentContext {
         home: ctx.home.as_deref().map(norm),
         write_roots: ctx.write_roots.iter().map(|r| norm(r)).collect(),
         protected: ctx.protected.clone(),
+        secret_paths: ctx.secret_paths.clone(),
         profile: ctx.profile,
     }
 }

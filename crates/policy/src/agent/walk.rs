@@ -64,6 +64,10 @@ pub(crate) struct Analyzer<'a> {
     /// Every path this command string writes, in the order analysed (a patch file
     /// written and applied by one command is not there yet when the command is decided).
     pub(crate) written: Vec<PathBuf>,
+    /// The first secret path the string names and the first network sender it runs
+    /// (`secrets.rs`): together they are one finding, whichever commands they sit in.
+    pub(crate) secret_named: Option<super::secrets::Named>,
+    pub(crate) sender: Option<(String, String)>,
 }
 
 /// The standard input a command gets, when the command string itself supplies it.
@@ -128,6 +132,8 @@ impl<'a> Analyzer<'a> {
             last_out: None,
             pipe_in: None,
             written: Vec::new(),
+            secret_named: None,
+            sender: None,
         }
     }
 
@@ -159,7 +165,8 @@ impl<'a> Analyzer<'a> {
             .fold_case = true;
     }
 
-    pub fn finish(self) -> (Vec<Finding>, Vec<String>) {
+    pub fn finish(mut self) -> (Vec<Finding>, Vec<String>) {
+        self.secret_over_network();
         (self.findings, self.commands)
     }
 

@@ -1,0 +1,208 @@
+//! Secrets over the network: a command string that names a `[sandbox] deny_read` path (in
+//! an operand, a redirect, an option value, or after `@` / `key=@` in a value) and runs a
+//! program that sends data over the network (`programs::sends_over_network`) is asked
+//! about. The two may sit in different commands of the string (`cat .env | curl -d @-`),
+//! so each is noted as it is met and judged once, in `finish`.
+
+use super::args::Arg;
+use super::walk::{Analyzer, ShellState, Stdin};
+use super::{rule, Finding};
+use crate::programs;
+use std::path::{Component, Path, PathBuf};
+
+/// A secret path named by the command string.
+#[derive(Debug, Clone)]
+pub(crate) struct Named {
+    /// The word as written.
+    pub word: String,
+    /// The `deny_read` pattern it names.
+    pub pattern: String,
+}
+
+impl Analyzer<'_> {
+    pub(crate) fn note_secrets_and_senders(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+    ) {
+        if self.ctx.secret_paths.is_empty() {
+            return;
+        }
+        if self.sender.is_none() {
+            let words: Vec<&str> = rest.iter().map(|a| a.text().unwrap_or(&a.raw)).collect();
+            let fed = stdin.piped || stdin.text.is_some() || !stdin.files.is_empty();
+            if programs::sends_over_network(name, &words, fed) {
+                self.sender = Some((name.to_string(), display.to_string()));
+            }
+        }
+        if self.secret_named.is_some() {
+            return;
+        }
+        let mut skip_next = false;
+        let mut words: Vec<&Arg> = Vec::new();
+        for a in rest {
+            let text = a.text().unwrap_or(&a.raw);
+            if std::mem::take(&mut skip_next) {
+                continue;
+            }
+            if programs::identity_option(name, text) {
+                skip_next = text == "-i";
+                continue;
+            }
+            if text.contains("IdentityFile") {
+                continue;
+            }
+            words.push(a);
+        }
+        words.extend(stdin.files.iter());
+        for a in words {
+            let text = a.text().unwrap_or(&a.raw);
+            if let Some(pattern) = self.secret_in(text, st) {
+                self.secret_named = Some(Named {
+                    word: a.raw.clone(),
+                    pattern,
+                });
+                return;
+            }
+        }
+    }
+
+    /// The finding when the string both names a secret and sends over the network.
+    pub(crate) fn secret_over_network(&mut self) {
+        let (Some(named), Some((sender, display))) = (self.secret_named.take(), self.sender.take())
+        else {
+            return;
+        };
+        self.add(Finding::ask(
+            rule::SECRET,
+            format!(
+                "`{display}` sends data over the network with `{sender}` while the command names the secret path `{}` ([sandbox] deny_read `{}`): the secret could leave the machine",
+                named.word, named.pattern
+            ),
+            "keep secrets out of commands that reach the network; a human must approve this upload",
+        ));
+    }
+
+    /// The `deny_read` pattern a word names: the word itself, its value after `=`, or what
+    /// follows an `@` (curl's `@file`, `key=@file;type=...`).
+    fn secret_in(&self, text: &str, st: &ShellState) -> Option<String> {
+        let mut candidates = vec![text];
+        if let Some((_, v)) = text.split_once('=') {
+            candidates.push(v);
+        }
+        if let Some((_, v)) = text.split_once('@') {
+            candidates.push(v.split(';').next().unwrap_or(v));
+        }
+        for c in candidates {
+            if c.is_empty() || c.contains("://") {
+                continue;
+            }
+            for path in self.resolve_word(c, st) {
+                for pattern in &self.ctx.secret_paths {
+                    if let Some(secret) = self.pattern_path(pattern) {
+                        if names(&path, &secret) {
+                            return Some(pattern.clone());
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn resolve_word(&self, word: &str, st: &ShellState) -> Vec<PathBuf> {
+        let home = self.ctx.home.as_deref();
+        let word = match (word.strip_prefix("~/"), home) {
+            (Some(rest), Some(h)) => h.join(rest).to_string_lossy().into_owned(),
+            _ => word.to_string(),
+        };
+        st.cwd.resolve(&word, home).unwrap_or_else(|| {
+            vec![roots::normalize(
+                Path::new(&word),
+                &self.ctx.repo_root,
+                home,
+            )]
+        })
+    }
+
+    /// A `deny_read` pattern as an absolute path: `~/x` under home, relative ones under
+    /// the repository root (as the sandbox reads them).
+    fn pattern_path(&self, pattern: &str) -> Option<PathBuf> {
+        let home = self.ctx.home.as_deref();
+        if let Some(rest) = pattern.strip_prefix("~/") {
+            return Some(home?.join(rest));
+        }
+        if pattern == "~" {
+            return home.map(Path::to_path_buf);
+        }
+        Some(roots::normalize(
+            Path::new(pattern),
+            &self.ctx.repo_root,
+            home,
+        ))
+    }
+}
+
+/// The path is the secret, lies under it, or is a directory above it (`~/.ssh` names
+/// `~/.ssh/id_*`: copying the directory copies the key). A part of the path that is a
+/// glob pattern stands for any name.
+fn names(path: &Path, secret: &Path) -> bool {
+    let parts = |p: &Path| -> Vec<String> {
+        p.components()
+            .filter_map(|c| match c {
+                Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect()
+    };
+    let (p, s) = (parts(path), parts(secret));
+    p.iter()
+        .zip(s.iter())
+        .all(|(word, pat)| word.contains(['*', '?', '[']) || wildcard(pat, word))
+}
+
+/// `*` and `?` wildcards, the only ones a `deny_read` part uses.
+fn wildcard(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ti;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ti = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_names_the_secret_itself_what_lies_under_it_and_the_directories_above_it() {
+        let key = Path::new("/h/.ssh/id_*");
+        assert!(names(Path::new("/h/.ssh/id_rsa"), key));
+        assert!(names(Path::new("/h/.ssh"), key));
+        assert!(names(Path::new("/h/.ssh/*"), key));
+        assert!(!names(Path::new("/h/.ssh/known_hosts"), key));
+        assert!(!names(Path::new("/h/.sshx"), key));
+        let aws = Path::new("/h/.aws");
+        assert!(names(Path::new("/h/.aws/credentials"), aws));
+        assert!(!names(Path::new("/h/src"), aws));
+        assert!(wildcard(".env.*", ".env.local"));
+        assert!(!wildcard(".env", ".env.example"));
+    }
+}
