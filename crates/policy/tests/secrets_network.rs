@@ -144,6 +144,8 @@ fn lookalikes_without_a_secret_or_without_a_sender_stay_allowed() {
         "ssh -i ~/.ssh/id_ed25519 host uptime",
         "scp -i ~/.ssh/id_ed25519 build/app.tar host:",
         "rsync -a ~/.ssh/ /tmp/keys-backup/",
+        // A committed template is no secret, as in the jail (`roots::deny_read_name`).
+        "scp .env.example host:",
     ] {
         allowed(cmd);
     }

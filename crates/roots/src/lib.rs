@@ -112,12 +112,50 @@ pub fn resolve_roots(roots: &[String], base: &Path, home: Option<&Path>) -> Vec<
     out
 }
 
+/// Whether `name` (one path part) is named by `pattern`, a part of a `[sandbox] deny_read`
+/// entry: `*` matches any run of characters, everything else matches itself, and a part
+/// with `*` never names a template meant to be committed (`.env.example`, `x.sample`,
+/// `x.template`, `x.dist`). The jail (what it hides) and the tool gate (what it asks
+/// about sending) read secret paths through this one function.
+pub fn deny_read_name(pattern: &str, name: &str) -> bool {
+    if !pattern.contains('*') {
+        return pattern == name;
+    }
+    let template = [".example", ".sample", ".template", ".dist"]
+        .iter()
+        .any(|t| name.ends_with(t));
+    !template && wildcard(pattern, name)
+}
+
+fn wildcard(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            let Some(rest) = name.strip_prefix(head) else {
+                return false;
+            };
+            (0..=rest.len())
+                .filter(|i| rest.is_char_boundary(*i))
+                .any(|i| wildcard(tail, &rest[i..]))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
+    }
+
+    #[test]
+    fn a_deny_read_part_matches_by_wildcard_and_never_names_a_template() {
+        assert!(deny_read_name(".env.*", ".env.local"));
+        assert!(deny_read_name("id_*", "id_ed25519"));
+        assert!(!deny_read_name(".env.*", ".env.example"));
+        assert!(!deny_read_name("id_*", "known_hosts"));
+        assert!(deny_read_name(".env", ".env") && !deny_read_name(".env", ".env.local"));
     }
 
     #[test]

@@ -588,31 +588,13 @@ pub fn expand_hidden(patterns: &[String], root: &Path, home: Option<&Path>) -> V
             if let Some(n) = e.file_name().to_str() {
                 // Templates meant to be committed (`.env.example`) are not secrets, and a
                 // hidden tracked file would read as emptied to git inside the jail.
-                let template = [".example", ".sample", ".template", ".dist"]
-                    .iter()
-                    .any(|t| n.ends_with(t));
-                if wildcard(&name, n) && !template {
+                if roots::deny_read_name(&name, n) {
                     out.push(e.path());
                 }
             }
         }
     }
     out
-}
-
-/// `*` matches any run of characters; everything else matches itself.
-fn wildcard(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, tail)) => {
-            let Some(rest) = name.strip_prefix(head) else {
-                return false;
-            };
-            (0..=rest.len())
-                .filter(|i| rest.is_char_boundary(*i))
-                .any(|i| wildcard(tail, &rest[i..]))
-        }
-    }
 }
 
 /// Say which step failed on stderr (no allocation), then return errno.
@@ -859,7 +841,7 @@ mod tests {
                 root.join(".env.local")
             ]
         );
-        assert!(wildcard("a*b*c", "axxbyyc") && !wildcard("a*b", "ba"));
+        assert!(roots::deny_read_name("a*b*c", "axxbyyc") && !roots::deny_read_name("a*b", "ba"));
     }
 
     #[test]

@@ -148,7 +148,8 @@ impl Analyzer<'_> {
 
 /// The path is the secret, lies under it, or is a directory above it (`~/.ssh` names
 /// `~/.ssh/id_*`: copying the directory copies the key). A part of the path that is a
-/// glob pattern stands for any name.
+/// glob pattern stands for any name; a template (`.env.example`) is no secret, as in the
+/// jail (`roots::deny_read_name`).
 fn names(path: &Path, secret: &Path) -> bool {
     let parts = |p: &Path| -> Vec<String> {
         p.components()
@@ -161,30 +162,7 @@ fn names(path: &Path, secret: &Path) -> bool {
     let (p, s) = (parts(path), parts(secret));
     p.iter()
         .zip(s.iter())
-        .all(|(word, pat)| word.contains(['*', '?', '[']) || wildcard(pat, word))
-}
-
-/// `*` and `?` wildcards, the only ones a `deny_read` part uses.
-fn wildcard(pattern: &str, text: &str) -> bool {
-    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
-    let (mut pi, mut ti, mut star, mut mark) = (0, 0, None, 0);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(s) = star {
-            pi = s + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|c| *c == '*')
+        .all(|(word, pat)| word.contains(['*', '?', '[']) || roots::deny_read_name(pat, word))
 }
 
 #[cfg(test)]
@@ -202,7 +180,8 @@ mod tests {
         let aws = Path::new("/h/.aws");
         assert!(names(Path::new("/h/.aws/credentials"), aws));
         assert!(!names(Path::new("/h/src"), aws));
-        assert!(wildcard(".env.*", ".env.local"));
-        assert!(!wildcard(".env", ".env.example"));
+        let env = Path::new("/r/.env.*");
+        assert!(names(Path::new("/r/.env.local"), env));
+        assert!(!names(Path::new("/r/.env.example"), env));
     }
 }
