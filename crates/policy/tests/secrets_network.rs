@@ -136,6 +136,14 @@ fn lookalikes_without_a_secret_or_without_a_sender_stay_allowed() {
         "curl -o out.json https://api.example.com/x",
         "scp build/app.tar host:",
         "rsync -a src/ host:dst/",
+        // The workspace and home are every command's ground, not a reach for a secret
+        // below them; a glob reaches a dotfile only when it spells the dot.
+        "curl -s https://example.com/api | jq . > out.json",
+        "ls . && curl -s https://example.com",
+        "cd /home/dev/project && curl -s https://example.com/api",
+        "wget -q https://example.com/x.tgz && tar xzf x.tgz -C .",
+        "ls *.json ~ && curl -fsS https://example.com",
+        "find . -name '*.json' | xargs cat; curl -sSf https://example.com",
         "cat .env.example",
         "set -a; . .env; npm test",
         "curl https://x.example.com -H @headers.txt",

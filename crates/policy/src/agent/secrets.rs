@@ -101,6 +101,9 @@ impl Analyzer<'_> {
                 continue;
             }
             for path in self.resolve_word(c, st) {
+                if self.holds_the_workspace(&path) {
+                    continue;
+                }
                 for pattern in &self.ctx.secret_paths {
                     if let Some(secret) = self.pattern_path(pattern) {
                         if names(&path, &secret) {
@@ -111,6 +114,18 @@ impl Analyzer<'_> {
             }
         }
         None
+    }
+
+    /// The repository root, home, or a directory above them: every command's ground (`.`
+    /// to `jq`, `tar -C .`, `cd ~/project`), not a reach for a secret below it. Copying a
+    /// whole tree that holds one is left to the jail, which hides the secret.
+    fn holds_the_workspace(&self, path: &Path) -> bool {
+        self.ctx.repo_root.starts_with(path)
+            || self
+                .ctx
+                .home
+                .as_deref()
+                .is_some_and(|h| h.starts_with(path))
     }
 
     fn resolve_word(&self, word: &str, st: &ShellState) -> Vec<PathBuf> {
@@ -162,7 +177,23 @@ fn names(path: &Path, secret: &Path) -> bool {
     let (p, s) = (parts(path), parts(secret));
     p.iter()
         .zip(s.iter())
-        .all(|(word, pat)| word.contains(['*', '?', '[']) || roots::deny_read_name(pat, word))
+        .all(|(word, pat)| glob_reaches(word, pat) || roots::deny_read_name(pat, word))
+}
+
+/// Whether a glob the command wrote (`*.json`, `id_*`) can expand to the secret's name: as
+/// the shell expands it, a leading `.` must be written (`*` reaches no `.env`). Two globs
+/// may meet, so they count.
+fn glob_reaches(word: &str, pat: &str) -> bool {
+    if !word.contains(['*', '?', '[']) {
+        return false;
+    }
+    if pat.starts_with('.') && !word.starts_with('.') {
+        return false;
+    }
+    if pat.contains(['*', '?', '[']) {
+        return true;
+    }
+    globset::Glob::new(word).map_or(true, |g| g.compile_matcher().is_match(pat))
 }
 
 #[cfg(test)]
@@ -183,5 +214,9 @@ mod tests {
         let env = Path::new("/r/.env.*");
         assert!(names(Path::new("/r/.env.local"), env));
         assert!(!names(Path::new("/r/.env.example"), env));
+        assert!(names(Path::new("/h/.ssh/id_*"), key));
+        assert!(names(Path::new("/r/.env*"), Path::new("/r/.env")));
+        assert!(!names(Path::new("/r/*.json"), Path::new("/r/.env")));
+        assert!(!names(Path::new("/r/*"), Path::new("/r/.env")));
     }
 }
