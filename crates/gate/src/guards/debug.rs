@@ -53,23 +53,46 @@ pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
 /// are read by indentation, the enclosing openers being the nearest earlier lines indented
 /// less.
 pub fn under_debug_gate(lines: &[&str], number: usize) -> bool {
-    let Some(line) = number.checked_sub(1).and_then(|i| lines.get(i)) else {
+    enclosing_openers(lines, number).any(gates_on_debug)
+}
+
+/// Whether line `number` (1-based) sits in a Java or Kotlin catch block that catches
+/// `Throwable`, every error including those of code the library calls but does not own (a
+/// user's callback). A `printStackTrace()` there is the library's last-resort report of an
+/// error it must swallow, written on purpose; the leftover is the stub an IDE writes into
+/// a catch of one checked exception (`catch (IOException e) { e.printStackTrace(); }`).
+pub fn in_catch_of_throwable(lines: &[&str], number: usize) -> bool {
+    enclosing_openers(lines, number).any(catches_throwable)
+}
+
+fn catches_throwable(opener: &str) -> bool {
+    let Some((_, rest)) = opener.split_once("catch") else {
         return false;
     };
-    let mut depth = indent(line);
-    for opener in lines[..number - 1].iter().rev() {
-        if depth == 0 {
-            break;
-        }
-        if opener.trim().is_empty() || indent(opener) >= depth {
-            continue;
+    let Some(inside) = rest.trim_start().strip_prefix('(') else {
+        return false;
+    };
+    let clause = inside.split(')').next().unwrap_or("");
+    clause
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+        .any(|w| w == "Throwable" || w == "java.lang.Throwable")
+}
+
+/// The lines that open the blocks around line `number` (1-based), innermost first, read by
+/// indentation: each is the nearest earlier line indented less than the one before.
+fn enclosing_openers<'a>(lines: &'a [&'a str], number: usize) -> impl Iterator<Item = &'a str> {
+    let mut depth = number
+        .checked_sub(1)
+        .and_then(|i| lines.get(i))
+        .map_or(0, |line| indent(line));
+    let before = lines.get(..number.saturating_sub(1)).unwrap_or(&[]);
+    before.iter().rev().filter_map(move |opener| {
+        if depth == 0 || opener.trim().is_empty() || indent(opener) >= depth {
+            return None;
         }
         depth = indent(opener);
-        if gates_on_debug(opener) {
-            return true;
-        }
-    }
-    false
+        Some(*opener)
+    })
 }
 
 fn gates_on_debug(opener: &str) -> bool {
@@ -380,6 +403,26 @@ mod tests {
             (Lang::C, "    __debugbreak();"),
         ] {
             assert!(!found(lang, true, line).is_empty(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_catch_of_throwable_encloses_the_line() {
+        let java = "try {\n  run();\n} catch (final Throwable t) {\n  t.printStackTrace();\n}\nt.printStackTrace();\n";
+        let lines: Vec<&str> = java.split('\n').collect();
+        assert!(in_catch_of_throwable(&lines, 4));
+        assert!(!in_catch_of_throwable(&lines, 6), "after the catch closed");
+        let kotlin = "try {\n    run()\n} catch (t: Throwable) {\n    t.printStackTrace()\n}\n";
+        let lines: Vec<&str> = kotlin.split('\n').collect();
+        assert!(in_catch_of_throwable(&lines, 4));
+        for other in [
+            "} catch (IOException e) {",
+            "} catch (ThrowableWrapper e) {",
+            "catchThrowable(() -> {",
+        ] {
+            let text = format!("{other}\n  e.printStackTrace();\n");
+            let lines: Vec<&str> = text.split('\n').collect();
+            assert!(!in_catch_of_throwable(&lines, 2), "{other}");
         }
     }
 

@@ -370,8 +370,11 @@ pub fn scan<'a>(
                 let all = all_lines.get_or_insert_with(|| {
                     f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
                 });
-                if debug::under_debug_gate(all, line.number as usize) {
+                let number = line.number as usize;
+                if debug::under_debug_gate(all, number) {
                     found.clear();
+                } else if debug::in_catch_of_throwable(all, number) {
+                    found.retain(|label| label != "printStackTrace()");
                 }
             }
             if found.is_empty() {
