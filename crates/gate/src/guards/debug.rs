@@ -35,9 +35,10 @@ const OUTPUT_DIRS: &[&str] = &[
 ];
 
 /// Whether printing is the intended output of the file at `path`: it lies under a script,
-/// benchmark or example directory, it starts with a `#!` line (an executable script), or
-/// it is a Go test file with testable examples (`func ExampleX()`), whose printing
-/// `go test` compares with their `// Output:` comments.
+/// benchmark or example directory, it starts with a `#!` line (an executable script), it
+/// is a JVM program's entry point ([`jvm_program`]), or it is a Go test file with testable
+/// examples (`func ExampleX()`), whose printing `go test` compares with their `// Output:`
+/// comments.
 pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
     let mut dirs = path.split('/').rev().skip(1);
     let go_examples = path.ends_with("_test.go")
@@ -45,6 +46,25 @@ pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
     dirs.any(|d| OUTPUT_DIRS.contains(&d))
         || text.is_some_and(|t| t.starts_with("#!"))
         || go_examples
+        || text.is_some_and(|t| jvm_program(path, t))
+}
+
+/// Whether a Java or Kotlin file is a program, not library code: it declares the entry
+/// point `main` (`public static void main(String[] args)`, Kotlin's top-level
+/// `fun main(`), or it is a Kotlin script (`.kts`). What such a file prints is what the
+/// program says to whoever runs it.
+fn jvm_program(path: &str, text: &str) -> bool {
+    if path.ends_with(".kts") {
+        return true;
+    }
+    let java = path.ends_with(".java");
+    let kotlin = path.ends_with(".kt");
+    (java || kotlin)
+        && text.lines().any(|l| {
+            let l = l.trim_start();
+            (java && l.contains("static void main(") && !l.starts_with("//") && !l.starts_with('*'))
+                || (kotlin && l.starts_with("fun main("))
+        })
 }
 
 /// Whether line `number` (1-based) of `lines` sits in a block opened by a condition or a
@@ -516,6 +536,32 @@ mod tests {
         );
         assert!(prints_are_output("tool.js", Some("#!/usr/bin/env node\n")));
         assert!(!prints_are_output("tool.js", Some("// #!\n")));
+        let java_main = "package app;\n\npublic final class Main {\n  public static void main(String[] args) {\n    System.out.println(run());\n  }\n}\n";
+        assert!(prints_are_output(
+            "src/main/java/app/Main.java",
+            Some(java_main)
+        ));
+        assert!(prints_are_output(
+            "src/Tool.kt",
+            Some("fun main(args: Array<String>) {\n  println(1)\n}\n")
+        ));
+        assert!(prints_are_output("build.gradle.kts", Some("plugins {}\n")));
+        // A library class, one that only mentions `main` in a comment, or a method that
+        // is not the entry point, is not a program.
+        for text in [
+            "class Lib {\n  void run() {\n    System.out.println(1);\n  }\n}\n",
+            "class Lib {\n  // public static void main(String[] args) was removed\n}\n",
+            "class Lib {\n  static void mainLoop(int n) {}\n}\n",
+        ] {
+            assert!(
+                !prints_are_output("src/main/java/lib/Lib.java", Some(text)),
+                "{text}"
+            );
+        }
+        assert!(!prints_are_output(
+            "src/Lib.kt",
+            Some("class Lib {\n  fun mainly() = 1\n}\n")
+        ));
         let view = lex_line(&Lang::Js.syntax(), "console.log(x)");
         let cx = LineCtx::new(Lang::Js, &view, false);
         assert!(find(&cx, true).is_empty());
