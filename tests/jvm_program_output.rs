@@ -13,20 +13,32 @@ const LIB: &str = "src/main/java/lib/Client.java";
 fn a_program_prints_its_output() {
     let old = "package app;\n\npublic final class Main {\n  public static void main(String[] args) {\n    run();\n  }\n}\n";
     let new = "package app;\n\npublic final class Main {\n  public static void main(String[] args) {\n    System.out.println(run());\n  }\n}\n";
-    both_ways(&[(MAIN, old)], &writing(&[(MAIN, new)]), &|_, receipt, mode| {
-        assert_eq!(lines_of(receipt, "debug_artifacts"), vec![], "{mode}: {receipt}");
-    });
+    both_ways(
+        &[(MAIN, old)],
+        &writing(&[(MAIN, new)]),
+        &|_, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "debug_artifacts"),
+                vec![],
+                "{mode}: {receipt}"
+            );
+        },
+    );
 }
 
 #[test]
 fn a_library_class_printing_is_a_leftover() {
     let old = "package lib;\n\npublic final class Client {\n  // See Main for a program: public static void main(String[] args)\n  String call() {\n    return send();\n  }\n}\n";
     let new = "package lib;\n\npublic final class Client {\n  // See Main for a program: public static void main(String[] args)\n  String call() {\n    System.out.println(\"here\");\n    return send();\n  }\n}\n";
-    both_ways(&[(LIB, old)], &writing(&[(LIB, new)]), &|_, receipt, mode| {
-        assert_eq!(
-            lines_of(receipt, "debug_artifacts"),
-            vec![(LIB.to_string(), 6)],
-            "{mode}: {receipt}"
-        );
-    });
+    both_ways(
+        &[(LIB, old)],
+        &writing(&[(LIB, new)]),
+        &|_, receipt, mode| {
+            assert_eq!(
+                lines_of(receipt, "debug_artifacts"),
+                vec![(LIB.to_string(), 6)],
+                "{mode}: {receipt}"
+            );
+        },
+    );
 }

@@ -42,6 +42,7 @@ use super::harness;
 use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
 use super::languages::Lang;
 use super::merged;
+use super::parametrised::parameterised_away;
 use super::rust_tests::TestMacros;
 use super::test_moves::{
     bodies_at, declared, declared_with, imports, replaces, rewritten, same_tests, Declared,
@@ -159,6 +160,11 @@ pub fn deleted_tests(
         let d = deltas[drop.at];
         let lost = drop.lost.map(|l| acc.owed(l));
         if lost == Some(0) {
+            continue;
+        }
+        if matches!(d.kind, DeltaKind::Deleted)
+            && parameterised_away(deltas, drop.at, &old_tests(d, tests, macros), tests, macros)
+        {
             continue;
         }
         let mut to: BTreeMap<usize, u32> = BTreeMap::new();

@@ -37,6 +37,7 @@ mod module_wide;
 mod named_tests;
 mod new_parameter;
 mod not_lowered;
+mod parametrised;
 mod protected;
 mod rewrapped;
 mod rust_tests;
