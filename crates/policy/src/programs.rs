@@ -842,7 +842,11 @@ pub const TABLE: &[Program] = &[
     tool_with_shell(&["rsync"], &["-e", "--rsh"], &[]),
     tool_with_shell(&["zip"], &["-TT", "--unzip-command"], &[]),
     // `man -P CMD` runs CMD as the pager.
-    tool_with_shell(&["man"], &["-P", "--pager"], &["-M", "-S", "-L", "-m", "-p", "-C"]),
+    tool_with_shell(
+        &["man"],
+        &["-P", "--pager"],
+        &["-M", "-S", "-L", "-m", "-p", "-C"],
+    ),
     // `.shell CMD` and `.system CMD` in its SQL run a shell command.
     tool(&["sqlite3"]),
     // Known so their operands are judged as the files they delete or rewrite.

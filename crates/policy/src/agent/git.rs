@@ -729,7 +729,11 @@ impl Analyzer<'_> {
                 }
             }
             "submodule" => {
-                if args.iter().find(|a| !a.raw.starts_with('-')).is_some_and(|a| a.is("add")) {
+                if args
+                    .iter()
+                    .find(|a| !a.raw.starts_with('-'))
+                    .is_some_and(|a| a.is("add"))
+                {
                     // `git submodule add URL PATH` clones a whole tree into PATH, as
                     // `git clone URL PATH` does.
                     let p = Parsed::new(

@@ -27,35 +27,56 @@ pub(crate) fn output_writes(name: &str, rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
             "tsc" => value_of(&["--outDir", "--outFile"], &["--outDir", "--outFile"]),
             _ => value_of(&["-o"], &["-o"]),
         },
-        "go" if sub().is_some_and(|s| s.is("build") || s.is("test")) => {
-            value_of(&["-o"], &["-o"])
-        }
+        "go" if sub().is_some_and(|s| s.is("build") || s.is("test")) => value_of(&["-o"], &["-o"]),
         // Every openssl subcommand spells its output `-out FILE` (`-keyout` for keys).
         "openssl" => value_of(&["-out", "-keyout"], &["-out", "-keyout"]),
         "pandoc" => value_of(&["-o", "--output"], &["-o", "--output"]),
         "xxd" => {
             let p = Parsed::new(rest, &["-c", "-g", "-l", "-s", "-o", "-n", "-C"]);
-            p.operands.get(1).map(|a| (*a).clone()).into_iter().collect()
+            p.operands
+                .get(1)
+                .map(|a| (*a).clone())
+                .into_iter()
+                .collect()
         }
         "zip" => {
             let p = Parsed::new(rest, &["-b", "-n", "-t", "-tt", "-x", "-i", "-P", "-O"]);
             let out = value_of(&["-O", "--output-file"], &["-O", "--output-file"]);
             match out.is_empty() {
-                true => p.operands.first().map(|a| (*a).clone()).into_iter().collect(),
+                true => p
+                    .operands
+                    .first()
+                    .map(|a| (*a).clone())
+                    .into_iter()
+                    .collect(),
                 false => out,
             }
         }
         "7z" | "7za" | "7zr" if sub().is_some_and(|s| s.is("a") || s.is("u") || s.is("d")) => {
             let p = Parsed::new(rest, &[]);
-            p.operands.get(1).map(|a| (*a).clone()).into_iter().collect()
+            p.operands
+                .get(1)
+                .map(|a| (*a).clone())
+                .into_iter()
+                .collect()
         }
         "cargo" if sub().is_some_and(|s| s.is("install")) => value_of(&["--root"], &["--root"]),
         "npm" | "pnpm" => {
             let p = Parsed::new(rest, &["--prefix", "-C", "--dir", "--pack-destination"]);
             let installs = p.operands.first().is_some_and(|s| {
-                ["install", "i", "ci", "add", "update", "up", "uninstall", "rm", "link"]
-                    .iter()
-                    .any(|w| s.is(w))
+                [
+                    "install",
+                    "i",
+                    "ci",
+                    "add",
+                    "update",
+                    "up",
+                    "uninstall",
+                    "rm",
+                    "link",
+                ]
+                .iter()
+                .any(|w| s.is(w))
             });
             let mut out = p.values(&["--pack-destination"]);
             if installs {
@@ -66,7 +87,16 @@ pub(crate) fn output_writes(name: &str, rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
         "pip" | "pip3" => {
             let p = Parsed::new(
                 rest,
-                &["-t", "--target", "--prefix", "--root", "-d", "--dest", "-w", "--wheel-dir"],
+                &[
+                    "-t",
+                    "--target",
+                    "--prefix",
+                    "--root",
+                    "-d",
+                    "--dest",
+                    "-w",
+                    "--wheel-dir",
+                ],
             );
             match p.operands.first().and_then(|s| s.text()) {
                 Some("install") => p.values(&["-t", "--target", "--prefix", "--root"]),
@@ -102,8 +132,10 @@ fn user_config_write(name: &str, rest: &[Arg]) -> Option<Arg> {
     let first_two = (words.first().copied(), words.get(1).copied());
     let file = match name {
         "npm" | "pnpm" => {
-            let sets = matches!(first_two, (Some("config" | "c"), Some("set" | "delete" | "edit")))
-                || matches!(first_two.0, Some("set"));
+            let sets = matches!(
+                first_two,
+                (Some("config" | "c"), Some("set" | "delete" | "edit"))
+            ) || matches!(first_two.0, Some("set"));
             // `--location=project` (`-L project`) writes the repository's own `.npmrc`.
             let project = rest.iter().enumerate().any(|(i, a)| {
                 a.text().is_some_and(|t| {
@@ -114,8 +146,11 @@ fn user_config_write(name: &str, rest: &[Arg]) -> Option<Arg> {
             });
             (sets && !project).then_some("~/.npmrc")
         }
-        "yarn" => matches!(first_two, (Some("config"), Some("set" | "unset" | "delete")))
-            .then_some("~/.yarnrc"),
+        "yarn" => matches!(
+            first_two,
+            (Some("config"), Some("set" | "unset" | "delete"))
+        )
+        .then_some("~/.yarnrc"),
         "pip" | "pip3" => (matches!(first_two, (Some("config"), Some("set" | "unset" | "edit")))
             && !has("--site"))
         .then_some("~/.config/pip/pip.conf"),
