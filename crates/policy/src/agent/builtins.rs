@@ -54,7 +54,8 @@ const CODE_VARIABLES: &[&str] = &[
 ];
 
 /// Values of an editor or pager variable that run nothing but themselves.
-const HARMLESS_COMMANDS: &[&str] = &["true", ":", "cat", "less", "more", "vi", "vim", "nano", ""];
+pub(crate) const HARMLESS_COMMANDS: &[&str] =
+    &["true", ":", "cat", "less", "more", "vi", "vim", "nano", ""];
 
 impl Analyzer<'_> {
     /// `HUSKY=0 git commit`, `SKIP=lint git commit`, `LEFTHOOK=0 git push`: the hook

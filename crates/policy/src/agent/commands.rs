@@ -600,6 +600,10 @@ impl Analyzer<'_> {
                 return false;
             }
             "sqlite3" => self.sqlite_shell(rest, &inv.stdin, display, st, depth),
+            "psql" | "mysql" | "mariadb" => {
+                self.sql_client_shell(name, rest, &inv.stdin, display, st, depth)
+            }
+            "m4" => self.m4_shell(rest, &inv.stdin, display, st, depth),
             "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "docker-compose"
                 if rest
                     .iter()
@@ -819,6 +823,11 @@ impl Analyzer<'_> {
                     code_operand,
                 },
             )) => {
+                // An interpreter that is also a package runner (`bun x PKG ARGS`).
+                if let Some(i) = runner_command(p, rest) {
+                    let mut sub = st.clone();
+                    return self.invoke(inv, next + i, &mut sub, depth);
+                }
                 self.interpreter(
                     name,
                     p.values,
@@ -1111,6 +1120,75 @@ impl Analyzer<'_> {
                         self.check_writes(&[Arg::literal(file)], Op::Write, display, st);
                     }
                 }
+            }
+        }
+    }
+
+    /// The shell escapes of the SQL clients: psql's `\! CMD` and the mysql client's `\! CMD`
+    /// and `system CMD` run CMD on this machine, in a `-c`/`-e` value or on standard input.
+    fn sql_client_shell(
+        &mut self,
+        name: &str,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let mut texts: Vec<&str> = rest.iter().filter_map(|a| a.text()).collect();
+        if let Some(t) = &stdin.text {
+            texts.extend(t.lines());
+        }
+        for t in texts {
+            let mut cmds: Vec<&str> = Vec::new();
+            if let Some((_, cmd)) = t.split_once("\\!") {
+                cmds.push(cmd);
+            }
+            if name != "psql" {
+                cmds.extend(t.split(';').filter_map(|stmt| {
+                    let stmt = stmt.trim_start();
+                    stmt.get(..7)
+                        .filter(|w| w.eq_ignore_ascii_case("system "))
+                        .map(|_| &stmt[7..])
+                }));
+            }
+            for cmd in cmds {
+                self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
+            }
+        }
+    }
+
+    /// m4's `syscmd(CMD)` and `esyscmd(CMD)` run CMD, from text the string spells out:
+    /// standard input or a `-D NAME=VALUE` definition (files it reads are like scripts).
+    fn m4_shell(
+        &mut self,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let mut texts: Vec<&str> = rest.iter().filter_map(|a| a.text()).collect();
+        if let Some(t) = &stdin.text {
+            texts.push(t);
+        }
+        for t in texts {
+            for (at, _) in t.match_indices("syscmd(") {
+                let body = &t[at + "syscmd(".len()..];
+                let mut level = 1usize;
+                let end = body
+                    .char_indices()
+                    .find(|(_, c)| {
+                        match c {
+                            '(' => level += 1,
+                            ')' => level -= 1,
+                            _ => {}
+                        }
+                        level == 0
+                    })
+                    .map_or(body.len(), |(i, _)| i);
+                let cmd = body[..end].trim_matches(['`', '\'', ' ']);
+                self.code_words(&[Arg::literal(cmd)], display, st, depth, false);
             }
         }
     }

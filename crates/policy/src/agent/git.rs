@@ -158,7 +158,35 @@ impl Analyzer<'_> {
                 );
             }
         }
+        if let Some(url) = rest
+            .iter()
+            .filter_map(|a| a.text())
+            .find(|t| t.to_ascii_lowercase().starts_with("ext::"))
+        {
+            // git's `ext::` transport runs the rest of the URL as a command.
+            self.dynamic_code(display, url);
+        }
+        if !matches!(sub, "gc" | "maintenance" | "prune" | "repack")
+            && settings
+                .iter()
+                .any(|(k, _)| k.starts_with("gc.") && k.contains("expire"))
+        {
+            // Any command that may run `gc --auto` (commit, merge, fetch, am, ...) prunes
+            // with the expiry given here.
+            self.git_deny(
+                display,
+                "sets a gc expiry for a command that may run `git gc --auto`, which then deletes unreachable objects, the last copy of lost commits",
+                "leave gc's grace periods at their defaults",
+            );
+        }
         match sub {
+            "fast-import" if args.iter().any(|a| a.is("--force")) => {
+                self.git_deny(
+                    display,
+                    "overwrites existing branches with the stream's commits, dropping what they pointed at",
+                    "import without `--force`: git then refuses updates that would lose commits",
+                );
+            }
             "reset" => {
                 if args
                     .iter()
@@ -542,6 +570,18 @@ impl Analyzer<'_> {
                 } else {
                     // `git rm --cached loopgate.toml`: the next commit deletes it from the
                     // committed configuration the gate is anchored to.
+                    // With `-r` every entry below a directory operand leaves the index
+                    // (`git rm -r --cached .loopgate`). The repository root itself stays a
+                    // plain write, as for formatters: `git rm -r --cached . && git add .`
+                    // is how a new `.gitignore` is applied.
+                    if cached && p.has("-r", Some('r')) {
+                        let below: Vec<Arg> = paths
+                            .iter()
+                            .filter(|a| self.strictly_below_repo(a, &local))
+                            .cloned()
+                            .collect();
+                        self.check_writes(&below, Op::WriteTree, display, &local);
+                    }
                     let op = if cached {
                         Op::Write
                     } else {
@@ -571,6 +611,16 @@ impl Analyzer<'_> {
             }
             "apply" | "am" => self.git_patch(sub, args, stdin, display, &local),
             "update-index" => {
+                // `--remove` / `--force-remove` drop the named paths from the index: the
+                // next commit deletes them, as `git rm --cached` does.
+                if args
+                    .iter()
+                    .any(|a| a.is("--force-remove") || a.is("--remove"))
+                {
+                    let p = Parsed::new(args, &["--cacheinfo", "--chmod"]);
+                    let paths: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
+                    self.check_writes(&paths, Op::Write, display, &local);
+                }
                 let hides = args.iter().filter_map(|a| a.text()).find(|t| {
                     matches!(
                         *t,
@@ -679,6 +729,23 @@ impl Analyzer<'_> {
                 }
             }
             "submodule" => {
+                if args
+                    .iter()
+                    .find(|a| !a.raw.starts_with('-'))
+                    .is_some_and(|a| a.is("add"))
+                {
+                    // `git submodule add URL PATH` clones a whole tree into PATH, as
+                    // `git clone URL PATH` does.
+                    let p = Parsed::new(
+                        args,
+                        &["-b", "--branch", "--name", "--reference", "--depth"],
+                    );
+                    if let Some(dest) = p.operands.get(2) {
+                        let dest = (*dest).clone();
+                        self.check_writes(std::slice::from_ref(&dest), Op::Write, display, &local);
+                        self.check_writes(&[dest], Op::WriteTree, display, &local);
+                    }
+                }
                 if let Some(at) = args.iter().position(|a| a.is("foreach")) {
                     let words: Vec<Arg> = args[at + 1..]
                         .iter()
@@ -1046,6 +1113,19 @@ impl Analyzer<'_> {
             return;
         }
         let value = if from_env { None } else { value };
+        // A pager or editor key set to a program that runs nothing but itself
+        // (`-c core.pager=cat`, `-c pager.log=false`), as for `GIT_PAGER=cat`.
+        let k = key.to_ascii_lowercase();
+        let command_line = matches!(k.as_str(), "core.pager" | "core.editor" | "sequence.editor")
+            || k.starts_with("pager.");
+        let harmless = value.is_some_and(|v| {
+            let v = v.trim();
+            super::builtins::HARMLESS_COMMANDS.contains(&v)
+                || (k.starts_with("pager.") && matches!(v, "false" | "no" | "off" | "0"))
+        });
+        if command_line && harmless {
+            return;
+        }
         if let Some(why) = executing_key(key, value) {
             self.add(Finding::ask(
                 rule::DYNAMIC,

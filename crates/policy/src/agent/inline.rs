@@ -83,6 +83,11 @@ const COMMON: &[&str] = &[
     "sink(",
     "saveRDS",
     "writeLines",
+    // Archive members written wherever their names point (`extractall('/')`).
+    "extractall",
+    "writeSync",
+    "Open3",
+    "system2(",
 ];
 
 /// Markers that only mean something in some languages (`%x` is Ruby's backticks and a
@@ -104,8 +109,11 @@ fn language_markers(lang: Lang) -> &'static [&'static str] {
             "move(",
             "make_path",
             "mkpath",
+            // A hard link makes a second name through which a file is written.
+            "link ",
+            "link(",
         ],
-        Lang::Php => &["`", "exec ", "exec(", "system ", "fopen"],
+        Lang::Php => &["`", "exec ", "exec(", "system ", "fopen", "copy(", "link("],
         Lang::Tcl => &["exec ", "open "],
         // `exec(` is Python's code evaluation; in JavaScript it is also `RegExp.exec`, and
         // `child_process.exec` is caught by its module name.
@@ -122,7 +130,8 @@ fn language_markers(lang: Lang) -> &'static [&'static str] {
         // The promise and stream forms of `fs`: `fs.promises.rm`, `createWriteStream`.
         Lang::JavaScript => &[".write(", ".rm(", "createWriteStream", "copyFile", ".cp("],
         Lang::Julia => &["rm(", "mv(", "cp(", "write("],
-        Lang::R => &["file.remove", "write(", "file.copy"],
+        // `cat(..., file = PATH)` writes PATH.
+        Lang::R => &["file.remove", "write(", "file.copy", "file =", "file="],
         _ => &[],
     }
 }
@@ -319,7 +328,7 @@ pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
             return Some(m);
         }
     }
-    if code.contains("open(") {
+    if code.contains("open(") || code.contains("openSync(") {
         if let Some(m) = WRITE_MODES.iter().find(|m| code.contains(**m)) {
             return Some(m);
         }

@@ -14,6 +14,7 @@ mod commands;
 mod find_select;
 mod git;
 mod inline;
+mod output_options;
 mod patches;
 mod remote;
 mod secrets;

@@ -31,12 +31,11 @@ impl Analyzer<'_> {
         if self.ctx.secret_paths.is_empty() {
             return;
         }
-        if self.sender.is_none() {
-            let words: Vec<&str> = rest.iter().map(|a| a.text().unwrap_or(&a.raw)).collect();
-            let fed = stdin.piped || stdin.text.is_some() || !stdin.files.is_empty();
-            if programs::sends_over_network(name, &words, fed) {
-                self.sender = Some((name.to_string(), display.to_string()));
-            }
+        let words: Vec<&str> = rest.iter().map(|a| a.text().unwrap_or(&a.raw)).collect();
+        let fed = stdin.piped || stdin.text.is_some() || !stdin.files.is_empty();
+        let sends = programs::sends_over_network(name, &words, fed);
+        if sends && self.sender.is_none() {
+            self.sender = Some((name.to_string(), display.to_string()));
         }
         if self.secret_named.is_some() {
             return;
@@ -58,6 +57,13 @@ impl Analyzer<'_> {
             words.push(a);
         }
         words.extend(stdin.files.iter());
+        // Text a sender reads on its standard input is what it acts on: `sftp host <<<
+        // 'put .env'` uploads the file the text names.
+        let fed_words: Vec<Arg> = match (&stdin.text, sends) {
+            (Some(text), true) => text.split_whitespace().map(Arg::literal).collect(),
+            _ => Vec::new(),
+        };
+        words.extend(fed_words.iter());
         for a in words {
             let text = a.text().unwrap_or(&a.raw);
             if let Some(pattern) = self.secret_in(text, st) {
@@ -87,14 +93,17 @@ impl Analyzer<'_> {
     }
 
     /// The `deny_read` pattern a word names: the word itself, its value after `=`, or what
-    /// follows an `@` (curl's `@file`, `key=@file;type=...`).
+    /// follows an `@` or a `<` (curl's `@file`, `key=@file;type=...`, and `key=<file`,
+    /// which sends the file's content as the field's value; HTTPie's `field@file`).
     fn secret_in(&self, text: &str, st: &ShellState) -> Option<String> {
         let mut candidates = vec![text];
         if let Some((_, v)) = text.split_once('=') {
             candidates.push(v);
         }
-        if let Some((_, v)) = text.split_once('@') {
-            candidates.push(v.split(';').next().unwrap_or(v));
+        for sep in ['@', '<'] {
+            if let Some((_, v)) = text.split_once(sep) {
+                candidates.push(v.split(';').next().unwrap_or(v));
+            }
         }
         for c in candidates {
             if c.is_empty() || c.contains("://") {

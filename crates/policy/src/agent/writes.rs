@@ -604,6 +604,7 @@ impl Analyzer<'_> {
             }
             _ => {}
         }
+        writes.extend(super::output_options::output_writes(name, rest));
         let tree_writer = matches!(
             name,
             "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "python" | "python3"
