@@ -8,8 +8,9 @@
 //! no other test of its file held: `"custom-data"`, `Tag.Data`), keeps most of its words,
 //! or keeps most of its name (`returns_empty_when_blank` as `returns_null_when_blank`); a
 //! deleted test leaves its words nowhere (`"Not a valid IPv6 address."`). A file none of
-//! whose tests kept its name was rewritten whole: as for a test file replaced by another,
-//! its count is what it holds.
+//! whose tests kept its name is read the same way: rewritten whole under new names, its
+//! tests take their words along; rewritten around other code (`test_count_via_win32`
+//! gone, four new tests of `count`), theirs are nowhere, and its risen count hides that.
 
 use super::deleted::{callers, demoted_and_called, new_functions, turnover};
 use super::jvm_fixtures::{in_fixture, Outline};
@@ -334,11 +335,9 @@ pub fn hidden(
             .collect(),
             _ => BTreeSet::new(),
         };
-        // No test of the file kept its name: the file was rewritten whole, and as for a
-        // test file replaced by another, its count is what it holds.
-        if !before.iter().any(|o| names_now.contains(&test_name(o))) {
-            continue;
-        }
+        // A file none of whose tests kept its name is judged test by test too: rewritten
+        // whole under new names, its tests take their words along; rewritten around other
+        // code, theirs are nowhere.
         let fixtures = matches!(lang, Lang::Java | Lang::Kotlin).then(|| Outline::of(lang, old));
         let counterparts: &Vec<Carrier> =
             counterparts_cache.get_or_insert_with(|| carriers(deltas, tests, macros, &added));
