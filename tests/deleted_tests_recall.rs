@@ -132,6 +132,49 @@ fn a_file_rewritten_whole_whose_tests_kept_their_words_under_new_names_lost_noth
     );
 }
 
+/// The file rewritten whole with one old test carried over under a new name, its body
+/// kept line for line: a rewrite, judged by its count (three before, four now).
+const COUNTER_CARRIED_OVER: &str = "require 'test_helper'
+
+class TestCpuCounter < Minitest::Test
+  def setup
+    @cpu_counter = CpuCounter.new
+  end
+
+  def test_counts_through_win32
+    if Win32.windows? then
+      assert_kind_of Numeric, @cpu_counter.count_via_win32
+    else
+      assert_nil @cpu_counter.count_via_win32
+    end
+  end
+
+  def test_count
+    num = @cpu_counter.count
+    assert_operator num, :>=, 1
+  end
+
+  def test_count_with_default_nil
+    def @cpu_counter.count; nil; end
+    assert_equal(4, @cpu_counter.count_with_default)
+  end
+
+  def test_count_with_default_raise
+    def @cpu_counter.count; raise; end
+    assert_equal(4, @cpu_counter.count_with_default)
+  end
+end
+";
+
+#[test]
+fn a_file_rewritten_whole_where_a_test_carried_its_body_over_is_judged_by_its_count() {
+    both_ways(
+        &[("test/test_cpu_counter.rb", COUNTER_BEFORE)],
+        &writing(&[("test/test_cpu_counter.rb", COUNTER_CARRIED_OVER)]),
+        &assert_no_deleted_tests,
+    );
+}
+
 const WRAP_TESTS: &str = "const { Help } = require('../');
 
 test('when string fits then returns input', () => {
