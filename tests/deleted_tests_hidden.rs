@@ -455,12 +455,14 @@ fn a_file_whose_tests_were_all_rewritten_under_new_names_is_judged_by_its_count(
     let before = premain(
         "    @Test
     public void testGeneric() {
-        assertEquals(String.class, infer(\"generic\"));
+        Class<?> type = infer(\"generic\");
+        assertEquals(String.class, type);
     }
 
     @Test
     public void testRaw() {
-        assertNull(infer(\"raw\").parameter());
+        Class<?> type = infer(\"raw\");
+        assertNull(type);
     }
 ",
     );
@@ -483,15 +485,34 @@ fn a_file_whose_tests_were_all_rewritten_under_new_names_is_judged_by_its_count(
 "
         ))
     };
+    // `testGeneric` carried its body over under a new name: the file was rewritten whole.
+    let renamed = "    @Test
+    public void ensure_generic_fields_are_inferred() {
+        Class<?> type = infer(\"generic\");
+        assertEquals(String.class, type);
+    }
+
+";
+    both_ways(
+        &[(java, &before)],
+        &writing(&[(java, &body(renamed))]),
+        &assert_no_deleted_tests,
+    );
+    // No old test left its name or its body, nor its words, anywhere: new tests were
+    // written around other code, and the old ones were removed.
     both_ways(
         &[(java, &before)],
         &writing(&[(java, &body(""))]),
-        &assert_no_deleted_tests,
+        &assert_one_deleted(
+            java,
+            "but `public void testGeneric()`, `public void testRaw()` were removed",
+        ),
     );
     // One test kept its name: the file was not rewritten whole, and `testRaw` is gone.
     let kept = "    @Test
     public void testGeneric() {
-        assertEquals(String.class, infer(\"generic\"));
+        Class<?> type = infer(\"generic\");
+        assertEquals(String.class, type);
     }
 
 ";

@@ -8,8 +8,11 @@
 //! no other test of its file held: `"custom-data"`, `Tag.Data`), keeps most of its words,
 //! or keeps most of its name (`returns_empty_when_blank` as `returns_null_when_blank`); a
 //! deleted test leaves its words nowhere (`"Not a valid IPv6 address."`). A file none of
-//! whose tests kept its name was rewritten whole: as for a test file replaced by another,
-//! its count is what it holds.
+//! whose tests kept its name, one of which carried its body over under a new name, was
+//! rewritten whole: as for a test file replaced by another, its count is what it holds.
+//! Where no body carried over either, the new tests were written around other code
+//! (`test_count_via_win32` gone, four new tests of `count`), and each old test is judged
+//! as any other.
 
 use super::deleted::{callers, demoted_and_called, new_functions, turnover};
 use super::jvm_fixtures::{in_fixture, Outline};
@@ -284,10 +287,12 @@ pub fn hidden(
         }
         // Renamed with most of its body, in its file or into another: the pairing the
         // count already trusts.
+        let mut renamed_here = false;
         gone.retain(|t| {
             let own_file = added
                 .iter()
                 .position(|(j, a)| *j == s.at && rewritten(&t.body, &a.body));
+            renamed_here |= own_file.is_some();
             let hit =
                 own_file.or_else(|| added.iter().position(|(_, a)| rewritten(&t.body, &a.body)));
             match hit {
@@ -334,9 +339,11 @@ pub fn hidden(
             .collect(),
             _ => BTreeSet::new(),
         };
-        // No test of the file kept its name: the file was rewritten whole, and as for a
-        // test file replaced by another, its count is what it holds.
-        if !before.iter().any(|o| names_now.contains(&test_name(o))) {
+        // No test of the file kept its name, and one carried its body over under a new
+        // name: the file was rewritten whole, and as for a test file replaced by another,
+        // its count is what it holds. Where no body carried over either, the new tests
+        // were written around other code, and each old test is judged as any other.
+        if renamed_here && !before.iter().any(|o| names_now.contains(&test_name(o))) {
             continue;
         }
         let fixtures = matches!(lang, Lang::Java | Lang::Kotlin).then(|| Outline::of(lang, old));

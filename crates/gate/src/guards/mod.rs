@@ -21,6 +21,7 @@ mod grown_condition;
 mod harness;
 mod heredoc;
 mod hidden;
+mod inline_annotations;
 mod into_body;
 mod js_tests;
 mod junit_port;

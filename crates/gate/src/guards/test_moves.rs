@@ -8,6 +8,7 @@
 //! declaration's indentation (`}`, `})`, `end`, or the next declaration).
 
 use super::account::normalise;
+use super::inline_annotations::declaration_past_annotations;
 use super::js_tests;
 use super::languages::Lang;
 use super::lexer::{lex, LineView};
@@ -91,8 +92,11 @@ pub fn declared_with(
         let mut key = normalise(&line.text);
         let mut named = key.clone();
         // An attribute names no test: the line it decorates does, past other attributes
-        // (`#[test]` then `#[should_panic]`, `@Test` then `@Ignore`).
-        if attribute(&key) {
+        // (`#[test]` then `#[should_panic]`, `@Test` then `@Ignore`); on this line, what
+        // follows them (`@Test public void x() {` is named by `public void x() {`).
+        if let Some(decl) = declaration_past_annotations(&key).filter(|_| attribute(&key)) {
+            named = decl.to_string();
+        } else if attribute(&key) {
             let decorated = (sig + 1..all.len())
                 .find(|&i| !all[i].trim().is_empty() && !attribute(all[i].trim_start()));
             if let Some(next) = decorated {
@@ -354,7 +358,14 @@ pub fn rewritten(old: &[String], new: &[String]) -> bool {
 /// `OSGiManifest`, `content_for_test.rb` and `content_for_spec.rb` about `content_for`.
 pub fn subject(path: &str) -> Option<&str> {
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let stem = name.split('.').next().unwrap_or("");
+    // The name without its extension and a dotted runner affix, and nothing more: in
+    // `help.wrap.test.js` the dots name the thing tested (`help.wrap`, not `help`), so
+    // `help.boxWrap.test.js` is about something else.
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    let stem = [".test-d", ".test", ".spec", ".tests", ".specs"]
+        .iter()
+        .find_map(|a| stem.strip_suffix(a))
+        .unwrap_or(stem);
     if matches!(stem, "index" | "mod" | "main" | "lib" | "__init__" | "init") {
         let parent = dir.rsplit('/').next().filter(|d| !d.is_empty())?;
         return Some(parent);
@@ -397,7 +408,7 @@ pub fn replaces(new: &str, old: &str) -> bool {
     let continues = |long: &str, short: &str| {
         long.strip_prefix(short).is_some_and(|rest| {
             rest.is_empty()
-                || rest.starts_with(['_', '-'])
+                || rest.starts_with(['_', '-', '.'])
                 || (rest.starts_with(char::is_uppercase)
                     && short.chars().next_back().is_some_and(|c| !c.is_uppercase()))
         })
@@ -670,6 +681,8 @@ mod tests {
             ("test/content_for_test.rb", Some("content_for")),
             ("spec/content_for_spec.rb", Some("content_for")),
             ("src/router.test.ts", Some("router")),
+            ("tests/help.wrap.test.js", Some("help.wrap")),
+            ("typings/index.test-d.ts", Some("typings")),
             ("src/helper/css/index.test.tsx", Some("css")),
             ("index.test.ts", None),
             ("tests/test_.py", None),
@@ -689,6 +702,11 @@ mod tests {
             "contrib/test/content_for_test.rb"
         ));
         assert!(replaces("tests/test_utils.py", "tests/test_utils_extra.py"));
+        assert!(replaces("tests/help.test.js", "tests/help.wrap.test.js"));
+        assert!(!replaces(
+            "tests/help.boxWrap.test.js",
+            "tests/help.wrap.test.js"
+        ));
         assert!(!replaces(
             "src/test/UsernameTest.java",
             "src/test/UserTest.java"
