@@ -50,6 +50,24 @@ impl Store {
         self.try_lookup(commit, path).unwrap_or(Lookup::Unsure)
     }
 
+    /// The tree id of `commit` (a full SHA-1 commit id), when the store holds that commit.
+    pub fn tree_of_commit(&mut self, commit: &str) -> Option<ObjectId> {
+        if commit.len() != HASH.len_in_hex() {
+            return None;
+        }
+        let id = ObjectId::from_hex(commit.as_bytes()).ok()?;
+        let dir = &self.dir;
+        let odb = self
+            .odb
+            .get_or_insert_with(|| gix_odb::at(dir, HASH).ok())
+            .as_ref()?;
+        let mut buf = Vec::new();
+        let data = odb.try_find(&id, &mut buf).ok()??;
+        (data.kind == Kind::Commit)
+            .then(|| CommitRefIter::from_bytes(data.data, HASH).tree_id().ok())
+            .flatten()
+    }
+
     fn try_lookup(&mut self, commit: &str, path: &str) -> Option<Lookup> {
         // git reads `./`, `../` and empty components its own way: leave those to it.
         let parts: Vec<&str> = path.split('/').collect();
