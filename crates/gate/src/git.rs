@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub use stat_anchor::StatAnchor;
 
 mod batch;
+mod decoded;
 mod hardened;
 mod head_ref;
 pub mod hidden;

@@ -176,3 +176,16 @@ mod tests {
         assert_eq!(tree_id(&clash), None, "a file and a directory of one name");
     }
 }
+#[cfg(test)]
+#[test]
+fn tmp_debug_hono() {
+    let Ok(dir) = std::env::var("DBG_REPO") else { return };
+    let dir = std::path::Path::new(&dir);
+    let index = std::fs::read(dir.join(".git/index")).unwrap();
+    let entries = crate::git::hidden::read_index(&index).unwrap();
+    eprintln!("tree {:?}", tree_id(&entries));
+    let repo = crate::git::Repo::discover(dir).unwrap();
+    let head = crate::git::head_ref::head_id(&repo.git_dir, &repo.common_dir);
+    eprintln!("head {:?}", head);
+    eprintln!("commit tree {:?}", repo.store.borrow_mut().tree_of_commit(head.as_deref().unwrap()));
+}
