@@ -66,6 +66,51 @@ where
     Ok(out.stdout)
 }
 
+/// A hardened git command started, its output collected by [`Started::finish`]: the
+/// caller works meanwhile, with no thread of its own waiting on git. (A child whose output
+/// outgrows the pipe waits for `finish`: later, never wrong.)
+struct Started {
+    child: std::process::Child,
+    args: Vec<std::ffi::OsString>,
+}
+
+fn start<I, S>(mut cmd: Command, args: I) -> anyhow::Result<Started>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let args: Vec<_> = args
+        .into_iter()
+        .map(|a| a.as_ref().to_os_string())
+        .collect();
+    let child = cmd
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| "cannot run git: is it installed and on PATH?")?;
+    Ok(Started { child, args })
+}
+
+impl Started {
+    /// What [`output`] gives for the same command.
+    fn finish(self) -> anyhow::Result<Vec<u8>> {
+        let out = self
+            .child
+            .wait_with_output()
+            .with_context(|| "cannot run git: is it installed and on PATH?")?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            bail!(
+                "git {} failed: {}",
+                hardened::shown(&self.args),
+                stderr.trim()
+            );
+        }
+        Ok(out.stdout)
+    }
+}
+
 fn text(bytes: Vec<u8>) -> String {
     String::from_utf8_lossy(&bytes)
         .trim_end_matches('\n')
@@ -406,13 +451,11 @@ impl Repo {
         let untracked_cmd = self.git();
         let staged_cmd = self.git();
         let head_cmd = self.git();
+        let untracked = start(
+            untracked_cmd,
+            ["ls-files", "-z", "--others", "--exclude-standard"],
+        );
         let (untracked, staged, head, compared) = std::thread::scope(|s| {
-            let untracked = s.spawn(move || {
-                output(
-                    untracked_cmd,
-                    ["ls-files", "-z", "--others", "--exclude-standard"],
-                )
-            });
             let nothing_staged = small || self.stages_nothing(&entries, head_here.as_deref());
             let staged = (!nothing_staged).then(|| {
                 s.spawn(move || {
@@ -449,7 +492,7 @@ impl Repo {
                 Some(h) => join(h),
                 None => Ok(head_here.clone().unwrap_or_default().into_bytes()),
             };
-            (join(untracked), staged, head, compared)
+            (untracked.and_then(Started::finish), staged, head, compared)
         });
         // No commit yet (no HEAD to stage against), or a kernel without openat2.
         let (Ok(head), Some(compared)) = (head, compared) else {

@@ -74,14 +74,7 @@ fn tree_of(entries: &[&IndexEntry], skip: usize) -> Option<ObjectId> {
         }
     }
     // git orders a tree's entries by name, a directory's name read with a slash after it.
-    let key = |(name, dir, _, _): &(&[u8], bool, &[u8], ObjectId)| {
-        let mut k = name.to_vec();
-        if *dir {
-            k.push(b'/');
-        }
-        k
-    };
-    items.sort_by_key(key);
+    items.sort_by(|a, b| tree_order(a.0, a.1).cmp(tree_order(b.0, b.1)));
     let mut names: Vec<&[u8]> = items.iter().map(|item| item.0).collect();
     names.sort_unstable();
     if names.windows(2).any(|w| w[0] == w[1]) {
@@ -97,6 +90,11 @@ fn tree_of(entries: &[&IndexEntry], skip: usize) -> Option<ObjectId> {
         body.extend_from_slice(id.as_bytes());
     }
     gix_object::compute_hash(HASH, gix_object::Kind::Tree, &body).ok()
+}
+
+/// A tree entry's sort key: its name, then a slash for a directory.
+fn tree_order(name: &[u8], dir: bool) -> impl Iterator<Item = u8> + '_ {
+    name.iter().copied().chain(dir.then_some(b'/'))
 }
 
 #[cfg(test)]
@@ -175,17 +173,4 @@ mod tests {
         }
         assert_eq!(tree_id(&clash), None, "a file and a directory of one name");
     }
-}
-#[cfg(test)]
-#[test]
-fn tmp_debug_hono() {
-    let Ok(dir) = std::env::var("DBG_REPO") else { return };
-    let dir = std::path::Path::new(&dir);
-    let index = std::fs::read(dir.join(".git/index")).unwrap();
-    let entries = crate::git::hidden::read_index(&index).unwrap();
-    eprintln!("tree {:?}", tree_id(&entries));
-    let repo = crate::git::Repo::discover(dir).unwrap();
-    let head = crate::git::head_ref::head_id(&repo.git_dir, &repo.common_dir);
-    eprintln!("head {:?}", head);
-    eprintln!("commit tree {:?}", repo.store.borrow_mut().tree_of_commit(head.as_deref().unwrap()));
 }
