@@ -96,12 +96,14 @@ fn findings(receipt: &serde_json::Value, guard: &str) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// With nothing staged the tracked files are compared in-process and HEAD is read from
+/// the ref files: git only lists the untracked files, a walk that stats no tracked file.
 #[test]
-fn a_dirty_tree_is_judged_with_one_status_and_no_other_git_process() {
+fn a_dirty_tree_is_judged_with_one_untracked_listing_and_no_other_git_process() {
     let repo = project();
     let tmp = tempfile::tempdir().unwrap();
     let (receipt, calls) = run(&repo, &["check", "--guards-only", "--json"], tmp.path());
-    assert_eq!(calls, vec!["status"], "git processes started");
+    assert_eq!(calls, vec!["ls-files"], "git processes started");
     // The committed config was read from the object store (it raises new_todos to fail)...
     assert!(
         receipt["config"]["source"]
@@ -137,6 +139,40 @@ fn judging_against_a_ref_reads_every_blob_without_a_git_process() {
         findings(&receipt, "new_skips"),
         vec![("test/a.test.js".into(), 3)]
     );
+    assert_eq!(
+        findings(&receipt, "new_todos"),
+        vec![("src/lib.js".into(), 2)]
+    );
+}
+
+/// Staged work in a small tree: one `git status`, which the in-process reading cannot
+/// replace with fewer processes; the staged edit and the unstaged one are both judged.
+#[test]
+fn a_small_tree_with_staged_work_is_judged_with_one_status() {
+    let repo = project();
+    repo.git(&["add", "src/lib.js"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let (receipt, calls) = run(&repo, &["check", "--guards-only", "--json"], tmp.path());
+    assert_eq!(calls, vec!["status"], "git processes started");
+    assert_eq!(
+        findings(&receipt, "new_skips"),
+        vec![("test/a.test.js".into(), 3)]
+    );
+    assert_eq!(
+        findings(&receipt, "new_todos"),
+        vec![("src/lib.js".into(), 2)]
+    );
+}
+
+/// Every edit staged, so the files on disk match the index and only the staged side shows
+/// the work: the index's tree is not HEAD's, so it is never read as "nothing staged".
+#[test]
+fn staged_work_whose_files_match_the_index_is_still_judged() {
+    let repo = project();
+    repo.git(&["add", "-A"]);
+    let tmp = tempfile::tempdir().unwrap();
+    let (receipt, calls) = run(&repo, &["check", "--guards-only", "--json"], tmp.path());
+    assert!(!calls.contains(&"diff-index".to_string()), "{calls:?}");
     assert_eq!(
         findings(&receipt, "new_todos"),
         vec![("src/lib.js".into(), 2)]

@@ -15,8 +15,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub use stat_anchor::StatAnchor;
 
 mod batch;
+mod decoded;
 mod hardened;
+mod head_ref;
 pub mod hidden;
+mod index_tree;
 mod objects;
 pub mod stat_anchor;
 mod tracked;
@@ -61,6 +64,51 @@ where
         bail!("git {} failed: {}", hardened::shown(&args), stderr.trim());
     }
     Ok(out.stdout)
+}
+
+/// A hardened git command started, its output collected by [`Started::finish`]: the
+/// caller works meanwhile, with no thread of its own waiting on git. (A child whose output
+/// outgrows the pipe waits for `finish`: later, never wrong.)
+struct Started {
+    child: std::process::Child,
+    args: Vec<std::ffi::OsString>,
+}
+
+fn start<I, S>(mut cmd: Command, args: I) -> anyhow::Result<Started>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let args: Vec<_> = args
+        .into_iter()
+        .map(|a| a.as_ref().to_os_string())
+        .collect();
+    let child = cmd
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| "cannot run git: is it installed and on PATH?")?;
+    Ok(Started { child, args })
+}
+
+impl Started {
+    /// What [`output`] gives for the same command.
+    fn finish(self) -> anyhow::Result<Vec<u8>> {
+        let out = self
+            .child
+            .wait_with_output()
+            .with_context(|| "cannot run git: is it installed and on PATH?")?;
+        if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            bail!(
+                "git {} failed: {}",
+                hardened::shown(&self.args),
+                stderr.trim()
+            );
+        }
+        Ok(out.stdout)
+    }
 }
 
 fn text(bytes: Vec<u8>) -> String {
@@ -359,10 +407,13 @@ impl Repo {
         Ok(state)
     }
 
-    /// The work state of a large tree, its tracked files compared by loopgate itself
-    /// (see [`tracked`]) while git lists, at the same time, the untracked files and what
-    /// the index stages. `None` leaves it to `git status`: a small tree, an index this
-    /// reader does not know, a submodule, or a repository with no commit yet.
+    /// The work state, its tracked files compared by loopgate itself (see [`tracked`])
+    /// while git lists, at the same time, the untracked files. What the index stages and
+    /// HEAD's id are read in-process when that is plain (see [`index_tree`],
+    /// [`head_ref`]), else asked of git too. A tree below `min_entries` entries takes this
+    /// path only when nothing is staged (one process, as `git status` is). `None` leaves
+    /// it to `git status`: a small tree with something staged, an index this reader does
+    /// not know, a submodule, or a repository with no commit yet.
     fn work_state_own(
         &self,
         min_entries: usize,
@@ -372,8 +423,7 @@ impl Repo {
         let Ok(meta) = std::fs::metadata(&index_path) else {
             return Ok(None);
         };
-        // An entry takes at least 62 bytes: a small index is not even read.
-        if meta.len() < min_entries.saturating_mul(62) as u64 || !meta.is_file() {
+        if !meta.is_file() {
             return Ok(None);
         }
         let Some(entries) = std::fs::read(&index_path)
@@ -384,11 +434,16 @@ impl Repo {
         };
         // A path that is not UTF-8 is left to git: the lossy reading of its name would
         // be stat'ed instead, and a pristine copy there would read as the tracked file.
-        if entries.len() < min_entries
-            || entries
-                .iter()
-                .any(|e| e.mode & 0o170000 == 0o160000 || e.raw.is_some())
+        if entries
+            .iter()
+            .any(|e| e.mode & 0o170000 == 0o160000 || e.raw.is_some())
         {
+            return Ok(None);
+        }
+        let head_here = head_ref::head_id(&self.git_dir, &self.common_dir);
+        // A small tree's choice is made before any process starts.
+        let small = entries.len() < min_entries;
+        if small && !self.stages_nothing(&entries, head_here.as_deref()) {
             return Ok(None);
         }
         use std::os::unix::fs::MetadataExt;
@@ -396,29 +451,32 @@ impl Repo {
         let untracked_cmd = self.git();
         let staged_cmd = self.git();
         let head_cmd = self.git();
+        let untracked = start(
+            untracked_cmd,
+            ["ls-files", "-z", "--others", "--exclude-standard"],
+        );
         let (untracked, staged, head, compared) = std::thread::scope(|s| {
-            let untracked = s.spawn(move || {
-                output(
-                    untracked_cmd,
-                    ["ls-files", "-z", "--others", "--exclude-standard"],
-                )
+            let nothing_staged = small || self.stages_nothing(&entries, head_here.as_deref());
+            let staged = (!nothing_staged).then(|| {
+                s.spawn(move || {
+                    output(
+                        staged_cmd,
+                        [
+                            "diff-index",
+                            "--cached",
+                            "--no-renames",
+                            "--ignore-submodules=dirty",
+                            "--name-status",
+                            "-z",
+                            "HEAD",
+                            "--",
+                        ],
+                    )
+                })
             });
-            let staged = s.spawn(move || {
-                output(
-                    staged_cmd,
-                    [
-                        "diff-index",
-                        "--cached",
-                        "--no-renames",
-                        "--ignore-submodules=dirty",
-                        "--name-status",
-                        "-z",
-                        "HEAD",
-                        "--",
-                    ],
-                )
+            let head = head_here.is_none().then(|| {
+                s.spawn(move || output(head_cmd, ["rev-parse", "--verify", "-q", "HEAD"]))
             });
-            let head = s.spawn(move || output(head_cmd, ["rev-parse", "--verify", "-q", "HEAD"]));
             let plain: Vec<&hidden::IndexEntry> = entries
                 .iter()
                 .filter(|e| e.stage == 0 && !e.hidden && !e.intent_to_add)
@@ -429,7 +487,12 @@ impl Repo {
                 h.join()
                     .unwrap_or_else(|_| Err(anyhow!("a git reader thread panicked")))
             };
-            (join(untracked), join(staged), join(head), compared)
+            let staged = staged.map_or(Ok(Vec::new()), join);
+            let head = match head {
+                Some(h) => join(h),
+                None => Ok(head_here.clone().unwrap_or_default().into_bytes()),
+            };
+            (untracked.and_then(Started::finish), staged, head, compared)
         });
         // No commit yet (no HEAD to stage against), or a kernel without openat2.
         let (Ok(head), Some(compared)) = (head, compared) else {
@@ -505,6 +568,18 @@ impl Repo {
         }
         state.hidden = hidden_paths;
         Ok(Some(state))
+    }
+
+    /// Whether the index stages nothing against `head`: the tree its entries make is
+    /// HEAD's tree. `false` when that cannot be told here.
+    fn stages_nothing(&self, entries: &[hidden::IndexEntry], head: Option<&str>) -> bool {
+        let Some(head) = head else {
+            return false;
+        };
+        let Some(ours) = index_tree::tree_id(entries) else {
+            return false;
+        };
+        self.store.borrow_mut().tree_of_commit(head) == Some(ours)
     }
 
     /// The branch HEAD names, as `git status` gives it: `None` when detached.
@@ -1460,7 +1535,8 @@ mod tests {
         assert_eq!(codes(&own), codes(&by_git));
     }
 
-    /// Below the threshold, or with an index the reader does not know, git answers.
+    /// Below the threshold with something staged, or with an index the reader does not
+    /// know, git answers. Below it with nothing staged, the own comparison does.
     #[test]
     fn small_or_split_indexes_are_left_to_git() {
         let dir = tempfile::tempdir().unwrap();
@@ -1470,6 +1546,9 @@ mod tests {
         test_git(root, &["add", "-A"]);
         test_git(root, &["commit", "-qm", "a"]);
         let repo = Repo::discover(root).unwrap();
+        std::fs::write(root.join("a"), "a, edited\n").unwrap();
+        assert!(repo.work_state_own(2, None).unwrap().is_some());
+        test_git(root, &["add", "a"]);
         assert!(repo.work_state_own(2, None).unwrap().is_none());
         assert!(repo.work_state_own(0, None).unwrap().is_some());
         test_git(root, &["update-index", "--split-index"]);

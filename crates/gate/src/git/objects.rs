@@ -50,6 +50,36 @@ impl Store {
         self.try_lookup(commit, path).unwrap_or(Lookup::Unsure)
     }
 
+    /// The store, opened at the first call. Every lookup reads the commit and the trees
+    /// on its path again, and a packed object is often a chain of deltas: what was decoded
+    /// once is kept for the run (see [`super::decoded`]).
+    fn odb(&mut self) -> Option<&gix_odb::Handle> {
+        let dir = &self.dir;
+        self.odb
+            .get_or_insert_with(|| {
+                gix_odb::at(dir, HASH).ok().map(|mut odb| {
+                    odb.set_pack_cache(|| Box::<super::decoded::Entries>::default());
+                    odb.set_object_cache(|| Box::<super::decoded::Objects>::default());
+                    odb
+                })
+            })
+            .as_ref()
+    }
+
+    /// The tree id of `commit` (a full SHA-1 commit id), when the store holds that commit.
+    pub fn tree_of_commit(&mut self, commit: &str) -> Option<ObjectId> {
+        if commit.len() != HASH.len_in_hex() {
+            return None;
+        }
+        let id = ObjectId::from_hex(commit.as_bytes()).ok()?;
+        let odb = self.odb()?;
+        let mut buf = Vec::new();
+        let data = odb.try_find(&id, &mut buf).ok()??;
+        (data.kind == Kind::Commit)
+            .then(|| CommitRefIter::from_bytes(data.data, HASH).tree_id().ok())
+            .flatten()
+    }
+
     fn try_lookup(&mut self, commit: &str, path: &str) -> Option<Lookup> {
         // git reads `./`, `../` and empty components its own way: leave those to it.
         let parts: Vec<&str> = path.split('/').collect();
@@ -67,11 +97,7 @@ impl Store {
             return None;
         }
         let start = ObjectId::from_hex(commit.as_bytes()).ok()?;
-        let dir = &self.dir;
-        let odb = self
-            .odb
-            .get_or_insert_with(|| gix_odb::at(dir, HASH).ok())
-            .as_ref()?;
+        let odb = self.odb()?;
         let mut buf = Vec::new();
         let data = odb.try_find(&start, &mut buf).ok()??;
         let root = match data.kind {
