@@ -91,8 +91,9 @@ pub fn declared_with(
         let mut key = normalise(&line.text);
         let mut named = key.clone();
         // An attribute names no test: the line it decorates does, past other attributes
-        // (`#[test]` then `#[should_panic]`, `@Test` then `@Ignore`).
-        if attribute(&key) {
+        // (`#[test]` then `#[should_panic]`, `@Test` then `@Ignore`), unless the
+        // declaration follows it on its own line (`@Test void x() {`).
+        if attribute(&key) && !super::one_line_decl::names_itself(&key) {
             let decorated = (sig + 1..all.len())
                 .find(|&i| !all[i].trim().is_empty() && !attribute(all[i].trim_start()));
             if let Some(next) = decorated {
