@@ -36,7 +36,9 @@
 //! that arrived from elsewhere: the rename git misses because no body survived.
 //! Last, a test nothing else accounts for that a new test of another file holds by the
 //! words of its body (every word of its own, three quarters of all) was renamed and
-//! reworded as it moved (see [`super::hidden::carrier`]).
+//! reworded as it moved (see [`super::hidden::carrier`]). Then a test whose own values
+//! are rows of a table-driven or parameterised test the change wrote was folded into it
+//! (see [`super::folded`]).
 
 use super::folded;
 use super::harness;
