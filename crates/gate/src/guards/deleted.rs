@@ -36,8 +36,11 @@
 //! that arrived from elsewhere: the rename git misses because no body survived.
 //! Last, a test nothing else accounts for that a new test of another file holds by the
 //! words of its body (every word of its own, three quarters of all) was renamed and
-//! reworded as it moved (see [`super::hidden::carrier`]).
+//! reworded as it moved (see [`super::hidden::carrier`]). Then a test whose own values
+//! are rows of a table-driven or parameterised test the change wrote was folded into it
+//! (see [`super::folded`]).
 
+use super::folded;
 use super::harness;
 use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
 use super::languages::Lang;
@@ -201,6 +204,18 @@ pub fn deleted_tests(
                 if *n == 1 { "its" } else { "their" }
             )
         }));
+        places.extend(acc.tables.iter().map(|(j, name, n)| {
+            format!(
+                "{n} folded into the table `{name}` in `{}`",
+                deltas[*j].path
+            )
+        }));
+        if !acc.tables.is_empty() {
+            let names: Vec<String> = acc.left.iter().map(folded::shown).collect();
+            if !names.is_empty() {
+                places.push(format!("not among its rows: `{}`", names.join("`, `")));
+            }
+        }
         places.extend(
             acc.runners
                 .iter()
@@ -400,6 +415,11 @@ struct Accounted {
     /// the words of their bodies (its file's delta index, its name); see
     /// [`super::hidden::carrier`].
     carried: Vec<(usize, String)>,
+    /// Tests folded into a table that the count does not already show: see
+    /// [`super::folded`].
+    folded: u32,
+    /// The tables tests were folded into (file's delta index, name, how many it carries).
+    tables: Vec<(usize, String, u32)>,
     /// Placeholders removed (pending, or skipped and empty): nothing ran in them.
     empty: u32,
     /// Tests demoted to plain functions that a test of their file calls: they still run.
@@ -436,6 +456,7 @@ impl Accounted {
         self.moved.len() as u32
             + self.merged.len() as u32
             + self.carried.len() as u32
+            + self.folded
             + self.empty
             + self.called
             + runs
@@ -767,7 +788,95 @@ fn moved_out(
         }
     }
     carried(deltas, macros, &mut gains, &runners, drops, &mut out);
+    folds(deltas, tests, macros, &mut gains, drops, &mut out);
     out
+}
+
+/// Last, the tests left that are rows of a table the change wrote (see [`super::folded`]).
+/// A new table stands in the count for one of the tests it folds: in its own file the
+/// fall already says so, in another file it takes one of that file's room, as a move does.
+fn folds(
+    deltas: &[&FileDelta],
+    tests: &TestPaths,
+    macros: &TestMacros,
+    gains: &mut [Gain],
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    let builtin = TestPaths::default();
+    let mut tables: Option<Vec<folded::Table>> = None;
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        let mut room = drop.lost.map_or(0, |l| acc.owed(l));
+        if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
+            continue;
+        }
+        let tables = tables.get_or_insert_with(|| folded::tables(deltas, tests, macros));
+        if tables.is_empty() {
+            return;
+        }
+        let d = deltas[drop.at];
+        let (gone, stayed) = turnover(d, &builtin, macros);
+        let stands = pair_off(&mut gone.clone(), stayed);
+        let mut kept = old_tests(d, &builtin, macros);
+        for g in &gone {
+            if let Some(i) = kept.iter().position(|k| k == g) {
+                kept.swap_remove(i);
+            }
+        }
+        let kept: Vec<&Declared> = kept.iter().collect();
+        let mut order: Vec<usize> = (0..tables.len()).collect();
+        order.sort_by_key(|&k| tables[k].at != drop.at);
+        let mut by: BTreeMap<usize, u32> = BTreeMap::new();
+        let mut rest = Vec::new();
+        for t in std::mem::take(&mut acc.left) {
+            let mut skipped = false;
+            let siblings: Vec<&Declared> = gone
+                .iter()
+                .filter(|g| {
+                    let me = !skipped && **g == t;
+                    skipped |= me;
+                    !me
+                })
+                .collect();
+            let hit = (!t.body.is_empty())
+                .then(|| {
+                    order.iter().copied().find(|&k| {
+                        let table = &tables[k];
+                        folded::carries(&t, &siblings, &kept, table, table.at == drop.at)
+                    })
+                })
+                .flatten();
+            match hit {
+                Some(k) => *by.entry(k).or_default() += 1,
+                None => rest.push(t),
+            }
+        }
+        for (k, mut n) in by {
+            let table = &tables[k];
+            acc.tables.push((table.at, table.name.clone(), n));
+            if table.new && !(table.at == drop.at && stands.contains(&table.sig)) {
+                let slot = gains.iter_mut().find(|g| {
+                    g.at == table.at
+                        && g.at != drop.at
+                        && g.room > 0
+                        && g.tests.iter().any(|t| t.sig == table.sig)
+                });
+                match slot {
+                    Some(g) => {
+                        g.room -= 1;
+                        if let Some(i) = g.tests.iter().position(|t| t.sig == table.sig) {
+                            g.tests.remove(i);
+                        }
+                    }
+                    None => n -= 1,
+                }
+            }
+            let n = n.min(room);
+            room -= n;
+            acc.folded += n;
+        }
+        acc.left = rest;
+    }
 }
 
 /// The tests of `d`'s file as it is now, that run (not empty): what may call a test

@@ -15,6 +15,7 @@ mod dead_return;
 mod debug;
 mod deleted;
 mod eslint_blocks;
+mod folded;
 mod gated_return;
 mod go_build;
 mod grown_condition;
