@@ -88,25 +88,40 @@ pub fn asserts_type_error(views: &[LineView], at: usize) -> bool {
     }
 }
 
-/// The modules whose assertions are checked by the compiler alone: `expect-type`'s
-/// `expectTypeOf`, tsd's `expectType` and `expectError` (and tsd-lite's).
-const TYPE_ASSERTION_MODULES: &[&str] = &["expect-type", "tsd", "tsd-lite"];
+/// The functions of the type-assertion libraries, checked by the compiler alone:
+/// `expect-type`'s (and Vitest's) `expectTypeOf`, tsd's (and tsd-lite's) `expectType`,
+/// `expectNotType`, `expectAssignable`, `expectNotAssignable`, `expectError`.
+const TYPE_ASSERTIONS: &[&str] = &[
+    "expectTypeOf",
+    "expectType",
+    "expectNotType",
+    "expectAssignable",
+    "expectNotAssignable",
+    "expectError",
+];
 
 /// Whether a test file is a type-test module under a name the runners do not know
-/// (`extend.types.ts`): it imports a type-assertion library
-/// ([`TYPE_ASSERTION_MODULES`]) and declares no test a runner runs (no statement opens
-/// with `test`, `it` or `describe`). Nothing in it runs; the compiler checks it, so its
+/// (`extend.types.ts`): it imports a type-assertion function ([`TYPE_ASSERTIONS`]) and
+/// declares no test a runner runs (no statement opens with `test`, `it` or `describe`).
+/// Nothing in it checks anything at run time; the compiler checks it, so its
 /// `@ts-expect-error`s are its assertions, as in a `*.test-d.ts` file.
 pub fn type_test_module(views: &[LineView]) -> bool {
-    let imports = views.iter().any(|v| {
+    let mut importing = false;
+    let mut imports = false;
+    for v in views {
         let code = v.code.trim();
-        (code.starts_with("import ") || code.contains("require("))
-            && TYPE_ASSERTION_MODULES.iter().any(|m| {
-                ["'", "\""]
-                    .iter()
-                    .any(|q| code.contains(&format!("{q}{m}{q}")))
-            })
-    });
+        if code.starts_with("import ") || code.starts_with("import{") {
+            importing = true;
+        }
+        if importing || code.contains("require(") {
+            imports |= code
+                .split(|c: char| !ident_char(c))
+                .any(|w| TYPE_ASSERTIONS.contains(&w));
+        }
+        if importing && (code.contains(" from ") || code.ends_with(';') || code.contains("from\"")) {
+            importing = false;
+        }
+    }
     imports
         && !views.iter().any(|v| {
             let code = v.code.trim_start();
