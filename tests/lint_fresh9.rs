@@ -433,7 +433,9 @@ fn ts_expect_error_at_the_top_of_a_run_test_file_is_a_suppression() {
 fn kotlin(package: &str, header: &str, class: &str) -> String {
     let mut body = format!("{header}package {package}\n\nimport okio.Buffer\n\n");
     for i in 0..8 {
-        body.push_str(&format!("internal fun {class}{i}(b: Buffer) = b.size + {i}\n"));
+        body.push_str(&format!(
+            "internal fun {class}{i}(b: Buffer) = b.size + {i}\n"
+        ));
     }
     body
 }
@@ -471,7 +473,10 @@ fn a_file_wide_suppression_moves_with_its_code_into_a_new_file() {
         ],
         &|r| {
             r.remove("dns/-DnsCall.kt");
-            r.write("dns/-StateMachineCall.kt", &kotlin("dns", FILENAME, "machine"));
+            r.write(
+                "dns/-StateMachineCall.kt",
+                &kotlin("dns", FILENAME, "machine"),
+            );
         },
         &expect(vec![]),
     );

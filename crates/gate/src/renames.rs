@@ -196,7 +196,10 @@ pub fn pair(deleted: &[Side], added: &[Side]) -> Vec<Rename> {
 /// (`t_an.py` is 5 from `t_an_py39.py`, 6 from `t_py39.py`): their lengths less twice their
 /// longest common subsequence.
 fn name_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (base_name(a).chars().collect(), base_name(b).chars().collect());
+    let (a, b): (Vec<char>, Vec<char>) = (
+        base_name(a).chars().collect(),
+        base_name(b).chars().collect(),
+    );
     let mut row = vec![0usize; b.len() + 1];
     for &x in &a {
         let mut diagonal = 0;
@@ -306,7 +309,10 @@ mod tests {
         let added = [side("d/t2_an_py39.py", now), side("d/t2_py39.py", now)];
         assert_eq!(
             pairs(&pair(&deleted, &added)),
-            vec![("d/t2_an.py", "d/t2_an_py39.py", 75), ("d/t2.py", "d/t2_py39.py", 75)]
+            vec![
+                ("d/t2_an.py", "d/t2_an_py39.py", 75),
+                ("d/t2.py", "d/t2_py39.py", 75)
+            ]
         );
         assert_eq!(name_distance("d/t2_an.py", "t2_an_py39.py"), 5);
         assert_eq!(name_distance("t2_an.py", "t2_py39.py"), 6);

@@ -774,9 +774,8 @@ pub fn marker_findings(
         };
         // A suppression at the end of its statement goes with it wherever it went in
         // the file, a name of the statement replaced on the way (see [`one_path_replaced`]).
-        let carried = || {
-            old.next.is_none() && new.next.is_none() && one_path_replaced(old.text, new.text)
-        };
+        let carried =
+            || old.next.is_none() && new.next.is_none() && one_path_replaced(old.text, new.text);
         old.file == new.file
             && (places[old.file].same(old.line, new.line)
                 || (one_name_renamed(old.text, new.text) && code_same())
@@ -1587,7 +1586,10 @@ mod tests {
             // Names that share no word, a rule changed in the comment, other code.
             ("x = f(1)  # noqa", "y = f(1)  # noqa"),
             ("x = f(1)  # noqa: E501", "x = f(1)  # noqa: E502"),
-            ("x = f(1) // eslint-disable-line no-a-b", "x = f(1) // eslint-disable-line no-a-c"),
+            (
+                "x = f(1) // eslint-disable-line no-a-b",
+                "x = f(1) // eslint-disable-line no-a-c",
+            ),
             ("x = parse(a)  # noqa", "x = parse(a, b)  # noqa"),
             ("x = 1  # noqa", "x = 1  # noqa"),
         ] {

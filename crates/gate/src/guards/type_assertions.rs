@@ -118,7 +118,8 @@ pub fn type_test_module(views: &[LineView]) -> bool {
                 .split(|c: char| !ident_char(c))
                 .any(|w| TYPE_ASSERTIONS.contains(&w));
         }
-        if importing && (code.contains(" from ") || code.ends_with(';') || code.contains("from\"")) {
+        if importing && (code.contains(" from ") || code.ends_with(';') || code.contains("from\""))
+        {
             importing = false;
         }
     }
@@ -126,7 +127,9 @@ pub fn type_test_module(views: &[LineView]) -> bool {
         && !views.iter().any(|v| {
             let code = v.code.trim_start();
             matches!(head(code), "test" | "it" | "describe")
-                && code[head(code).len()..].trim_start().starts_with(['(', '.'])
+                && code[head(code).len()..]
+                    .trim_start()
+                    .starts_with(['(', '.'])
         })
 }
 
@@ -140,9 +143,8 @@ fn drives_a_fake(views: &[LineView], open: &[Open], at: usize, first: &str) -> b
     if rest.starts_with('.') || rest.starts_with("?.") {
         return views[..at].iter().any(|v| constructed(&v.code, name));
     }
-    innermost_function(views, open).is_some_and(|(params, test_callback)| {
-        !test_callback && params.iter().any(|p| p == name)
-    })
+    innermost_function(views, open)
+        .is_some_and(|(params, test_callback)| !test_callback && params.iter().any(|p| p == name))
 }
 
 /// Whether `code` binds `name` to a new object (`const s = new PassThrough()`, also with a
