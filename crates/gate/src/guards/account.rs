@@ -519,11 +519,14 @@ pub fn one_path_replaced(old: &str, new: &str) -> bool {
         .take_while(|(x, y)| x == y)
         .count();
     let (was, now) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    // Names joined by dots (`._click.testing`), never two names side by side
+    // (`testing import Result`: more of the statement than a path).
     let path = |p: &[&str]| {
+        let name = |t: &&str| t.starts_with(|c: char| c.is_alphabetic() || c == '_');
         !p.is_empty()
-            && p.iter()
-                .all(|t| *t == "." || t.starts_with(|c: char| c.is_alphabetic() || c == '_'))
-            && p.iter().any(|t| *t != ".")
+            && p.iter().all(|t| *t == "." || name(t))
+            && p.iter().any(name)
+            && !p.windows(2).any(|w| name(&w[0]) && name(&w[1]))
     };
     // The part replaced must be code: before any comment opens.
     let in_comment = a[..prefix]
@@ -1592,6 +1595,11 @@ mod tests {
             ),
             ("x = parse(a)  # noqa", "x = parse(a, b)  # noqa"),
             ("x = 1  # noqa", "x = 1  # noqa"),
+            // Another name imported from the moved module.
+            (
+                "from click.testing import CliRunner as ClickCliRunner  # noqa",
+                "from ._click.testing import Result  # noqa",
+            ),
         ] {
             assert!(!one_path_replaced(old, new), "{old} -> {new}");
         }
