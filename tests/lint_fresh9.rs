@@ -281,6 +281,10 @@ const REQUEST: &str = concat!(
     "\t\t\tthis.finish(error);\n",
     "\t\t});\n",
     "\t}\n",
+    "\n",
+    "\tget finished(): boolean {\n",
+    "\t\treturn this.done && this.flushed;\n",
+    "\t}\n",
     "}\n",
 );
 
@@ -293,6 +297,10 @@ fn request_with_helper(statement: &str) -> String {
         "\t\t}\n",
         "\n",
         "\t\tawait this._end(activeRequest);\n",
+        "\t}\n",
+        "\n",
+        "\tget finished(): boolean {\n",
+        "\t\treturn this.done && this.flushed;\n",
         "\t}\n",
         "\n",
         "\tprivate async _end(request: ClientRequest): Promise<void> {\n",
@@ -332,7 +340,7 @@ fn a_suppression_on_other_code_in_the_helper_is_new() {
     both_ways(
         &[("source/core/request.ts", REQUEST)],
         &writing(&[("source/core/request.ts", &new)]),
-        &expect(vec![("source/core/request.ts", 12)]),
+        &expect(vec![("source/core/request.ts", 16)]),
     );
 }
 
