@@ -10,8 +10,10 @@
 //!    (as a multiset, blank lines ignored, a trailing `\r` ignored) are at least
 //!    [`MIN_SIMILARITY_PERCENT`] of the longer file's lines. A qualifying pair with the
 //!    same file name goes first (a moved directory keeps its file names even when content
-//!    also moved between its files), then the best score; then path order, so the answer
-//!    is deterministic.
+//!    also moved between its files), then the best score; among equal scores the pair
+//!    whose file names differ least (variants written beside each other, `t_py39.py` and
+//!    `t_an_py39.py`, for `t.py` and `t_an.py`); then path order, so the answer is
+//!    deterministic.
 //!
 //! Cost is bounded: files over [`MAX_COMPARE_BYTES`] or holding a NUL byte (binary) only
 //! pair exactly, and the line comparisons stop after [`MAX_COMPARE_WORK`] lines compared in
@@ -154,16 +156,21 @@ pub fn pair(deleted: &[Side], added: &[Side]) -> Vec<Rename> {
             scored.push((shared * 100 / long, other_name, i, j));
         }
     }
+    // Equal shares (variants of one file added beside each other, `t_py39.py` and
+    // `t_an_py39.py`, each as like `t.py` as the other): the names that differ least.
+    let names_apart = |i: usize, j: usize| name_distance(deleted[i].path, added[j].path);
     scored.sort_by(|a, b| {
         (
             a.1,
             std::cmp::Reverse(a.0),
+            names_apart(a.2, a.3),
             deleted[a.2].path,
             added[a.3].path,
         )
             .cmp(&(
                 b.1,
                 std::cmp::Reverse(b.0),
+                names_apart(b.2, b.3),
                 deleted[b.2].path,
                 added[b.3].path,
             ))
@@ -183,6 +190,30 @@ pub fn pair(deleted: &[Side], added: &[Side]) -> Vec<Rename> {
     }
     out.sort_by(|a, b| a.to.cmp(&b.to));
     out
+}
+
+/// How many characters must be deleted from one file name and inserted to make the other
+/// (`t_an.py` is 5 from `t_an_py39.py`, 6 from `t_py39.py`): their lengths less twice their
+/// longest common subsequence.
+fn name_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (
+        base_name(a).chars().collect(),
+        base_name(b).chars().collect(),
+    );
+    let mut row = vec![0usize; b.len() + 1];
+    for &x in &a {
+        let mut diagonal = 0;
+        for (k, &y) in b.iter().enumerate() {
+            let above = row[k + 1];
+            row[k + 1] = if x == y {
+                diagonal + 1
+            } else {
+                above.max(row[k])
+            };
+            diagonal = above;
+        }
+    }
+    a.len() + b.len() - 2 * row[b.len()]
 }
 
 /// The sorted hashes of a text's non-blank lines; `None` for binary or oversized content
@@ -266,6 +297,25 @@ mod tests {
                 ("old/b.py", "new/b.py", 100)
             ]
         );
+    }
+
+    #[test]
+    fn equal_shares_pair_the_names_that_differ_least() {
+        // Both old files share as many lines with both new ones; each new name extends
+        // one old name.
+        let (plain, annotated) = ("import a\nx = 1\ny = 2\n", "import a\nx = 1\ny = 2\nz\n");
+        let now = "import a\nx = 1\ny = 2\nw\n";
+        let deleted = [side("d/t2.py", plain), side("d/t2_an.py", annotated)];
+        let added = [side("d/t2_an_py39.py", now), side("d/t2_py39.py", now)];
+        assert_eq!(
+            pairs(&pair(&deleted, &added)),
+            vec![
+                ("d/t2_an.py", "d/t2_an_py39.py", 75),
+                ("d/t2.py", "d/t2_py39.py", 75)
+            ]
+        );
+        assert_eq!(name_distance("d/t2_an.py", "t2_an_py39.py"), 5);
+        assert_eq!(name_distance("t2_an.py", "t2_py39.py"), 6);
     }
 
     #[test]

@@ -484,24 +484,66 @@ impl CodePlaces {
     }
 }
 
+/// A line's tokens: names (and numbers) whole, every other character alone, spacing
+/// dropped.
+fn tokens(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = s.trim_start();
+    while let Some(c) = rest.chars().next() {
+        let len = if c.is_alphanumeric() || c == '_' {
+            rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len())
+        } else {
+            c.len_utf8()
+        };
+        out.push(&rest[..len]);
+        rest = rest[len..].trim_start();
+    }
+    out
+}
+
+/// Whether line `new` is line `old` with one name or dotted path before its comment
+/// replaced by another that shares a word with it, and nothing else changed but spacing:
+/// a statement carried into an extracted helper with its variable renamed
+/// (`activeRequest.end(..)` -> `request.end(..)`), an import whose module moved
+/// (`from click.testing import X` -> `from ._click.testing import X`).
+pub fn one_path_replaced(old: &str, new: &str) -> bool {
+    let (a, b) = (tokens(old), tokens(new));
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (was, now) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    // Names joined by dots (`._click.testing`), never two names side by side
+    // (`testing import Result`: more of the statement than a path).
+    let path = |p: &[&str]| {
+        let name = |t: &&str| t.starts_with(|c: char| c.is_alphabetic() || c == '_');
+        !p.is_empty()
+            && p.iter().all(|t| *t == "." || name(t))
+            && p.iter().any(name)
+            && !p.windows(2).any(|w| name(&w[0]) && name(&w[1]))
+    };
+    // The part replaced must be code: before any comment opens.
+    let in_comment = a[..prefix]
+        .windows(2)
+        .any(|w| w[0] == "/" && (w[1] == "/" || w[1] == "*"))
+        || a[..prefix].contains(&"#");
+    path(was)
+        && path(now)
+        && !in_comment
+        && name_words(&was.join(" "))
+            .intersection(&name_words(&now.join(" ")))
+            .any(|w| !w.is_empty())
+}
+
 /// Whether line `new` is line `old` with one identifier renamed (`if not_mapped:` ->
 /// `if unmapped:`, everywhere it occurs on the line) and nothing else changed but spacing.
 pub fn one_name_renamed(old: &str, new: &str) -> bool {
-    fn tokens(s: &str) -> Vec<&str> {
-        let mut out = Vec::new();
-        let mut rest = s.trim_start();
-        while let Some(c) = rest.chars().next() {
-            let len = if c.is_alphanumeric() || c == '_' {
-                rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len())
-            } else {
-                c.len_utf8()
-            };
-            out.push(&rest[..len]);
-            rest = rest[len..].trim_start();
-        }
-        out
-    }
     let is_name = |t: &str| t.starts_with(|c: char| c.is_alphabetic() || c == '_');
     let (a, b) = (tokens(old), tokens(new));
     if a.len() != b.len() {
@@ -733,10 +775,15 @@ pub fn marker_findings(
                 .as_ref()
                 .is_some_and(|p| p.same(old.line, new.line))
         };
+        // A suppression at the end of its statement goes with it wherever it went in
+        // the file, a name of the statement replaced on the way (see [`one_path_replaced`]).
+        let carried =
+            || old.next.is_none() && new.next.is_none() && one_path_replaced(old.text, new.text);
         old.file == new.file
             && (places[old.file].same(old.line, new.line)
                 || (one_name_renamed(old.text, new.text) && code_same())
-                || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref()))
+                || hoisted(old, new, d.old_text.as_deref(), d.new_text.as_deref())
+                || carried())
     };
     let anywhere = |_: &Mark, _: &Mark| true;
     // Each file's new text lexed whole, read only when a skip may have moved into a body.
@@ -847,8 +894,10 @@ pub fn marker_findings(
             })
         };
         let near = |r: &Mark, a: &Mark| {
-            let gone_with_file =
-                kind == Kind::Lint && r.file != a.file && left_with_its_file(visible[r.file], r, a);
+            let gone_with_file = kind == Kind::Lint
+                && r.file != a.file
+                && (left_with_its_file(visible[r.file], r, a)
+                    || file_wide_between_kept_files(visible[r.file], visible[a.file], a));
             (!gone_with_file)
                 .then(|| shared_dirs(&old_path(visible[r.file]), &visible[a.file].path))
         };
@@ -929,6 +978,20 @@ pub fn marker_findings(
         *out.of_mut(kind) = findings(kind, visible, added.of(kind), &verdicts, &totals);
     }
     out
+}
+
+/// Whether `added` is a file-wide suppression (`@file:Suppress(..)`, `/* eslint-disable */`)
+/// in a file that existed before, and `from`, another file that lost one, still exists
+/// (kept or renamed): such a suppression covers the whole of its file, so one that left a
+/// file still there and one written into another existing file silence different code.
+/// Only a file the change deleted, or one it added (a file split, code moved out), can
+/// hand a file-wide suppression on.
+fn file_wide_between_kept_files(from: &FileDelta, to: &FileDelta, added: &Mark) -> bool {
+    let kept = |d: &FileDelta| matches!(d.kind, DeltaKind::Modified | DeltaKind::Renamed { .. });
+    kept(from)
+        && kept(to)
+        && Lang::from_path(&to.path)
+            .is_some_and(|lang| super::widen::file_wide(lang, &added.label, added.text))
 }
 
 /// Whether the suppression `removed`, of a file the change deleted, went with that file
@@ -1505,6 +1568,40 @@ mod tests {
             ("x = 1  # noqa", "x = 1  # noqa"),
         ] {
             assert!(!one_name_renamed(old, new), "{old} -> {new}");
+        }
+    }
+
+    #[test]
+    fn a_statement_with_one_path_replaced_is_told_from_other_edits() {
+        for (old, new) in [
+            (
+                "\t\t\tactiveRequest.end((error?: Error | null) => { // eslint-disable-line x",
+                "\t\trequest.end((error?: Error | null) => { // eslint-disable-line x",
+            ),
+            (
+                "from click.testing import CliRunner as ClickCliRunner  # noqa",
+                "from ._click.testing import CliRunner as ClickCliRunner  # noqa",
+            ),
+        ] {
+            assert!(one_path_replaced(old, new), "{old} -> {new}");
+        }
+        for (old, new) in [
+            // Names that share no word, a rule changed in the comment, other code.
+            ("x = f(1)  # noqa", "y = f(1)  # noqa"),
+            ("x = f(1)  # noqa: E501", "x = f(1)  # noqa: E502"),
+            (
+                "x = f(1) // eslint-disable-line no-a-b",
+                "x = f(1) // eslint-disable-line no-a-c",
+            ),
+            ("x = parse(a)  # noqa", "x = parse(a, b)  # noqa"),
+            ("x = 1  # noqa", "x = 1  # noqa"),
+            // Another name imported from the moved module.
+            (
+                "from click.testing import CliRunner as ClickCliRunner  # noqa",
+                "from ._click.testing import Result  # noqa",
+            ),
+        ] {
+            assert!(!one_path_replaced(old, new), "{old} -> {new}");
         }
     }
 

@@ -11,6 +11,7 @@
 //! parse, anything at all (every entry would look new).
 
 use super::clippy_groups;
+use super::config_gradle;
 use super::config_json;
 use super::config_ktlint;
 use super::config_text;
@@ -133,7 +134,8 @@ enum ConfigKind {
     SpotBugs,
     /// `.editorconfig`: ktlint rules `disabled` (see [`config_ktlint`]).
     EditorConfig,
-    /// A Gradle build script: ktlint rules `disabled` in an `editorConfigOverride` map.
+    /// A Gradle build script: ktlint rules `disabled` in an `editorConfigOverride` map,
+    /// animal-sniffer `ignore(..)`s, javac `-Xlint:-name` (see [`config_gradle`]).
     Gradle,
 }
 
@@ -168,7 +170,12 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Golangci => Some(config_yaml::golangci_exclusions(text)),
         ConfigKind::SpotBugs => Some(config_text::spotbugs_exclusions(text)),
         ConfigKind::EditorConfig => Some(config_ktlint::editorconfig_rules_off(text)),
-        ConfigKind::Gradle => Some(config_ktlint::gradle_rules_off(text)),
+        ConfigKind::Gradle => {
+            let mut all = config_ktlint::gradle_rules_off(text);
+            all.extend(config_gradle::animal_sniffer_ignores(text));
+            all.extend(config_gradle::javac_lints_off(text));
+            Some(all)
+        }
     }
 }
 

@@ -35,6 +35,7 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
             ("pylint: disable", false),
             ("pylint: skip-file", false),
             ("pyright: ignore", false),
+            ("ty: ignore", false),
             ("mypy: ignore-errors", false),
             ("ruff: noqa", false),
             ("flake8: noqa", true),
@@ -360,15 +361,30 @@ fn rust(cx: &LineCtx, out: &mut Vec<String>) {
     }
 }
 
-fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
-    const NAMES: &[&str] = &[
-        "SuppressWarnings",
-        "Suppress",
-        "SuppressLint",
-        "SuppressFBWarnings",
+/// Whether a JVM annotation's simple name says it silences a check: `Suppress` itself, or
+/// `Suppress` followed by what it silences when that is named as a check, a warning or a
+/// lint (`SuppressWarnings`, `SuppressFBWarnings`, `SuppressLint`, animal-sniffer's
+/// conventional `SuppressSignatureCheck`, forbidden-apis' `SuppressForbidden`). Other
+/// `Suppress..` annotations switch off something else (PowerMock's
+/// `SuppressStaticInitializationFor`, Lucene's `SuppressCodecs`).
+fn suppresses_a_check(name: &str) -> bool {
+    const WHAT: &[&str] = &[
+        "Warning",
+        "Warnings",
+        "Check",
+        "Checks",
+        "Lint",
+        "Forbidden",
     ];
+    name == "Suppress"
+        || name
+            .strip_prefix("Suppress")
+            .is_some_and(|what| WHAT.iter().any(|w| what.ends_with(w)))
+}
+
+fn jvm(cx: &LineCtx, out: &mut Vec<String>) {
     for ch in &cx.chains {
-        if !NAMES.contains(&ch.last()) {
+        if !suppresses_a_check(ch.last()) {
             continue;
         }
         let annotated = ch.before(&cx.toks) == Some(Tok::Punct('@'));

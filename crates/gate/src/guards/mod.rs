@@ -5,6 +5,7 @@
 mod account;
 mod clippy_groups;
 mod commented_tests;
+mod config_gradle;
 mod config_json;
 mod config_ktlint;
 mod config_lint;

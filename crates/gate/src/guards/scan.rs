@@ -595,7 +595,7 @@ fn may_assert(lang: Lang, is_test: bool, view: &LineView, found: &[String]) -> b
 /// Take the `@ts-expect-error` out of `found` when line `at` of the file asserts that the
 /// statement under it does not type-check.
 fn drop_type_assertion(views: &[LineView], at: usize, found: &mut Vec<String>) {
-    if type_assertions::asserts_type_error(views, at) {
+    if type_assertions::type_test_module(views) || type_assertions::asserts_type_error(views, at) {
         found.retain(|l| l != "@ts-expect-error");
     }
 }

@@ -7,7 +7,11 @@
 //! `_`-named declaration nobody reads, with no runtime check after it. A directive over
 //! code that runs for its effect (an assignment, `delete`, `await`, an argument given to
 //! `expect(..)`, a call whose effect the next statement checks) lets ill-typed input reach
-//! the code under test, and stays a suppression.
+//! the code under test, and stays a suppression. So does a call that answers or drives the
+//! code under test from inside a fake: a callback the fake was handed (`callback(null, ..)`
+//! in a mock `dnsLookup(host, options, callback)`), or a method of an object the test
+//! constructed with `new` (`stream.end('ok')` on a `new PassThrough()`): the call is the
+//! test's input, not a statement written for its type error.
 
 use super::lexer::LineView;
 
@@ -68,7 +72,7 @@ pub fn asserts_type_error(views: &[LineView], at: usize) -> bool {
     }
     let first = views[start].code.trim();
     let inert = bare_call(first) || unused_underscore(views, first);
-    if !inert {
+    if !inert || drives_a_fake(views, &depths.open, at, first) {
         return false;
     }
     let Some(end) = statement_end(views, start) else {
@@ -84,9 +88,141 @@ pub fn asserts_type_error(views: &[LineView], at: usize) -> bool {
     }
 }
 
+/// The functions of the type-assertion libraries, checked by the compiler alone:
+/// `expect-type`'s (and Vitest's) `expectTypeOf`, tsd's (and tsd-lite's) `expectType`,
+/// `expectNotType`, `expectAssignable`, `expectNotAssignable`, `expectError`.
+const TYPE_ASSERTIONS: &[&str] = &[
+    "expectTypeOf",
+    "expectType",
+    "expectNotType",
+    "expectAssignable",
+    "expectNotAssignable",
+    "expectError",
+];
+
+/// Whether a test file is a type-test module under a name the runners do not know
+/// (`extend.types.ts`): it imports a type-assertion function ([`TYPE_ASSERTIONS`]) and
+/// declares no test a runner runs (no statement opens with `test`, `it` or `describe`).
+/// Nothing in it checks anything at run time; the compiler checks it, so its
+/// `@ts-expect-error`s are its assertions, as in a `*.test-d.ts` file.
+pub fn type_test_module(views: &[LineView]) -> bool {
+    let mut importing = false;
+    let mut imports = false;
+    for v in views {
+        let code = v.code.trim();
+        if code.starts_with("import ") || code.starts_with("import{") {
+            importing = true;
+        }
+        if importing || code.contains("require(") {
+            imports |= code
+                .split(|c: char| !ident_char(c))
+                .any(|w| TYPE_ASSERTIONS.contains(&w));
+        }
+        if importing && (code.contains(" from ") || code.ends_with(';') || code.contains("from\""))
+        {
+            importing = false;
+        }
+    }
+    imports
+        && !views.iter().any(|v| {
+            let code = v.code.trim_start();
+            matches!(head(code), "test" | "it" | "describe")
+                && code[head(code).len()..]
+                    .trim_start()
+                    .starts_with(['(', '.'])
+        })
+}
+
+/// Whether the bare call `first` answers or drives the code under test (see the module's
+/// doc): its callee is a parameter of the innermost function around it, when that function
+/// is not a test's own callback (a fake's callback being called), or its receiver is a name
+/// the file bound to `new ..` before line `at` (an object the test built, being driven).
+fn drives_a_fake(views: &[LineView], open: &[Open], at: usize, first: &str) -> bool {
+    let name = head(first);
+    let rest = first[name.len()..].trim_start();
+    if rest.starts_with('.') || rest.starts_with("?.") {
+        return views[..at].iter().any(|v| constructed(&v.code, name));
+    }
+    innermost_function(views, open)
+        .is_some_and(|(params, test_callback)| !test_callback && params.iter().any(|p| p == name))
+}
+
+/// Whether `code` binds `name` to a new object (`const s = new PassThrough()`, also with a
+/// type or an `as` cast after it).
+fn constructed(code: &str, name: &str) -> bool {
+    let code = code.trim();
+    let Some(rest) = ["const ", "let ", "var "]
+        .iter()
+        .find_map(|k| code.strip_prefix(k))
+    else {
+        return false;
+    };
+    let Some(rest) = rest.trim_start().strip_prefix(name) else {
+        return false;
+    };
+    if rest.starts_with(ident_char) {
+        return false;
+    }
+    rest.split_once('=')
+        .is_some_and(|(ty, value)| !ty.contains('(') && value.trim_start().starts_with("new "))
+}
+
+/// The parameters of the innermost function whose body is open around a line, and whether
+/// that function is a test's callback (an argument of `test(..)`, `it(..)`, ..); `None`
+/// when no function body is open or its parameters are not on its first line.
+fn innermost_function(views: &[LineView], open: &[Open]) -> Option<(Vec<String>, bool)> {
+    for o in open.iter().rev().filter(|o| o.block) {
+        let line = &views[o.line].code;
+        let before: String = line.chars().take(o.col).collect();
+        let before = before.trim_end();
+        let arrow = before.strip_suffix("=>").map(str::trim_end);
+        let sig = arrow.unwrap_or(before);
+        let params = if let Some(inner) = sig.strip_suffix(')') {
+            let chars: Vec<char> = inner.chars().collect();
+            let mut depth = 0i32;
+            let mut from = None;
+            for i in (0..chars.len()).rev() {
+                match chars[i] {
+                    ')' => depth += 1,
+                    '(' if depth == 0 => {
+                        from = Some(i);
+                        break;
+                    }
+                    '(' => depth -= 1,
+                    _ => {}
+                }
+            }
+            let from = from?;
+            let callee: String = chars[..from].iter().collect();
+            let word = callee
+                .trim_end()
+                .rsplit(|c: char| !ident_char(c))
+                .next()
+                .unwrap_or("");
+            if ["if", "for", "while", "switch", "catch", "with"].contains(&word) {
+                continue;
+            }
+            let list: String = chars[from + 1..].iter().collect();
+            list.split(',')
+                .map(|p| head(p.trim().trim_start_matches("...")).to_string())
+                .filter(|p| !p.is_empty())
+                .collect()
+        } else if arrow.is_some() {
+            let name = sig.rsplit(|c: char| !ident_char(c)).next().unwrap_or("");
+            vec![name.to_string()]
+        } else {
+            continue;
+        };
+        return Some((params, runtime_check(head(line.trim_start()))));
+    }
+    None
+}
+
 #[derive(Clone, Copy)]
 struct Open {
     line: usize,
+    /// The column (in characters) of the bracket.
+    col: usize,
     /// A block's `{` (after `)`, `=>`, `;`, `{`, `}`, `else`, `try`, `finally`, `do` or at
     /// the top), not an object literal's.
     block: bool,
@@ -108,16 +244,21 @@ fn depths_before(views: &[LineView], at: usize) -> Option<Depths> {
     let mut word = String::new();
     for (i, view) in views.iter().enumerate().take(at) {
         at_start.push(open.len());
-        for c in view.code.chars() {
+        for (col, c) in view.code.chars().enumerate() {
             match c {
                 '(' | '[' => open.push(Open {
                     line: i,
+                    col,
                     block: false,
                 }),
                 '{' => {
                     let block = matches!(last, ' ' | ')' | '>' | ';' | '{' | '}')
                         || ["else", "try", "finally", "do"].contains(&word.as_str());
-                    open.push(Open { line: i, block });
+                    open.push(Open {
+                        line: i,
+                        col,
+                        block,
+                    });
                 }
                 ')' | ']' | '}' => {
                     open.pop()?;
@@ -309,6 +450,28 @@ mod tests {
         assert!(check(
             "test(\"a\", () => {\n  // @ts-expect-error\n  const _s: Std = schema;\n});\n"
         ));
+        // A test's own parameter called, a method of an object made by a factory.
+        assert!(check(
+            "test('a', async (t, server, got) => {\n  // @ts-expect-error\n  got('', {bad: 1});\n});\n"
+        ));
+        assert!(check(
+            "test('a', () => {\n  const s = z.string();\n  // @ts-expect-error\n  s.min('3');\n});\n"
+        ));
+    }
+
+    #[test]
+    fn a_test_file_that_only_asserts_types_is_a_type_test_module() {
+        let module = |src: &str| type_test_module(&lex(&Lang::Js.syntax(), src, usize::MAX));
+        assert!(module(
+            "import {expectTypeOf} from 'expect-type';\n// @ts-expect-error\nconst o: Options = {url: 1};\nexpectTypeOf(f()).toEqualTypeOf<string>();\n"
+        ));
+        // A test a runner runs; no type-assertion library.
+        assert!(!module(
+            "import {expectTypeOf} from 'expect-type';\ntest('a', () => {\n  expectTypeOf(f()).toEqualTypeOf<string>();\n});\n"
+        ));
+        assert!(!module(
+            "import {helper} from './helper';\n// @ts-expect-error\nconst o: Options = {url: 1};\n"
+        ));
     }
 
     #[test]
@@ -329,6 +492,9 @@ mod tests {
             "const f = () =>\n  // @ts-expect-error\n  g(1);\n",
             // At the top of the module.
             "// @ts-expect-error\naxios.get(1);\n",
+            // A fake answering the callback it was handed, or driving an object the test built.
+            "it('x', async () => {\n  await got({\n    lookup(host, options, callback) {\n      if (options.all) {\n        // @ts-expect-error\n        callback(null, '127.0.0.1', 4);\n      }\n    },\n  });\n})\n",
+            "it('x', () => {\n  const m = new PassThrough() as unknown as Message;\n  setImmediate(() => {\n    // @ts-expect-error\n    m.end('ok');\n  });\n})\n",
         ] {
             assert!(!check(src), "{src}");
         }
