@@ -74,7 +74,7 @@ fn an_existing_alias_put_on_a_new_test_is_a_new_skip() {
 
 #[test]
 fn an_alias_in_params_and_pytestmark_of_a_relative_import_is_a_skip() {
-    let path = "tests/sub/test_mod.py";
+    const PATH: &str = "tests/sub/test_mod.py";
     let text = concat!(
         "import pytest\n",
         "\n",
@@ -95,8 +95,8 @@ fn an_alias_in_params_and_pytestmark_of_a_relative_import_is_a_skip() {
     );
     both_ways(
         &[(UTILS, UTILS_TEXT), (TEST, TEST_TEXT)],
-        &writing(&[(path, text)]),
-        &skips_at(&[(path, 5), (path, 12)]),
+        &writing(&[(PATH, text)]),
+        &skips_at(&[(PATH, 5), (PATH, 12)]),
     );
 }
 
