@@ -66,15 +66,16 @@ fn an_assumption_over_a_burst_parameter_the_change_added_is_no_skip() {
 
 #[test]
 fn an_assumption_over_a_burst_parameter_the_class_had_is_a_skip() {
-    let before = BURST.replace(
-        "    assumeTrue(installedOn == InstalledOn.Call)\n",
-        "",
-    );
+    let before = BURST.replace("    assumeTrue(installedOn == InstalledOn.Call)\n", "");
     both_ways(
         &[(PATH, &before)],
         &writing(&[(PATH, BURST)]),
         &|code, receipt, mode| {
-            assert_eq!(skips(receipt), vec![(PATH.to_string(), 18)], "{mode}: {receipt}");
+            assert_eq!(
+                skips(receipt),
+                vec![(PATH.to_string(), 18)],
+                "{mode}: {receipt}"
+            );
             assert_eq!(code, Some(3), "{mode}");
         },
     );
@@ -87,7 +88,11 @@ fn a_constructor_property_of_a_class_not_run_by_burst_is_no_parameter() {
         &[(PATH, PLAIN)],
         &writing(&[(PATH, &plain_ctor)]),
         &|code, receipt, mode| {
-            assert_eq!(skips(receipt), vec![(PATH.to_string(), 17)], "{mode}: {receipt}");
+            assert_eq!(
+                skips(receipt),
+                vec![(PATH.to_string(), 17)],
+                "{mode}: {receipt}"
+            );
             assert_eq!(code, Some(3), "{mode}");
         },
     );

@@ -112,7 +112,11 @@ pub fn imports(text: &str) -> Vec<Import> {
                 i += 1;
             }
         }
-        let names = names.trim_start_matches('(').split(')').next().unwrap_or("");
+        let names = names
+            .trim_start_matches('(')
+            .split(')')
+            .next()
+            .unwrap_or("");
         let bound: Vec<(String, String)> = names
             .split(',')
             .filter_map(|part| {
@@ -211,7 +215,12 @@ pub fn for_change(
     is_test: &dyn Fn(&str) -> bool,
     near: &Near,
 ) -> (Vec<Vec<Alias>>, Vec<Vec<Alias>>) {
-    let none = || (vec![Vec::new(); deltas.len()], vec![Vec::new(); deltas.len()]);
+    let none = || {
+        (
+            vec![Vec::new(); deltas.len()],
+            vec![Vec::new(); deltas.len()],
+        )
+    };
     let old_path = |d: &FileDelta| match &d.kind {
         DeltaKind::Renamed { from } => from.clone(),
         _ => d.path.clone(),
@@ -369,7 +378,8 @@ pub fn applied<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
                     }
                 }
                 Some(Tok::Ident(n)) if depth == 1 => {
-                    let opens = cx.punct(j - 1, '[') || cx.punct(j - 1, '(') || cx.punct(j - 1, ',');
+                    let opens =
+                        cx.punct(j - 1, '[') || cx.punct(j - 1, '(') || cx.punct(j - 1, ',');
                     let closes = matches!(cx.tok(j + 1), Some(Tok::Punct(',' | ']' | ')')));
                     if opens && closes {
                         out.push(n);
@@ -442,7 +452,10 @@ mod tests {
         let a = alias("needs_win");
         assert_eq!(found("@needs_win", &a).len(), 1);
         assert_eq!(found("pytest.param(1, marks=needs_win),", &a).len(), 1);
-        assert_eq!(found("pytest.param(1, marks=[needs_win, other]),", &a).len(), 1);
+        assert_eq!(
+            found("pytest.param(1, marks=[needs_win, other]),", &a).len(),
+            1
+        );
         assert_eq!(found("pytestmark = needs_win", &a).len(), 1);
         assert_eq!(found("pytestmark = [needs_win]", &a).len(), 1);
         assert!(found("@needs_win.with_args(x)", &a).is_empty());

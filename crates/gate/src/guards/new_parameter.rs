@@ -169,7 +169,9 @@ fn burst_properties(toks: &[Tok]) -> Vec<String> {
         return out;
     };
     // The first class declared after the annotation, and its constructor's list.
-    let Some(class) = (at..toks.len()).find(|&i| ident(i) == Some("class") && ident(i + 1).is_some()) else {
+    let Some(class) =
+        (at..toks.len()).find(|&i| ident(i) == Some("class") && ident(i + 1).is_some())
+    else {
         return out;
     };
     let Some(open) = (class + 2..toks.len().min(class + 12)).find(|&i| punct(i, '(')) else {
