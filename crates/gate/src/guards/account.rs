@@ -682,6 +682,7 @@ pub fn marker_findings(
     enabled: scan::Enabled,
     tests: &TestPaths,
     new_counts: &[Option<TestCounts>],
+    old_aliases: &[Vec<super::mark_aliases::Alias>],
 ) -> scan::MarkerFindings {
     let old_path = |d: &FileDelta| match &d.kind {
         DeltaKind::Renamed { from } => from.clone(),
@@ -728,6 +729,7 @@ pub fn marker_findings(
                         .get(skip_helpers::package_of(from))
                         .map_or(&[], Vec::as_slice),
                     change_helpers: &change_helpers,
+                    mark_aliases: old_aliases.get(i).map_or(&[], Vec::as_slice),
                 };
                 scan::scan(&side, lang, tests.is_test(from), need, None, &mut removed);
             }
@@ -746,6 +748,7 @@ pub fn marker_findings(
                         .get(skip_helpers::package_of(from))
                         .map_or(&[], Vec::as_slice),
                     change_helpers: &change_helpers,
+                    mark_aliases: old_aliases.get(i).map_or(&[], Vec::as_slice),
                 };
                 scan::scan(
                     &side,
@@ -1343,6 +1346,10 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
         let parameter = match (jvm(m.file), d.new_text.as_deref(), d.old_text.as_deref()) {
             (Some(lang), Some(new), Some(old)) => {
                 new_parameter::assumes_new_parameter(&m.label, m.line, lang, new, old)
+            }
+            // A test class the change adds: every parameter of it is new.
+            (Some(lang), Some(new), None) if matches!(d.kind, DeltaKind::Added) => {
+                new_parameter::assumes_new_parameter(&m.label, m.line, lang, new, "")
             }
             _ => false,
         };

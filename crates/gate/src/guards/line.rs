@@ -25,6 +25,8 @@ pub struct LineCtx<'a> {
     /// (`const skip = false`, see [`super::skips::js_options_off`]): the shorthand
     /// `{ skip }` given to a test then skips nothing.
     pub options_off: &'a [String],
+    /// The pytest skip marks the file applies by name (see [`super::mark_aliases`]).
+    pub mark_aliases: &'a [super::mark_aliases::Alias],
 }
 
 impl<'a> LineCtx<'a> {
@@ -40,6 +42,7 @@ impl<'a> LineCtx<'a> {
             skip_helpers: &[],
             raw: "",
             options_off: &[],
+            mark_aliases: &[],
         }
     }
 

@@ -34,6 +34,7 @@ mod languages;
 mod lexer;
 mod line;
 mod lint;
+mod mark_aliases;
 mod merged;
 mod miri_gates;
 mod module_wide;
@@ -318,6 +319,12 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     } else {
         Vec::new()
     };
+    // pytest skip marks applied by name, on each side of each file.
+    let aliases = if enabled.skips {
+        mark_aliases::for_change(&visible, &|p| tests.is_test(p), near)
+    } else {
+        Default::default()
+    };
     // Skip lines the diff kept over a declaration that changed (see [`kept_skips`]): the
     // removed and the added side of each file.
     let kept: Vec<(Vec<Line>, Vec<Line>)> = visible
@@ -374,6 +381,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                     .get(skip_helpers::package_of(&d.path))
                     .map_or(&[], Vec::as_slice),
                 change_helpers: &change_helpers,
+                mark_aliases: aliases.0.get(i).map_or(&[], Vec::as_slice),
             };
             let skips_added = scan::scan(
                 &side,
@@ -408,8 +416,15 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
             }
         }
     }
-    let mut markers =
-        account::marker_findings(&visible, &added, &kept, enabled, &tests, &new_counts);
+    let mut markers = account::marker_findings(
+        &visible,
+        &added,
+        &kept,
+        enabled,
+        &tests,
+        &new_counts,
+        &aliases.1,
+    );
     markers.skips.extend(rises);
     if enabled.skips {
         markers.skips.extend(go_build::findings(&visible));

@@ -117,6 +117,9 @@ fn parameters(lang: Lang, views: &[super::lexer::LineView]) -> HashSet<String> {
     let punct = |i: usize, c: char| toks.get(i) == Some(&Tok::Punct(c));
     let parameterized = toks.contains(&Tok::Ident("Parameterized"));
     let mut out = HashSet::new();
+    if lang == Lang::Kotlin {
+        out.extend(burst_properties(&toks));
+    }
     for i in 0..toks.len() {
         // `@Parameter`, `@Parameterized.Parameter(1)`: the field is the name before the
         // `;` or `=` that ends its declaration.
@@ -145,6 +148,50 @@ fn parameters(lang: Lang, views: &[super::lexer::LineView]) -> HashSet<String> {
             && !punct(i + 5, '(')
         {
             out.insert(ident(i + 2).unwrap_or_default().to_string());
+        }
+    }
+    out
+}
+
+/// The properties declared in the primary constructor of a Kotlin class annotated
+/// `@Burst`: Burst runs each test of such a class once per value of each constructor
+/// parameter (the values of its enum type, or `burstValues(..)` of its default), so each is
+/// a parameter as a JUnit `@Parameter` field is. A test body reads only the `val`/`var`
+/// ones.
+fn burst_properties(toks: &[Tok]) -> Vec<String> {
+    let ident = |i: usize| match toks.get(i) {
+        Some(Tok::Ident(s)) => Some(*s),
+        _ => None,
+    };
+    let punct = |i: usize, c: char| toks.get(i) == Some(&Tok::Punct(c));
+    let mut out = Vec::new();
+    let Some(at) = (0..toks.len()).find(|&i| punct(i, '@') && ident(i + 1) == Some("Burst")) else {
+        return out;
+    };
+    // The first class declared after the annotation, and its constructor's list.
+    let Some(class) =
+        (at..toks.len()).find(|&i| ident(i) == Some("class") && ident(i + 1).is_some())
+    else {
+        return out;
+    };
+    let Some(open) = (class + 2..toks.len().min(class + 12)).find(|&i| punct(i, '(')) else {
+        return out;
+    };
+    if punct(open - 1, '>') || ident(open - 1) == Some("constructor") || open == class + 2 {
+        let mut depth = 0usize;
+        for i in open..toks.len() {
+            if punct(i, '(') || punct(i, '<') || punct(i, '[') {
+                depth += 1;
+            } else if punct(i, ')') || punct(i, '>') || punct(i, ']') {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            } else if depth == 1 && matches!(ident(i), Some("val" | "var")) {
+                if let Some(name) = ident(i + 1) {
+                    out.push(name.to_string());
+                }
+            }
         }
     }
     out

@@ -252,6 +252,9 @@ pub struct FileLines<'a, 'p> {
     /// The skip helpers of the change's test files on this side (see
     /// [`skip_helpers::in_change`]).
     pub change_helpers: &'p [skip_helpers::Declaring],
+    /// The pytest skip marks the file applies by name on this side (see
+    /// [`super::mark_aliases`]).
+    pub mark_aliases: &'p [super::mark_aliases::Alias],
 }
 
 /// Collect the markers of the enabled guards on `f`'s lines. Returns how many skip markers
@@ -306,6 +309,7 @@ pub fn scan<'a>(
         cx.skip_helpers = &helpers;
         cx.raw = &line.text;
         cx.options_off = &options_off;
+        cx.mark_aliases = f.mark_aliases;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
             if kind == Kind::Lint && may_assert(lang, is_test, &view, &found) {

@@ -129,6 +129,7 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
         Lang::Shell | Lang::Data => {}
     }
     super::skip_helpers::calls(cx, cx.skip_helpers, &mut out);
+    super::mark_aliases::uses(cx, cx.mark_aliases, &mut out);
     out
 }
 
