@@ -601,7 +601,7 @@ fn unaffixed(name: &str) -> String {
 }
 
 /// What follows the bracket that closes an opened one (`open` already consumed).
-fn closing(text: &str, open: char, close: char) -> Option<&str> {
+pub(super) fn closing(text: &str, open: char, close: char) -> Option<&str> {
     let mut depth = 1;
     for (i, c) in text.char_indices() {
         if c == open {

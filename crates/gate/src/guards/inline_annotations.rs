@@ -3,6 +3,8 @@
 //! names the test: the next line is its first statement (`class Example {`), and reading
 //! it as the naming line would give every such test of a file one name and an empty body.
 
+use super::hidden::closing;
+
 /// What follows the annotations at the start of `line` (whitespace-normalised): `@Name`,
 /// `@a.b.Name(args)`, `#[attr(..)]`, `[Attr(..)]`, as many as there are, arguments
 /// followed over nested brackets. `None` when the line does not open with one, or one is
@@ -33,22 +35,6 @@ fn past_annotations(line: &str) -> Option<&str> {
         seen = true;
         rest = after.trim_start();
     }
-}
-
-/// What follows the bracket that closes one already opened.
-fn closing(text: &str, open: char, close: char) -> Option<&str> {
-    let mut depth = 1;
-    for (i, c) in text.char_indices() {
-        if c == open {
-            depth += 1;
-        } else if c == close {
-            depth -= 1;
-            if depth == 0 {
-                return Some(&text[i + 1..]);
-            }
-        }
-    }
-    None
 }
 
 /// The declaration on `line` past the annotations it opens with, when there is one: code,
