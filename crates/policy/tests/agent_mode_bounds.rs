@@ -3,7 +3,8 @@
 use policy::agent::{decide, AgentContext};
 use policy::{Decision, Profile, Verdict};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::sync::mpsc;
+use std::time::Duration;
 
 fn ctx(profile: Profile) -> AgentContext {
     AgentContext {
@@ -17,37 +18,44 @@ fn ctx(profile: Profile) -> AgentContext {
     }
 }
 
-/// The PreToolUse hook's own deadline: a decision past it would reach the agent's hook
-/// timeout, which fails open. This catches hangs, not slowness; speed is measured in
-/// bench/policy.sh, never asserted in tests.
-const BOUND: Duration = Duration::from_secs(10);
+/// A watchdog for hangs (an exponential walk, a loop that never ends), far above any
+/// honest time on a loaded machine: speed is measured in bench/policy.sh, never here.
+const HANG: Duration = Duration::from_secs(300);
 
 /// Decide on a thread with a small stack, as a hook process's worst case would be.
-fn decide_small_stack(cmd: String, profile: Profile) -> (Decision, Duration) {
-    std::thread::Builder::new()
+fn decide_small_stack(cmd: String, profile: Profile) -> Decision {
+    let shown: String = cmd.chars().take(40).collect();
+    let (tx, rx) = mpsc::channel();
+    let worker = std::thread::Builder::new()
         .stack_size(2 * 1024 * 1024)
         .spawn(move || {
-            let t = Instant::now();
-            let d = decide(&cmd, &ctx(profile));
-            (d, t.elapsed())
+            // The receiver is gone only when the watchdog already failed the test.
+            let _ = tx.send(decide(&cmd, &ctx(profile)));
         })
-        .unwrap()
-        .join()
-        .expect("decide must not panic or overflow")
+        .unwrap();
+    match rx.recv_timeout(HANG) {
+        Ok(d) => {
+            worker.join().expect("decide must not panic or overflow");
+            d
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            panic!("{shown}...: decide panicked or overflowed its stack")
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("{shown}...: no decision: a hang"),
+    }
 }
 
 #[track_caller]
 fn bounded(cmd: String, rule: &str) {
     let shown: String = cmd.chars().take(40).collect();
-    let (d, took) = decide_small_stack(cmd.clone(), Profile::Standard);
-    assert!(took < BOUND, "{shown}...: took {took:?}");
+    let d = decide_small_stack(cmd.clone(), Profile::Standard);
     assert_eq!(
         (d.decision, d.rule.as_str()),
         (Verdict::Ask, rule),
         "{shown}...: {d:?}"
     );
     assert!(!d.reason.is_empty());
-    let (d, _) = decide_small_stack(cmd, Profile::Strict);
+    let d = decide_small_stack(cmd, Profile::Strict);
     assert_eq!(
         (d.decision, d.rule.as_str()),
         (Verdict::Deny, rule),
@@ -112,8 +120,7 @@ fn deep_bash_c_and_eval_nesting_is_bounded() {
     for _ in 0..14 {
         cmd = format!("sh -c {}", shell_quote(&cmd));
     }
-    let (d, took) = decide_small_stack(cmd, Profile::Standard);
-    assert!(took < BOUND, "took {took:?}");
+    let d = decide_small_stack(cmd, Profile::Standard);
     assert_eq!(d.rule, "parse.bounds", "{d:?}");
     // Inside the bound the innermost command is still found.
     let mut cmd = "rm -rf /".to_string();
@@ -175,15 +182,12 @@ fn shell_quote(s: &str) -> String {
 
 #[test]
 fn many_commands_are_bounded() {
-    // 120 KB of commands: parsing is linear, but a debug build on a busy machine needs
-    // the larger allowance (release figures: bench/policy.sh).
+    // 120 KB of commands: parsing is linear (release figures: bench/policy.sh).
     let many = "true; ".repeat(20_000);
-    let (d, took) = decide_small_stack(many, Profile::Standard);
-    assert!(took < BOUND * 4, "took {took:?}");
+    let d = decide_small_stack(many, Profile::Standard);
     assert_eq!(d.rule, "parse.bounds", "{d:?}");
     let subs = "echo $(true) ".repeat(10_000);
-    let (d, took) = decide_small_stack(subs, Profile::Standard);
-    assert!(took < BOUND * 4, "took {took:?}");
+    let d = decide_small_stack(subs, Profile::Standard);
     assert_ne!(d.decision, Verdict::Allow, "{}", d.rule);
 }
 
@@ -191,12 +195,11 @@ fn many_commands_are_bounded() {
 fn nul_bytes_and_lossy_invalid_utf8_decide() {
     let bytes = b"rm -rf /\xff\xfe\x00 && echo \x00ok";
     let lossy = String::from_utf8_lossy(bytes).into_owned();
-    let (d, took) = decide_small_stack(lossy, Profile::Standard);
-    assert!(took < BOUND);
+    let d = decide_small_stack(lossy, Profile::Standard);
     assert_ne!(d.decision, Verdict::Allow, "{d:?}");
-    let (d, _) = decide_small_stack("echo a\0b".into(), Profile::Standard);
+    let d = decide_small_stack("echo a\0b".into(), Profile::Standard);
     assert!(matches!(d.decision, Verdict::Allow | Verdict::Ask), "{d:?}");
-    let (d, _) = decide_small_stack("\0\0\0".into(), Profile::Standard);
+    let d = decide_small_stack("\0\0\0".into(), Profile::Standard);
     assert_ne!(d.decision, Verdict::Deny, "{d:?}");
 }
 
