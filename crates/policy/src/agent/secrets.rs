@@ -40,6 +40,13 @@ impl Analyzer<'_> {
         if self.secret_named.is_some() {
             return;
         }
+        if dumps_environment(name, &words) {
+            self.secret_named = Some(Named {
+                word: display.to_string(),
+                pattern: "the whole environment, where tokens and keys live".to_string(),
+            });
+            return;
+        }
         let mut skip_next = false;
         let mut words: Vec<&Arg> = Vec::new();
         for a in rest {
@@ -105,9 +112,18 @@ impl Analyzer<'_> {
                 candidates.push(v.split(';').next().unwrap_or(v));
             }
         }
+        // socat's addresses, `FILE:PATH,opts` (`OPEN:`, `GOPEN:`, ...).
+        if let Some((kind, v)) = text.split_once(':') {
+            if !kind.is_empty() && kind.chars().all(|c| c.is_ascii_alphabetic()) {
+                candidates.push(v.split(',').next().unwrap_or(v));
+            }
+        }
         for c in candidates {
             if c.is_empty() || c.contains("://") {
                 continue;
+            }
+            if is_process_environment(c) {
+                return Some("the environment of a process".to_string());
             }
             for path in self.resolve_word(c, st) {
                 if self.holds_the_workspace(&path) {
@@ -168,6 +184,32 @@ impl Analyzer<'_> {
             home,
         ))
     }
+}
+
+/// A program that prints every environment variable (`env`, `printenv`, `export -p`,
+/// `declare -x`): API tokens and keys live there, so with a sender in the same string it
+/// is a secret leaving the machine. `env CMD` runs CMD instead; `printenv NAME` prints one
+/// variable the command chose.
+fn dumps_environment(name: &str, words: &[&str]) -> bool {
+    let operands = words.iter().filter(|w| !w.starts_with('-')).count();
+    match name {
+        "env" | "printenv" => operands == 0,
+        "export" => words.is_empty() || words.iter().all(|w| *w == "-p"),
+        "declare" | "typeset" => {
+            operands == 0
+                && words
+                    .iter()
+                    .any(|w| w.starts_with('-') && w[1..].contains(['x', 'p']))
+        }
+        _ => false,
+    }
+}
+
+/// `/proc/self/environ`, `/proc/PID/environ`: a process's environment read as a file.
+fn is_process_environment(path: &str) -> bool {
+    path.strip_prefix("/proc/")
+        .and_then(|p| p.strip_suffix("/environ"))
+        .is_some_and(|pid| !pid.is_empty() && !pid.contains('/'))
 }
 
 /// The path is the secret, lies under it, or is a directory above it (`~/.ssh` names
