@@ -448,9 +448,10 @@ impl Analyzer<'_> {
                         .collect();
                     let from_file = rest.get(end).is_some_and(|a| a.is("::::"));
                     let literal: Option<Vec<&str>> = template.iter().map(|a| a.text()).collect();
-                    if let (true, Some(texts)) =
-                        (inputs.is_empty() || from_file, literal.filter(|t| !t.is_empty()))
-                    {
+                    if let (true, Some(texts)) = (
+                        inputs.is_empty() || from_file,
+                        literal.filter(|t| !t.is_empty()),
+                    ) {
                         // GNU parallel quotes each input as one word: an argument only
                         // known when it runs, as xargs appends (`$(cat)` is such a word).
                         let unknown = "\"$(cat)\"";

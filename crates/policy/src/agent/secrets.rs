@@ -33,7 +33,9 @@ impl Analyzer<'_> {
         }
         let words: Vec<&str> = rest.iter().map(|a| a.text().unwrap_or(&a.raw)).collect();
         let fed = stdin.piped || stdin.text.is_some() || !stdin.files.is_empty();
-        let sends = programs::sends_over_network(name, &words, fed);
+        let interpreter = programs::is_interpreter(name);
+        let code_sends = interpreter && words.iter().any(|w| calls_the_network(w));
+        let sends = code_sends || programs::sends_over_network(name, &words, fed);
         if sends && self.sender.is_none() {
             self.sender = Some((name.to_string(), display.to_string()));
         }
@@ -71,6 +73,32 @@ impl Analyzer<'_> {
             _ => Vec::new(),
         };
         words.extend(fed_words.iter());
+        // Inline code names paths inside its string literals: `open('.env')`,
+        // `readFileSync(os.homedir() + '/.ssh/id_rsa')` reach no further than the literal.
+        // A literal joined to the home directory (`os.homedir() + '/.ssh/id_rsa'`,
+        // `$ENV{HOME} . "/.aws"`) is also read below home.
+        let mut literals: Vec<Arg> = Vec::new();
+        if interpreter {
+            for code in rest
+                .iter()
+                .filter_map(|a| a.text())
+                .filter(|t| programs::looks_like_code(t))
+            {
+                let from_home = ["HOME", "homedir", "expanduser", "Dir.home", "home_dir"]
+                    .iter()
+                    .any(|m| code.contains(m));
+                for piece in code.split(|c: char| "'\"`(),;[]{}+ \t\n".contains(c)) {
+                    if piece.is_empty() {
+                        continue;
+                    }
+                    literals.push(Arg::literal(piece));
+                    if from_home && piece.starts_with('/') {
+                        literals.push(Arg::literal(&format!("~{piece}")));
+                    }
+                }
+            }
+        }
+        words.extend(literals.iter());
         for a in words {
             let text = a.text().unwrap_or(&a.raw);
             if let Some(pattern) = self.secret_in(text, st) {
@@ -203,6 +231,39 @@ fn dumps_environment(name: &str, words: &[&str]) -> bool {
         }
         _ => false,
     }
+}
+
+/// Inline code that opens a connection: the standard network calls of the languages
+/// loopgate screens (Python, Node, Ruby, Perl, PHP, Lua, R).
+fn calls_the_network(code: &str) -> bool {
+    [
+        "urlopen",
+        "urllib",
+        "requests.",
+        "http.client",
+        "httpx.",
+        "socket.",
+        "fetch(",
+        "http.request",
+        "https.request",
+        "http.get",
+        "https.get",
+        "net.connect",
+        "Net::HTTP",
+        "TCPSocket",
+        "URI.open",
+        "LWP::",
+        "HTTP::Tiny",
+        "IO::Socket",
+        "curl_exec",
+        "fsockopen",
+        "stream_socket_client",
+        "socket.http",
+        "download.file",
+        "httr::",
+    ]
+    .iter()
+    .any(|m| code.contains(m))
 }
 
 /// `/proc/self/environ`, `/proc/PID/environ`: a process's environment read as a file.

@@ -4,7 +4,9 @@
 //! runs with the built program or the compiler appended, and the package scripts that
 //! `npm pkg set scripts.NAME=CMD` or `npm set-script NAME CMD` writes for `npm test`,
 //! `npm install` and `npm run` to run through a shell. Each value is judged as the command
-//! it is, as a git editor variable is (`builtins.rs`): `runner = "rm -rf ~"` is `rm -rf ~`.
+//! it is, as a git editor variable is (`builtins.rs`): `runner = ["sh", "-c", "rm -rf ~"]`
+//! is that shell command, `runner = "rm -rf /home"` is `rm -rf /home` (no shell reads a
+//! string value, so its `~` is a literal name).
 //! A value naming a program and nothing else runs that program, which is no more than
 //! running it directly.
 
@@ -89,7 +91,20 @@ impl Analyzer<'_> {
         if words.is_empty() {
             return;
         }
-        let line: Vec<String> = words.iter().map(|w| super::commands::shell_quote(w)).collect();
+        // No shell reads the words: `~` and `$X` stay literal, so they are quoted.
+        let line: Vec<String> = words
+            .iter()
+            .map(|w| {
+                let plain = !w.is_empty()
+                    && w.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));
+                if plain {
+                    w.clone()
+                } else {
+                    super::commands::shell_quote(w)
+                }
+            })
+            .collect();
         self.code_words(&[Arg::literal(&line.join(" "))], display, st, depth, false);
     }
 
