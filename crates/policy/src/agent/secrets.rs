@@ -215,7 +215,7 @@ impl Analyzer<'_> {
 }
 
 /// A program that prints every environment variable (`env`, `printenv`, `export -p`,
-/// `declare -x`): API tokens and keys live there, so with a sender in the same string it
+/// `declare -x`, `set`): API tokens and keys live there, so with a sender in the same string it
 /// is a secret leaving the machine. `env CMD` runs CMD instead; `printenv NAME` prints one
 /// variable the command chose.
 fn dumps_environment(name: &str, words: &[&str]) -> bool {
@@ -223,6 +223,8 @@ fn dumps_environment(name: &str, words: &[&str]) -> bool {
     match name {
         "env" | "printenv" => operands == 0,
         "export" => words.is_empty() || words.iter().all(|w| *w == "-p"),
+        // `set` alone prints every variable; with options it only sets them.
+        "set" => words.is_empty(),
         "declare" | "typeset" => {
             operands == 0
                 && words
