@@ -199,6 +199,13 @@ fn a_privileged_container_runs_its_command_on_the_host() {
         "remote.destructive",
         "privileged container",
     );
+    // The image is named before the command, and may be named like a program.
+    refused(
+        "docker run --rm --privileged python python3 -c 'import shutil; shutil.rmtree(\"/srv\")'",
+        Ask,
+        "remote.destructive",
+        "privileged container",
+    );
     allowed("docker run --rm --privileged multiarch/qemu-user-static --reset -p yes");
     allowed("docker run --rm --cap-add=SYS_PTRACE alpine ps");
     allowed("docker run --rm alpine rm -rf /tmp/x");
