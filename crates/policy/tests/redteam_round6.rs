@@ -77,6 +77,21 @@ fn cargo_runners_and_npm_package_scripts_are_the_commands_they_name() {
         "git.destructive",
         "git reset --hard",
     );
+    // Exported, the setting holds for every later call of the string.
+    refused(
+        "export RUSTC_WRAPPER='rm -rf /home'; cargo build",
+        Deny,
+        "fs.destructive",
+        "/home",
+    );
+    refused(
+        "export GIT_EDITOR='rm -rf ~'; git commit",
+        Deny,
+        "fs.destructive",
+        "home directory",
+    );
+    allowed("export EDITOR=vim GIT_PAGER=cat; git log -3");
+    allowed("export RUSTC_WRAPPER=sccache; cargo build");
     allowed("npm pkg set scripts.lint='eslint .'");
     allowed("npm pkg set version=1.2.3 scripts.build='tsc -p .'");
     allowed("RUSTC_WRAPPER=sccache cargo build --release");
