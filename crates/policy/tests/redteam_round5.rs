@@ -6,37 +6,8 @@
 
 mod support;
 
-use policy::agent::{decide, AgentContext};
-use policy::{Profile, Verdict};
-use std::path::{Path, PathBuf};
-
-fn ctx() -> AgentContext {
-    AgentContext {
-        cwd: PathBuf::from("/home/dev/project"),
-        repo_root: PathBuf::from("/home/dev/project"),
-        home: Some(Path::new("/home/dev").to_path_buf()),
-        write_roots: vec![PathBuf::from("/home/dev/project"), PathBuf::from("/tmp")],
-        protected: vec![],
-        // The defaults of `[sandbox] deny_read`.
-        secret_paths: ["~/.ssh/id_*", "~/.aws", "~/.config/gh", ".env", ".env.*"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect(),
-        profile: Profile::Standard,
-    }
-}
-
-#[track_caller]
-fn refused(cmd: &str, verdict: Verdict, rule: &str, names: &str) {
-    let d = decide(cmd, &ctx());
-    support::assert_refused(&d, cmd, verdict, rule, names);
-}
-
-#[track_caller]
-fn allowed(cmd: &str) {
-    let d = decide(cmd, &ctx());
-    support::assert_allowed(&d, cmd);
-}
+use policy::Verdict;
+use support::redteam::{allowed, refused};
 
 use Verdict::{Ask, Deny};
 

@@ -336,6 +336,10 @@ fn pattern_targets(value: &str, cwd: &Cwd, home: Option<&Path>) -> Vec<Target> {
 }
 
 /// Sinks that are never files on disk.
+/// The `dynamic` note of an argument that is a process substitution, `<(...)` or `>(...)`:
+/// the program gets a pipe's name (`/dev/fd/N`).
+pub const PROCESS_SUBSTITUTION: &str = "process substitution";
+
 pub fn is_sink(path: &Path) -> bool {
     matches!(
         path.to_str(),

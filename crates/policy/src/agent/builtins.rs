@@ -104,6 +104,13 @@ impl Analyzer<'_> {
         st: &ShellState,
         depth: usize,
     ) {
+        if super::tool_config::cargo_command_variable(name) {
+            if let Some(v) = value {
+                let words: Vec<String> = v.split_whitespace().map(str::to_string).collect();
+                self.tool_command_words(&words, display, st, depth);
+            }
+            return;
+        }
         if COMMAND_VARIABLES.contains(&name) {
             match value {
                 Some(v) if HARMLESS_COMMANDS.contains(&v.trim()) => {}
@@ -282,7 +289,12 @@ impl Analyzer<'_> {
         st: &ShellState,
         depth: usize,
     ) {
-        if CODE_VARIABLES.contains(&name) {
+        // An exported editor, pager or runner is the command every later git or cargo
+        // call runs: `export GIT_EDITOR='rm -rf ~'; git commit`.
+        if CODE_VARIABLES.contains(&name)
+            || COMMAND_VARIABLES.contains(&name)
+            || super::tool_config::cargo_command_variable(name)
+        {
             self.env_assignment(name, value, display, st, depth);
         }
     }

@@ -1,6 +1,6 @@
 //! The path rules: `gate.tamper`, `fs.destructive` and `fs.escape` for every write target.
 
-use super::args::{is_sink, targets_of, Arg, Target};
+use super::args::{is_sink, targets_of, Arg, Target, PROCESS_SUBSTITUTION};
 use super::walk::{Analyzer, ShellState};
 use super::{rule, AgentContext, Finding};
 use crate::globs::{
@@ -258,6 +258,11 @@ impl Analyzer<'_> {
     pub(crate) fn check_writes(&mut self, args: &[Arg], op: Op, display: &str, st: &ShellState) {
         let home = self.ctx.home.clone();
         for arg in args {
+            if arg.dynamic.as_deref() == Some(PROCESS_SUBSTITUTION) {
+                // `tee >(wc -l)`: the name is a pipe (`/dev/fd/N`) to a command, whose own
+                // writes are judged where it is walked.
+                continue;
+            }
             for target in targets_of(arg, &st.cwd, home.as_deref()) {
                 if let Target::Below { dir, .. } = &target {
                     // `ln -s ~ h; rm -rf h/*`: a pattern below a link this command makes.

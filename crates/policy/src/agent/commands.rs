@@ -258,6 +258,14 @@ const CONTAINER_RUN_VALUES: &[&str] = &[
     "--cpus",
     "-m",
     "--memory",
+    "--pid",
+    "--ipc",
+    "--userns",
+    "--cap-add",
+    "--cap-drop",
+    "--security-opt",
+    "--device",
+    "--restart",
 ];
 
 impl Analyzer<'_> {
@@ -371,6 +379,7 @@ impl Analyzer<'_> {
         }
         self.sql_files(name, rest, &inv.stdin, display, st);
         self.note_secrets_and_senders(name, rest, &inv.stdin, display, st);
+        self.tool_command_settings(name, rest, display, st, depth);
         if prog == "shopt"
             && rest.iter().any(|a| a.is("-s"))
             && rest.iter().any(|a| a.is("nocaseglob"))
@@ -438,7 +447,27 @@ impl Analyzer<'_> {
                         .filter(|a| !matches!(a.text(), Some(":::" | "::::" | ":::+" | "::::+")))
                         .collect();
                     let from_file = rest.get(end).is_some_and(|a| a.is("::::"));
-                    if inputs.is_empty() || from_file {
+                    let literal: Option<Vec<&str>> = template.iter().map(|a| a.text()).collect();
+                    if let (true, Some(texts)) = (
+                        inputs.is_empty() || from_file,
+                        literal.filter(|t| !t.is_empty()),
+                    ) {
+                        // GNU parallel quotes each input as one word: an argument only
+                        // known when it runs, as xargs appends (`$(cat)` is such a word).
+                        let unknown = "\"$(cat)\"";
+                        let mut placed = false;
+                        let mut words: Vec<Arg> = texts
+                            .iter()
+                            .map(|t| {
+                                placed |= t.contains("{}");
+                                Arg::literal(&t.replace("{}", unknown))
+                            })
+                            .collect();
+                        if !placed {
+                            words.push(Arg::literal(unknown));
+                        }
+                        self.code_words(&words, display, st, depth, false);
+                    } else if inputs.is_empty() || from_file {
                         let mut words = template.to_vec();
                         words.push(Arg {
                             value: None,
@@ -607,6 +636,8 @@ impl Analyzer<'_> {
                 self.sql_client_shell(name, rest, &inv.stdin, display, st, depth)
             }
             "m4" => self.m4_shell(rest, &inv.stdin, display, st, depth),
+            "ed" => self.ed_shell(&inv.stdin, display, st, depth),
+            "less" => self.less_shell(rest, display, st, depth),
             "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "docker-compose"
                 if rest
                     .iter()
@@ -658,6 +689,7 @@ impl Analyzer<'_> {
                 // A host directory bind-mounted writable is written by whatever the
                 // container runs: judged as a write to that directory.
                 let p = Parsed::new(rest, CONTAINER_RUN_VALUES);
+                self.privileged_container(&p, rest, display, st, depth);
                 let mut hosts = Vec::new();
                 // Writable mounts as (host, path in the container).
                 let mut mounts: Vec<(String, String)> = Vec::new();
@@ -1051,6 +1083,49 @@ impl Analyzer<'_> {
         );
     }
 
+    /// `docker run --privileged` (or `--pid=host`, `--cap-add=SYS_ADMIN|ALL`): the
+    /// container holds the host's devices, processes or administration, so `nsenter -t 1`
+    /// and `mount /dev/sda1` inside it reach the host. Its command is judged as if it ran
+    /// here, a refusal being `remote.destructive`.
+    fn privileged_container(
+        &mut self,
+        p: &Parsed<'_>,
+        rest: &[Arg],
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let host_pid = p
+            .value("--pid", None)
+            .is_some_and(|v| v.text() == Some("host"));
+        let caps = p.values(&["--cap-add"]);
+        let admin = caps.iter().any(|c| {
+            c.text().is_some_and(|t| {
+                let t = t.to_ascii_uppercase();
+                matches!(t.trim_start_matches("CAP_"), "SYS_ADMIN" | "ALL")
+            })
+        });
+        if !(p.has("--privileged", None) || host_pid || admin) {
+            return;
+        }
+        let Some(run) = rest.iter().position(|a| a.is("run") || a.is("create")) else {
+            return;
+        };
+        let opts = &rest[run + 1..];
+        let (q, used) = Parsed::until_operand(opts, CONTAINER_RUN_VALUES);
+        if q.operands.is_empty() || used >= opts.len() {
+            return;
+        }
+        self.remotely(
+            &opts[used..],
+            false,
+            display,
+            st,
+            depth,
+            "in a privileged container, which reaches the host",
+        );
+    }
+
     pub(crate) fn remotely(
         &mut self,
         words: &[Arg],
@@ -1100,11 +1175,7 @@ impl Analyzer<'_> {
         st: &ShellState,
         depth: usize,
     ) {
-        let mut texts: Vec<&str> = rest.iter().filter_map(|a| a.text()).collect();
-        if let Some(t) = &stdin.text {
-            texts.extend(t.lines());
-        }
-        for t in texts {
+        for t in command_lines(rest, stdin) {
             let t = t.trim_start();
             let cmd = t
                 .strip_prefix(".shell")
@@ -1138,11 +1209,7 @@ impl Analyzer<'_> {
         st: &ShellState,
         depth: usize,
     ) {
-        let mut texts: Vec<&str> = rest.iter().filter_map(|a| a.text()).collect();
-        if let Some(t) = &stdin.text {
-            texts.extend(t.lines());
-        }
-        for t in texts {
+        for t in command_lines(rest, stdin) {
             let mut cmds: Vec<&str> = Vec::new();
             if let Some((_, cmd)) = t.split_once("\\!") {
                 cmds.push(cmd);
@@ -1156,6 +1223,35 @@ impl Analyzer<'_> {
                 }));
             }
             for cmd in cmds {
+                self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
+            }
+        }
+    }
+
+    /// ed's commands on standard input: `!CMD`, and `r !CMD`, `w !CMD`, `e !CMD` (after
+    /// any address) run CMD in a shell.
+    fn ed_shell(&mut self, stdin: &Stdin, display: &str, st: &ShellState, depth: usize) {
+        for line in command_lines(&[], stdin) {
+            let after_address = line.trim_start_matches(|c: char| {
+                c.is_ascii_digit() || c.is_whitespace() || ".,;$%+-'/".contains(c)
+            });
+            let after_verb = after_address
+                .strip_prefix(['r', 'w', 'W', 'e', 'E'])
+                .map_or(after_address, str::trim_start);
+            if let Some(cmd) = after_verb.strip_prefix('!') {
+                self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
+            }
+        }
+    }
+
+    /// less's `+CMD` runs CMD as if typed when the file opens; `+!CMD` is its shell escape.
+    fn less_shell(&mut self, rest: &[Arg], display: &str, st: &ShellState, depth: usize) {
+        for a in rest {
+            let Some(t) = a.text() else { continue };
+            let Some(cmd) = t.strip_prefix('+').map(|c| c.trim_start_matches('+')) else {
+                continue;
+            };
+            if let Some(cmd) = cmd.strip_prefix('!') {
                 self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
             }
         }
@@ -1624,6 +1720,18 @@ impl Analyzer<'_> {
             }
             return;
         }
+        if lang == Lang::Vim && vim_ex_mode(name, rest) {
+            // In Ex mode (`ex`, `vim -e`, `-es`) standard input is read as commands.
+            match &stdin.text {
+                Some(text) if !stdin.remote => {
+                    for line in text.lines() {
+                        self.code_arg(name, lang, &Arg::literal(line), rest, display, st);
+                    }
+                }
+                _ => self.stdin_code(Some((name, lang)), stdin, display, st, depth),
+            }
+            return;
+        }
         if let Some(module) = p.value("-m", Some("-m")) {
             if module.is("timeit") {
                 // `python -m timeit [-s SETUP] STMT...`: setup and statements are code.
@@ -2055,7 +2163,28 @@ impl Analyzer<'_> {
 
 /// Paths through which a program reads its standard input as a file.
 /// `v` as one shell word, for text that is joined and parsed again.
-fn shell_quote(v: &str) -> String {
+/// `ex`, or vim started in Ex mode (`-e`, `-E`, also in a cluster such as `-es`).
+fn vim_ex_mode(name: &str, rest: &[Arg]) -> bool {
+    name == "ex"
+        || rest.iter().any(|a| {
+            a.text().is_some_and(|t| {
+                t.starts_with('-') && !t.starts_with("--") && t[1..].contains(['e', 'E'])
+            })
+        })
+}
+
+/// The lines a program reads its own commands from when the command string spells them
+/// out: its arguments and each line of its standard input (sqlite3's dot commands, the SQL
+/// clients' backslash commands, ed's commands).
+fn command_lines<'x>(rest: &'x [Arg], stdin: &'x Stdin) -> Vec<&'x str> {
+    let mut lines: Vec<&str> = rest.iter().filter_map(|a| a.text()).collect();
+    if let Some(t) = &stdin.text {
+        lines.extend(t.lines());
+    }
+    lines
+}
+
+pub(crate) fn shell_quote(v: &str) -> String {
     format!("'{}'", v.replace('\'', "'\\''"))
 }
 

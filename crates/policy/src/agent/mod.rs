@@ -18,6 +18,7 @@ mod output_options;
 mod patches;
 mod remote;
 mod secrets;
+mod tool_config;
 mod walk;
 mod windows;
 mod writes;

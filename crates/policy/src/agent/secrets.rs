@@ -33,11 +33,20 @@ impl Analyzer<'_> {
         }
         let words: Vec<&str> = rest.iter().map(|a| a.text().unwrap_or(&a.raw)).collect();
         let fed = stdin.piped || stdin.text.is_some() || !stdin.files.is_empty();
-        let sends = programs::sends_over_network(name, &words, fed);
+        let interpreter = programs::is_interpreter(name);
+        let code_sends = interpreter && words.iter().any(|w| calls_the_network(w));
+        let sends = code_sends || programs::sends_over_network(name, &words, fed);
         if sends && self.sender.is_none() {
             self.sender = Some((name.to_string(), display.to_string()));
         }
         if self.secret_named.is_some() {
+            return;
+        }
+        if dumps_environment(name, &words) {
+            self.secret_named = Some(Named {
+                word: display.to_string(),
+                pattern: "the whole environment, where tokens and keys live".to_string(),
+            });
             return;
         }
         let mut skip_next = false;
@@ -64,6 +73,32 @@ impl Analyzer<'_> {
             _ => Vec::new(),
         };
         words.extend(fed_words.iter());
+        // Inline code names paths inside its string literals: `open('.env')`,
+        // `readFileSync(os.homedir() + '/.ssh/id_rsa')` reach no further than the literal.
+        // A literal joined to the home directory (`os.homedir() + '/.ssh/id_rsa'`,
+        // `$ENV{HOME} . "/.aws"`) is also read below home.
+        let mut literals: Vec<Arg> = Vec::new();
+        if interpreter {
+            for code in rest
+                .iter()
+                .filter_map(|a| a.text())
+                .filter(|t| programs::looks_like_code(t))
+            {
+                let from_home = ["HOME", "homedir", "expanduser", "Dir.home", "home_dir"]
+                    .iter()
+                    .any(|m| code.contains(m));
+                for piece in code.split(|c: char| "'\"`(),;[]{}+ \t\n".contains(c)) {
+                    if piece.is_empty() {
+                        continue;
+                    }
+                    literals.push(Arg::literal(piece));
+                    if from_home && piece.starts_with('/') {
+                        literals.push(Arg::literal(&format!("~{piece}")));
+                    }
+                }
+            }
+        }
+        words.extend(literals.iter());
         for a in words {
             let text = a.text().unwrap_or(&a.raw);
             if let Some(pattern) = self.secret_in(text, st) {
@@ -105,9 +140,18 @@ impl Analyzer<'_> {
                 candidates.push(v.split(';').next().unwrap_or(v));
             }
         }
+        // socat's addresses, `FILE:PATH,opts` (`OPEN:`, `GOPEN:`, ...).
+        if let Some((kind, v)) = text.split_once(':') {
+            if !kind.is_empty() && kind.chars().all(|c| c.is_ascii_alphabetic()) {
+                candidates.push(v.split(',').next().unwrap_or(v));
+            }
+        }
         for c in candidates {
             if c.is_empty() || c.contains("://") {
                 continue;
+            }
+            if is_process_environment(c) {
+                return Some("the environment of a process".to_string());
             }
             for path in self.resolve_word(c, st) {
                 if self.holds_the_workspace(&path) {
@@ -168,6 +212,67 @@ impl Analyzer<'_> {
             home,
         ))
     }
+}
+
+/// A program that prints every environment variable (`env`, `printenv`, `export -p`,
+/// `declare -x`, `set`): API tokens and keys live there, so with a sender in the same string it
+/// is a secret leaving the machine. `env CMD` runs CMD instead; `printenv NAME` prints one
+/// variable the command chose.
+fn dumps_environment(name: &str, words: &[&str]) -> bool {
+    let operands = words.iter().filter(|w| !w.starts_with('-')).count();
+    match name {
+        "env" | "printenv" => operands == 0,
+        "export" => words.is_empty() || words.iter().all(|w| *w == "-p"),
+        // `set` alone prints every variable; with options it only sets them.
+        "set" => words.is_empty(),
+        "declare" | "typeset" => {
+            operands == 0
+                && words
+                    .iter()
+                    .any(|w| w.starts_with('-') && w[1..].contains(['x', 'p']))
+        }
+        _ => false,
+    }
+}
+
+/// Inline code that opens a connection: the standard network calls of the languages
+/// loopgate screens (Python, Node, Ruby, Perl, PHP, Lua, R).
+fn calls_the_network(code: &str) -> bool {
+    [
+        "urlopen",
+        "urllib",
+        "requests.",
+        "http.client",
+        "httpx.",
+        "socket.",
+        "fetch(",
+        "http.request",
+        "https.request",
+        "http.get",
+        "https.get",
+        "net.connect",
+        "Net::HTTP",
+        "TCPSocket",
+        "URI.open",
+        "LWP::",
+        "HTTP::Tiny",
+        "IO::Socket",
+        "curl_exec",
+        "fsockopen",
+        "stream_socket_client",
+        "socket.http",
+        "download.file",
+        "httr::",
+    ]
+    .iter()
+    .any(|m| code.contains(m))
+}
+
+/// `/proc/self/environ`, `/proc/PID/environ`: a process's environment read as a file.
+fn is_process_environment(path: &str) -> bool {
+    path.strip_prefix("/proc/")
+        .and_then(|p| p.strip_suffix("/environ"))
+        .is_some_and(|pid| !pid.is_empty() && !pid.contains('/'))
 }
 
 /// The path is the secret, lies under it, or is a directory above it (`~/.ssh` names

@@ -581,6 +581,28 @@ impl<'a> Analyzer<'a> {
         remote
     }
 
+    /// `>(CMD)` reads what the outer command writes into it: a pipe whose content only
+    /// the running shell knows (`echo 'rm -rf ~' > >(bash)` is `... | bash`). `<(CMD)`
+    /// reads the shell's own input.
+    fn process_substitution(
+        &mut self,
+        kind: &ast::ProcessSubstitutionKind,
+        list: &ast::CompoundList,
+        inner: &mut ShellState,
+        depth: usize,
+    ) -> bool {
+        let outer = self.pipe_in.take();
+        if matches!(kind, ast::ProcessSubstitutionKind::Write) {
+            self.pipe_in = Some(Stdin {
+                piped: true,
+                ..Stdin::none()
+            });
+        }
+        let remote = self.list(list, inner, depth + 1, false);
+        self.pipe_in = outer;
+        remote
+    }
+
     fn redirect(
         &mut self,
         redirect: &ast::IoRedirect,
@@ -613,9 +635,9 @@ impl<'a> Analyzer<'a> {
                         self.check_writes(&[arg], super::checks::Op::Write, display, st);
                     }
                 }
-                T::ProcessSubstitution(_, sub) => {
+                T::ProcessSubstitution(sub_kind, sub) => {
                     let mut inner = st.clone();
-                    let remote = self.list(&sub.list, &mut inner, depth + 1, false);
+                    let remote = self.process_substitution(sub_kind, &sub.list, &mut inner, depth);
                     if matches!(kind, K::Read) {
                         *body = Some(Stdin {
                             text: None,
@@ -689,7 +711,7 @@ impl<'a> Analyzer<'a> {
             }
             I::ProcessSubstitution(kind, sub) => {
                 let mut inner = st.clone();
-                let remote = self.list(&sub.list, &mut inner, depth + 1, false);
+                let remote = self.process_substitution(kind, &sub.list, &mut inner, depth);
                 let raw = match kind {
                     ast::ProcessSubstitutionKind::Read => "<(...)",
                     ast::ProcessSubstitutionKind::Write => ">(...)",
@@ -697,7 +719,7 @@ impl<'a> Analyzer<'a> {
                 raw_parts.push(raw.to_string());
                 let mut arg = Arg::literal(raw);
                 arg.value = None;
-                arg.dynamic = Some("process substitution".into());
+                arg.dynamic = Some(super::args::PROCESS_SUBSTITUTION.into());
                 arg.remote = remote;
                 argv.push(arg);
             }

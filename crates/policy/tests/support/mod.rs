@@ -4,6 +4,8 @@
 // Each test binary includes this module and uses only part of it.
 #![allow(dead_code)]
 
+pub mod redteam;
+
 use policy::{Decision, Verdict};
 
 /// The verdict and rule are these, and the reason names the offending part.
