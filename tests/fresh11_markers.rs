@@ -1,0 +1,88 @@
+//! Markers the fresh11 set showed loopgate not reading, and their lookalikes: Kotlin's
+//! standard-library `TODO(..)` called in product code (`new_todos`), and a lint allowed on a
+//! hidden line of a Rust doc test, `/// # #![allow(..)]` (`disabled_lint`). Each change is
+//! judged uncommitted and committed. Real repositories, the real binary.
+
+mod gitrepo;
+
+use gitrepo::{both_ways, lines_of, writing};
+use serde_json::Value;
+
+/// `guard` reports exactly `want`; blocking guards exit 3 when they report.
+fn expect(
+    guard: &'static str,
+    blocks: bool,
+    want: Vec<(&'static str, u64)>,
+) -> impl Fn(Option<i32>, &Value, &str) {
+    move |code, receipt, mode| {
+        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
+        assert_eq!(lines_of(receipt, guard), want, "{mode}: {receipt}");
+        let blocked = blocks && !want.is_empty();
+        assert_eq!(code, Some(if blocked { 3 } else { 0 }), "{mode}: {receipt}");
+    }
+}
+
+const KT: &str = "package a\n\nclass Types {\n  fun name(): String = \"t\"\n}\n";
+const KT_PATH: &str = "src/main/kotlin/a/Types.kt";
+
+/// `TODO("..")` is Kotlin's own not-implemented body: it throws when called.
+#[test]
+fn a_kotlin_todo_call_in_product_code_is_unfinished_work() {
+    let new = "package a\n\nclass Types {\n  fun name(): String = \"t\"\n\n  fun declaration(): String =\n    TODO(\"not yet supported for type variables\")\n\n  fun owner(): String { TODO() }\n}\n";
+    both_ways(
+        &[(KT_PATH, KT)],
+        &writing(&[(KT_PATH, new)]),
+        &expect("new_todos", false, vec![(KT_PATH, 7), (KT_PATH, 9)]),
+    );
+}
+
+/// Lookalikes: the word in a string and in a multi-line string, a function of that name
+/// declared or called as a member, Java's `UnsupportedOperationException("TODO")` (a
+/// message), and `TODO()` as the body of a test that is only compiled.
+#[test]
+fn kotlin_todo_lookalikes_are_not_unfinished_work() {
+    let new = "package a\n\nclass Types {\n  fun name(): String = \"TODO\"\n  val expected = \"\"\"\n    fun f() = TODO()\n  \"\"\"\n  fun TODO(reason: String) = reason\n  fun plan(p: Plan) = p.TODO()\n}\n";
+    let java = "package a;\n\nclass Old {\n  void f() {\n    throw new UnsupportedOperationException(\"TODO\");\n  }\n}\n";
+    let test = "package a\n\nclass TypesTest {\n  fun compiles(): Int = TODO()\n}\n";
+    both_ways(
+        &[(KT_PATH, KT)],
+        &writing(&[
+            (KT_PATH, new),
+            ("src/main/java/a/Old.java", java),
+            ("src/test/kotlin/a/TypesTest.kt", test),
+        ]),
+        &expect("new_todos", false, vec![]),
+    );
+}
+
+const RS: &str = "/// A step generator.\n///\n/// ```\n/// use a::Step;\n/// let s = Step::new(1);\n/// ```\npub struct Step(u64);\n";
+const RS_PATH: &str = "src/step.rs";
+
+/// A hidden doc-test line is compiled: allowing a lint there silences it for the test.
+#[test]
+fn an_allow_on_a_hidden_doc_test_line_is_a_suppression() {
+    let new = RS.replace(
+        "/// use a::Step;\n",
+        "/// # #![allow(deprecated)]\n/// use a::Step;\n",
+    );
+    both_ways(
+        &[(RS_PATH, RS)],
+        &writing(&[(RS_PATH, &new)]),
+        &expect("disabled_lint", true, vec![(RS_PATH, 4)]),
+    );
+}
+
+/// Lookalikes: a visible example line showing the attribute to the reader, an ordinary
+/// comment, and a markdown heading in the docs.
+#[test]
+fn doc_comment_lines_that_are_not_hidden_code_are_not_suppressions() {
+    let new = RS.replace(
+        "/// use a::Step;\n",
+        "/// #[allow(deprecated)] is what callers write\n// # #[allow(unused)]\n/// ## Examples\n/// use a::Step;\n",
+    );
+    both_ways(
+        &[(RS_PATH, RS)],
+        &writing(&[(RS_PATH, &new)]),
+        &expect("disabled_lint", true, vec![]),
+    );
+}
