@@ -1,7 +1,9 @@
-//! Markers the fresh11 set showed loopgate not reading, and their lookalikes: Kotlin's
-//! standard-library `TODO(..)` called in product code (`new_todos`), and a lint allowed on a
-//! hidden line of a Rust doc test, `/// # #![allow(..)]` (`disabled_lint`). Each change is
-//! judged uncommitted and committed. Real repositories, the real binary.
+//! Markers the fresh11 set showed loopgate misreading, and their lookalikes: Kotlin's
+//! standard-library `TODO(..)` called in product code (`new_todos`); a lint allowed on a
+//! hidden line of a Rust doc test, `/// # #![allow(..)]` (`disabled_lint`); and an ignored
+//! Kotlin test taken for the body of the bodyless class declared before it, so for test
+//! data (`new_skips`). Each change is judged uncommitted and committed. Real
+//! repositories, the real binary.
 
 mod gitrepo;
 
@@ -84,5 +86,33 @@ fn doc_comment_lines_that_are_not_hidden_code_are_not_suppressions() {
         &[(RS_PATH, RS)],
         &writing(&[(RS_PATH, &new)]),
         &expect("disabled_lint", true, vec![]),
+    );
+}
+
+const ADAPTERS: &str = "package a\n\nclass AdaptersTest {\n  @Ignore @Test fun duplicated() {\n    val adapter = moshi.adapter(Value::class.java)\n    fail()\n  }\n\n  class Value(var a: Int = -1)\n\n  @Test fun other() {\n    check(1)\n  }\n}\n";
+const ADAPTERS_PATH: &str = "src/test/kotlin/a/AdaptersTest.kt";
+
+/// A Kotlin class without a body (`class Parameter(var a: Int)`) ends at its line: the
+/// ignored test written after it is a test of the suite, not the body of a class some test
+/// runs as its input.
+#[test]
+fn an_ignored_test_after_a_kotlin_class_without_a_body_is_a_new_skip() {
+    let new = "package a\n\nclass AdaptersTest {\n  @Ignore @Test fun duplicated() {\n    val adapter = moshi.adapter(Parameter::class.java)\n    fail()\n  }\n\n  class Parameter(var a: Int = -1)\n\n  @Ignore @Test fun duplicatedProperty() {\n    val adapter = moshi.adapter(Property::class.java)\n    fail()\n  }\n\n  class Property {\n    var a: Int = -1\n  }\n\n  @Test fun other() {\n    check(1)\n  }\n}\n";
+    both_ways(
+        &[(ADAPTERS_PATH, ADAPTERS)],
+        &writing(&[(ADAPTERS_PATH, new)]),
+        &expect("new_skips", true, vec![(ADAPTERS_PATH, 11)]),
+    );
+}
+
+/// Lookalike: an `@Ignore` inside a class with a body that a test runs as its input
+/// (`runClasses(Fixture::class.java)`) is test data, as before.
+#[test]
+fn an_ignore_in_a_kotlin_fixture_class_with_a_body_is_still_test_data() {
+    let new = "package a\n\nclass AdaptersTest {\n  @Ignore @Test fun duplicated() {\n    val adapter = moshi.adapter(Value::class.java)\n    fail()\n  }\n\n  class Value(var a: Int = -1)\n\n  class Fixture {\n    @Ignore @Test fun a() {}\n  }\n\n  @Test fun runs() {\n    JUnitCore.runClasses(Fixture::class.java)\n  }\n\n  @Test fun other() {\n    check(1)\n  }\n}\n";
+    both_ways(
+        &[(ADAPTERS_PATH, ADAPTERS)],
+        &writing(&[(ADAPTERS_PATH, new)]),
+        &expect("new_skips", true, vec![]),
     );
 }
