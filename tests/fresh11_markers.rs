@@ -105,11 +105,25 @@ fn an_ignored_test_after_a_kotlin_class_without_a_body_is_a_new_skip() {
     );
 }
 
-/// Lookalike: an `@Ignore` inside a class with a body that a test runs as its input
-/// (`runClasses(Fixture::class.java)`) is test data, as before.
+/// The other side of the same reading: a fixture class written after a bodyless class was
+/// taken for that (unchanged) class, so the `@Ignore` in it, test data a test runs
+/// (`runClasses(Fixture::class.java)`), was reported.
+#[test]
+fn an_ignore_in_a_kotlin_fixture_after_a_class_without_a_body_is_test_data() {
+    let new = "package a\n\nclass AdaptersTest {\n  @Ignore @Test fun duplicated() {\n    val adapter = moshi.adapter(Value::class.java)\n    fail()\n  }\n\n  class Value(var a: Int = -1)\n\n  class Fixture {\n    @Ignore @Test fun a() {}\n  }\n\n  @Test fun runs() {\n    JUnitCore.runClasses(Fixture::class.java)\n  }\n\n  @Test fun other() {\n    check(1)\n  }\n}\n";
+    both_ways(
+        &[(ADAPTERS_PATH, ADAPTERS)],
+        &writing(&[(ADAPTERS_PATH, new)]),
+        &expect("new_skips", true, vec![]),
+    );
+}
+
+/// Lookalike: an `@Ignore` in a fixture class with a body after a test (no bodyless class
+/// before it) is test data, and an ignored test after a bodyless class that is a fixture
+/// itself is not taken for part of it.
 #[test]
 fn an_ignore_in_a_kotlin_fixture_class_with_a_body_is_still_test_data() {
-    let new = "package a\n\nclass AdaptersTest {\n  @Ignore @Test fun duplicated() {\n    val adapter = moshi.adapter(Value::class.java)\n    fail()\n  }\n\n  class Value(var a: Int = -1)\n\n  class Fixture {\n    @Ignore @Test fun a() {}\n  }\n\n  @Test fun runs() {\n    JUnitCore.runClasses(Fixture::class.java)\n  }\n\n  @Test fun other() {\n    check(1)\n  }\n}\n";
+    let new = "package a\n\nclass AdaptersTest {\n  @Ignore @Test fun duplicated() {\n    val adapter = moshi.adapter(Value::class.java)\n    fail()\n  }\n\n  class Fixture {\n    @Ignore @Test fun a() {}\n  }\n\n  class Value(var a: Int = -1)\n\n  @Test fun runs() {\n    JUnitCore.runClasses(Fixture::class.java)\n  }\n\n  @Test fun other() {\n    check(1)\n  }\n}\n";
     both_ways(
         &[(ADAPTERS_PATH, ADAPTERS)],
         &writing(&[(ADAPTERS_PATH, new)]),
