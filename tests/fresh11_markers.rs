@@ -130,3 +130,28 @@ fn an_ignore_in_a_kotlin_fixture_class_with_a_body_is_still_test_data() {
         &expect("new_skips", true, vec![]),
     );
 }
+
+const TYPES: &str = "package a\n\nclass TypeVariableImpl {\n  override fun getName(): String = \"T\"\n\n  override fun getGenericDeclaration(): Any = TODO(\n    \"not yet supported\",\n  )\n}\n";
+const TYPES_PATH: &str = "src/main/kotlin/a/TypeVariableImpl.kt";
+
+/// A `TODO(` call a formatter re-wrapped onto a line of its own is the call that was there.
+#[test]
+fn a_kotlin_todo_call_rewrapped_by_a_formatter_is_not_new() {
+    let new = "package a\n\nclass TypeVariableImpl {\n  override fun getName(): String = \"T\"\n\n  override fun getGenericDeclaration(): Any =\n    TODO(\n      \"not yet supported\"\n    )\n}\n";
+    both_ways(
+        &[(TYPES_PATH, TYPES)],
+        &writing(&[(TYPES_PATH, new)]),
+        &expect("new_todos", false, vec![]),
+    );
+}
+
+/// Lookalike: another `TODO()` written beside the one that stays is new.
+#[test]
+fn a_second_kotlin_todo_call_beside_the_first_is_new() {
+    let new = "package a\n\nclass TypeVariableImpl {\n  override fun getName(): String = TODO()\n\n  override fun getGenericDeclaration(): Any = TODO(\n    \"not yet supported\",\n  )\n}\n";
+    both_ways(
+        &[(TYPES_PATH, TYPES)],
+        &writing(&[(TYPES_PATH, new)]),
+        &expect("new_todos", false, vec![(TYPES_PATH, 4)]),
+    );
+}

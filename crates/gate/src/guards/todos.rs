@@ -59,6 +59,12 @@ fn kotlin_todo_call(cx: &LineCtx) -> bool {
     })
 }
 
+/// Whether a label is a call in code that fails when reached (Rust's `todo!()`, Kotlin's
+/// `TODO()`), not a note in a comment.
+pub fn is_call(label: &str) -> bool {
+    matches!(label, "todo!(" | "TODO(")
+}
+
 /// The words of unfinished work as one label: a `TODO` reworded where it stood as a
 /// `FIXME` (or `XXX`, `HACK`) is the same work left, not new work. Rust's `todo!()` and
 /// Kotlin's `TODO()` are code that fails, not notes, and stay apart; any other label is
