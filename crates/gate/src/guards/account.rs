@@ -275,7 +275,13 @@ pub fn account(
                 pairs.push((rs[ri], adds[aj]));
             }
         }
-        if loose {
+        // A code call that stands for unfinished work (`todo!()`, Kotlin's `TODO()`) says
+        // nothing in its line's words: one re-wrapped by a formatter (`= TODO(` became
+        // `TODO(` on a line of its own) is the same call, so it pairs in line order too.
+        let calls = rs
+            .first()
+            .is_some_and(|&i| todos::is_call(&removed[i].label));
+        if loose || calls {
             for (ri, &i) in rs.iter().enumerate() {
                 if r_taken[ri] {
                     continue;

@@ -136,13 +136,20 @@ impl Outline {
             Some(Tok::Ident(s)) => Some(*s),
             _ => None,
         };
-        let declared = (0..header.len()).find_map(|i| {
-            let keyword = matches!(ident(i), Some("class" | "interface" | "enum" | "record"));
+        // Kotlin ends a statement at the line's end, so a header runs back over any
+        // declaration without a body before it (`class Value(val a: Int)` and then
+        // `@Test fun reads() {`): the block belongs to the last declaration of its header.
+        let last = (0..header.len()).rev().find(|&i| {
+            let keyword = matches!(
+                ident(i),
+                Some("class" | "interface" | "enum" | "record" | "fun")
+            );
             let literal = i > 0 && matches!(header[i - 1], Tok::Punct('.' | ':'));
-            (keyword && !literal)
-                .then(|| ident(i + 1).map(|n| (n, b.head + i + 1)))
-                .flatten()
+            keyword && !literal
         });
+        let declared = last
+            .filter(|&i| ident(i) != Some("fun"))
+            .and_then(|i| ident(i + 1).map(|n| (n, b.head + i + 1)));
         if let Some((name, at)) = declared {
             self.classes.push((name.to_string(), b, at));
             return;
@@ -363,6 +370,14 @@ public class ParentRunnerTest {
         let quoted = "public class T {\n    static class Slow {\n        @Ignore @Test public void a() {}\n    }\n    @Test public void b() {\n        // runClasses(Slow.class)\n        log(\"Slow.class\");\n    }\n}\n";
         let q = Outline::of(Lang::Java, quoted);
         assert!(!in_fixture(&q, &[], 3, &all));
+    }
+
+    #[test]
+    fn a_kotlin_class_without_a_body_does_not_take_the_next_test_as_its_own() {
+        let text = "class AdaptersTest {\n    @Ignore @Test fun parameter() {\n        adapter(Parameter::class.java)\n    }\n\n    class Parameter(var a: Int = -1)\n\n    @Ignore @Test fun property() {\n        adapter(Property::class.java)\n    }\n\n    class Property {\n        var a: Int = -1\n    }\n}\n";
+        let o = Outline::of(Lang::Kotlin, text);
+        assert!(!in_fixture(&o, &[], at(text, "fun property()"), &all));
+        assert!(!in_fixture(&o, &[], at(text, "fun parameter()"), &all));
     }
 
     #[test]

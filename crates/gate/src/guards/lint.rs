@@ -3,6 +3,7 @@
 //! so prose that mentions a directive mid-sentence is not a finding. Attribute forms
 //! (`#[allow(...)]`, `@SuppressWarnings`) are matched on code tokens.
 
+use super::doc_tests;
 use super::languages::Lang;
 use super::line::{starts_with_directive, LineCtx};
 use super::tokens::Tok;
@@ -318,6 +319,9 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
         } else if cx.lang == Lang::Js && !eslint_rules_off(piece).is_empty() {
             out.push(ESLINT_OFF.to_string());
         }
+    }
+    if let Some(hidden) = doc_tests::hidden_code(cx.lang, cx.view) {
+        rust(&LineCtx::new(Lang::Rust, &hidden, cx.is_test), &mut out);
     }
     match cx.lang {
         Lang::Rust => rust(cx, &mut out),
@@ -686,6 +690,8 @@ mod tests {
         assert!(hits(Lang::Rust, "#[cfg_attr(test, allow(dead_code))]"));
         assert!(!hits(Lang::Rust, "let allow = allow(x);"));
         assert!(!hits(Lang::Rust, "// #[allow(dead_code)]"));
+        assert!(hits(Lang::Rust, "/// # #![allow(deprecated)]"));
+        assert!(!hits(Lang::Rust, "/// #[allow(dead_code)] is how"));
         assert!(!hits(Lang::Rust, "#[derive(Debug)]"));
         assert!(!hits(Lang::Rust, "#[serde(allow_unknown)]"));
     }

@@ -15,6 +15,7 @@ mod config_yaml;
 mod dead_return;
 mod debug;
 mod deleted;
+mod doc_tests;
 mod eslint_blocks;
 mod folded;
 mod gated_return;

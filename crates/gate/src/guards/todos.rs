@@ -5,6 +5,11 @@
 //! `XXX` is also the usual placeholder (`/PREFIX/XXX`, `XXX-XXXX`, "replace XXX with your
 //! key"), so it counts only at the start of a comment (`// XXX broken`) or followed by `:`,
 //! `(` or `!` (`XXX: later`, `XXX(ana)`).
+//!
+//! Kotlin's standard-library `TODO()` / `TODO("why")` is the language's own
+//! not-implemented body (it throws `NotImplementedError`), so a call of it in product code
+//! is unfinished work as `todo!()` is in Rust. In a test file it is not: tests that are
+//! only compiled use it as a placeholder body that never runs.
 
 use super::languages::Lang;
 use super::line::LineCtx;
@@ -37,12 +42,33 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
             out.push("todo!(".into());
         }
     }
+    if cx.lang == Lang::Kotlin && !cx.is_test && kotlin_todo_call(cx) {
+        out.push("TODO(".into());
+    }
     out
 }
 
+/// A call of Kotlin's `TODO(..)`: the bare name called, not a member (`x.TODO()`), not a
+/// declaration of a function of that name (`fun TODO(`), not a reference (`::TODO`).
+fn kotlin_todo_call(cx: &LineCtx) -> bool {
+    cx.chains.iter().any(|ch| {
+        ch.is(&["TODO"])
+            && ch.free(&cx.toks)
+            && ch.called(&cx.toks)
+            && ch.before(&cx.toks) != Some(Tok::Ident("fun"))
+    })
+}
+
+/// Whether a label is a call in code that fails when reached (Rust's `todo!()`, Kotlin's
+/// `TODO()`), not a note in a comment.
+pub fn is_call(label: &str) -> bool {
+    matches!(label, "todo!(" | "TODO(")
+}
+
 /// The words of unfinished work as one label: a `TODO` reworded where it stood as a
-/// `FIXME` (or `XXX`, `HACK`) is the same work left, not new work. Rust's `todo!()` is
-/// code that panics, not a note, and stays apart; any other label is its own.
+/// `FIXME` (or `XXX`, `HACK`) is the same work left, not new work. Rust's `todo!()` and
+/// Kotlin's `TODO()` are code that fails, not notes, and stay apart; any other label is
+/// its own.
 pub fn family(label: &str) -> &str {
     match label {
         "FIXME" | "XXX" | "HACK" => "TODO",
@@ -90,9 +116,22 @@ mod tests {
         assert_eq!(found(Lang::Ruby, "x # HACK"), vec!["HACK"]);
         assert_eq!(found(Lang::Rust, "    todo!()"), vec!["todo!("]);
         assert_eq!(
+            found(Lang::Kotlin, "  override fun f(): Int = TODO(\"later\")"),
+            vec!["TODO("]
+        );
+        assert_eq!(found(Lang::Kotlin, "    TODO()"), vec!["TODO("]);
+        assert_eq!(
             found(Lang::Rust, "/// TODO and FIXME"),
             vec!["TODO", "FIXME"]
         );
+    }
+
+    #[test]
+    fn kotlin_todo_in_a_test_file_is_a_placeholder() {
+        let view = lex_line(&Lang::Kotlin.syntax(), "  fun f(): Int = TODO()");
+        assert!(find(&LineCtx::new(Lang::Kotlin, &view, true)).is_empty());
+        let view = lex_line(&Lang::Kotlin.syntax(), "  val out = \"\"\"TODO()\"\"\"");
+        assert!(find(&LineCtx::new(Lang::Kotlin, &view, false)).is_empty());
     }
 
     #[test]
@@ -121,6 +160,15 @@ mod tests {
             ),
             (Lang::Js, "// phone numbers look like XXX-XXXX"),
             (Lang::Python, "# replace XXX with your key"),
+            (Lang::Kotlin, "val s = \"TODO\""),
+            (Lang::Kotlin, "fun TODO(reason: String) = Unit"),
+            (Lang::Kotlin, "plan.TODO()"),
+            (Lang::Kotlin, "val f = ::TODO"),
+            (
+                Lang::Java,
+                "throw new UnsupportedOperationException(\"TODO\");",
+            ),
+            (Lang::Go, "ctx := context.TODO()"),
         ] {
             assert!(found(lang, line).is_empty(), "{line}");
         }
