@@ -73,10 +73,7 @@ pub fn handle(frame: Frame, input: &HookInput, seat: Seat, active: bool) -> Resp
         run_done_gate(ws, input, &seat, &session, gate_cfg.hook_deadline, started);
     let store = Store {
         history_only: seat.is_subagent(),
-        until: started
-            + gate_cfg
-                .hook_deadline
-                .saturating_sub(answer_margin(gate_cfg.hook_deadline)),
+        until: started + gate_cfg.hook_deadline,
         hook_deadline: gate_cfg.hook_deadline,
     };
     settle(
@@ -92,8 +89,9 @@ pub fn handle(frame: Frame, input: &HookInput, seat: Seat, active: bool) -> Resp
     )
 }
 
-/// Where and by when a judged stop's receipt is stored: inside the same deadline the done
-/// gate ran under, as when the gate stored it itself.
+/// Where and by when a judged stop's receipt is stored: inside the hook deadline the done
+/// gate's worker was given, as when the gate stored the receipt itself (the checks stop
+/// earlier, `ANSWER_MARGIN` before it).
 struct Store {
     history_only: bool,
     until: Instant,
