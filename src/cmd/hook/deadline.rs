@@ -15,7 +15,17 @@ where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    begin(work)?.wait(limit)
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("loopgate-hook".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let _ = tx.send(work());
+        });
+    if spawned.is_err() {
+        return None;
+    }
+    rx.recv_timeout(limit).ok()
 }
 
 /// Work started on a worker thread, to be waited for later with a limit.
