@@ -182,8 +182,39 @@ pub fn record_stop(
     max_bounces: u32,
     active: bool,
 ) -> io::Result<Recorded> {
+    stage_stop(repo_root, key, problems, green, max_bounces, active)?.commit()
+}
+
+/// A stop counted but not yet written: the new ledger is complete and synced beside
+/// `ledger.json`, and the ledger lock is held until [`PendingStop::commit`] renames it into
+/// place. Dropping it leaves the ledger as it was, so a stop whose receipt then cannot be
+/// stored is counted once, as the error it became, never twice.
+pub struct PendingStop {
+    recorded: Recorded,
+    staged: Option<state::Staged>,
+    _lock: state::Lock,
+}
+
+impl PendingStop {
+    pub fn commit(self) -> io::Result<Recorded> {
+        if let Some(staged) = self.staged {
+            staged.commit()?;
+        }
+        Ok(self.recorded)
+    }
+}
+
+/// [`record_stop`] up to, not including, the rename of the new ledger.
+pub fn stage_stop(
+    repo_root: &Path,
+    key: &str,
+    problems: u32,
+    green: bool,
+    max_bounces: u32,
+    active: bool,
+) -> io::Result<PendingStop> {
     let dir = state::state_dir(repo_root);
-    let _lock = state::Lock::acquire(&dir.join(LOCK_NAME), state::deadline::for_lock())?;
+    let lock = state::Lock::acquire(&dir.join(LOCK_NAME), state::deadline::for_lock())?;
     let file = dir.join(FILE_NAME);
     let (mut ledger, warning) = load(&file)?;
     let (decision, entry) = on_stop(
@@ -202,11 +233,17 @@ pub fn record_stop(
             ledger.entries.remove(key);
         }
     }
-    if before != entry || warning.is_some() {
+    let staged = if before != entry || warning.is_some() {
         ledger.version = VERSION;
-        state::write_json(&file, &ledger)?;
-    }
-    Ok(Recorded { decision, warning })
+        Some(state::stage_json(&file, &ledger)?)
+    } else {
+        None
+    };
+    Ok(PendingStop {
+        recorded: Recorded { decision, warning },
+        staged,
+        _lock: lock,
+    })
 }
 
 /// The current entry for `key` (a corrupt or missing ledger reads as no entry).

@@ -105,9 +105,38 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// Serialize `value` as pretty JSON and write it atomically.
 pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> io::Result<()> {
+    atomic_write(path, &json_bytes(value)?)
+}
+
+fn json_bytes<T: serde::Serialize>(value: &T) -> io::Result<Vec<u8>> {
     let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
     bytes.push(b'\n');
-    atomic_write(path, &bytes)
+    Ok(bytes)
+}
+
+/// An atomic write cut in two: the content is complete and synced in a temp file beside
+/// its destination, and only [`Staged::commit`] gives it the name. Dropping it instead
+/// removes the temp file and leaves the old file as it was. A caller that must also write
+/// something else first (and give this one its name only if that succeeded) lets both
+/// syncs run at once instead of one after the other.
+pub struct Staged {
+    tmp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl Staged {
+    pub fn commit(self) -> io::Result<()> {
+        self.tmp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+}
+
+/// [`write_json`] up to, not including, the rename.
+pub fn stage_json<T: serde::Serialize>(path: &Path, value: &T) -> io::Result<Staged> {
+    Ok(Staged {
+        tmp: synced_temp_beside(path, &json_bytes(value)?)?,
+        path: path.to_path_buf(),
+    })
 }
 
 /// Why a state file could not be read. `Missing` is normal; `Corrupt` must never pass silently.

@@ -28,6 +28,34 @@ where
     rx.recv_timeout(limit).ok()
 }
 
+/// Work started on a worker thread, to be waited for later with a limit.
+pub struct Started<T>(mpsc::Receiver<T>);
+
+impl<T> Started<T> {
+    /// `None` when the work has not answered after `limit` (the worker is left behind).
+    pub fn wait(self, limit: Duration) -> Option<T> {
+        self.0.recv_timeout(limit).ok()
+    }
+}
+
+/// Start `work` on a worker thread and return at once, so the caller can do something
+/// else meanwhile; `None` when no thread could be started.
+pub fn begin<T, F>(work: F) -> Option<Started<T>>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("loopgate-hook".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .ok()?;
+    Some(Started(rx))
+}
+
 /// Tool calls answer well inside even a short agent timeout, whatever `hook_deadline` says
 /// (that one is sized for stops that run test suites).
 pub const TOOL_CALL_CAP: Duration = Duration::from_secs(10);

@@ -71,7 +71,42 @@ pub fn handle(frame: Frame, input: &HookInput, seat: Seat, active: bool) -> Resp
     }
     let judged: Result<Receipt, String> =
         run_done_gate(ws, input, &seat, &session, gate_cfg.hook_deadline, started);
-    settle(&root, config, &gate_cfg, input, &seat, &key, judged, active)
+    let store = Store {
+        history_only: seat.is_subagent(),
+        until: started + gate_cfg.hook_deadline,
+        hook_deadline: gate_cfg.hook_deadline,
+    };
+    settle(
+        &root,
+        config,
+        &gate_cfg,
+        input,
+        &seat,
+        &key,
+        judged,
+        active,
+        Some(store),
+    )
+}
+
+/// Where and by when a judged stop's receipt is stored: inside the hook deadline the done
+/// gate's worker was given, as when the gate stored the receipt itself (the checks stop
+/// earlier, `ANSWER_MARGIN` before it).
+struct Store {
+    history_only: bool,
+    until: Instant,
+    hook_deadline: Duration,
+}
+
+fn answer_margin(hook_deadline: Duration) -> Duration {
+    ANSWER_MARGIN.min(hook_deadline / 10)
+}
+
+fn late(hook_deadline: Duration) -> String {
+    format!(
+        "the done gate did not finish within the hook deadline ({}); raise [gate] hook_deadline or speed up the checks",
+        deadline::describe(hook_deadline)
+    )
 }
 
 /// The session's config does not load: the stop cannot be judged, and the refusal goes
@@ -96,6 +131,7 @@ fn unjudgeable(
         &key,
         Err(message.to_string()),
         active,
+        None,
     )
 }
 
@@ -117,19 +153,14 @@ fn settle(
     key: &str,
     judged: Result<Receipt, String>,
     active: bool,
+    store: Option<Store>,
 ) -> Response {
-    let (problems, green) = match &judged {
-        Ok(r) => (r.problem_count(), r.verdict == Verdict::Pass),
-        // An error is never progress, whatever came before.
-        Err(_) => (u32::MAX, false),
+    let (judged, recorded) = count(root, key, judged, gate_cfg.max_bounces, active, store);
+    let recorded = match recorded {
+        Ok(r) => r,
+        Err(e) => return ledger_unavailable(root, config, input, &e.to_string(), active, &judged),
     };
-    let recorded =
-        match ledger::record_stop(root, key, problems, green, gate_cfg.max_bounces, active) {
-            Ok(r) => r,
-            Err(e) => {
-                return ledger_unavailable(root, config, input, &e.to_string(), active, &judged)
-            }
-        };
+    let (problems, _) = tally(&judged);
     if let Some(w) = &recorded.warning {
         eprintln!("loopgate: warning: {w}");
     }
@@ -191,6 +222,58 @@ fn settle(
     response
 }
 
+fn tally(judged: &Result<Receipt, String>) -> (u32, bool) {
+    match judged {
+        Ok(r) => (r.problem_count(), r.verdict == Verdict::Pass),
+        // An error is never progress, whatever came before.
+        Err(_) => (u32::MAX, false),
+    }
+}
+
+/// Store the receipt and count the stop in the ledger. Both end in a synced write, so they
+/// run at once: the receipt on a worker, the ledger staged meanwhile and renamed into place
+/// only once the receipt is stored. A receipt that cannot be stored (or not in time) turns
+/// the stop into that error, counted once in place of the staged count, exactly as when
+/// the gate stored the receipt before the ledger was touched.
+fn count(
+    root: &Path,
+    key: &str,
+    judged: Result<Receipt, String>,
+    max_bounces: u32,
+    active: bool,
+    store: Option<Store>,
+) -> (Result<Receipt, String>, std::io::Result<ledger::Recorded>) {
+    let (problems, green) = tally(&judged);
+    let (receipt, store) = match (judged, store) {
+        (Ok(receipt), Some(store)) => (receipt, store),
+        (judged, _) => {
+            let recorded = ledger::record_stop(root, key, problems, green, max_bounces, active);
+            return (judged, recorded);
+        }
+    };
+    let dir = root.to_path_buf();
+    let history_only = store.history_only;
+    let saving = deadline::begin(move || {
+        let saved = gate::store::save(&dir, &receipt, history_only).map_err(|e| format!("{e:#}"));
+        saved.map(|_| receipt)
+    });
+    let pending = ledger::stage_stop(root, key, problems, green, max_bounces, active);
+    let saved = match saving {
+        Some(s) => s
+            .wait(store.until.saturating_duration_since(Instant::now()))
+            .unwrap_or_else(|| Err(late(store.hook_deadline))),
+        None => Err("cannot start a thread to store the receipt".to_string()),
+    };
+    match saved {
+        Ok(receipt) => (Ok(receipt), pending.and_then(ledger::PendingStop::commit)),
+        Err(e) => {
+            drop(pending);
+            let recorded = ledger::record_stop(root, key, u32::MAX, false, max_bounces, active);
+            (Err(e), recorded)
+        }
+    }
+}
+
 fn run_done_gate(
     ws: &Workspace,
     input: &HookInput,
@@ -199,7 +282,7 @@ fn run_done_gate(
     hook_deadline: Duration,
     started: Instant,
 ) -> Result<Receipt, String> {
-    let margin = ANSWER_MARGIN.min(hook_deadline / 10);
+    let margin = answer_margin(hook_deadline);
     let request = DoneRequest {
         via: input.agent.name().into(),
         session: Some(session.to_string()),
@@ -210,19 +293,19 @@ fn run_done_gate(
         run_checks: !seat.is_subagent(),
         run_guards: true,
         deadline: Some(started + hook_deadline.saturating_sub(margin)),
-        no_store: false,
+        // `settle` stores it, at once with the ledger's write.
+        no_store: true,
         confined_run: false,
         history_only: seat.is_subagent(),
         pinned: ws.start.clone(),
     };
     let dir: PathBuf = ws.root.clone();
     let remaining = hook_deadline.saturating_sub(started.elapsed());
-    match deadline::within(remaining, move || gate::done::run(&dir, &request).map_err(|e| format!("{e:#}"))) {
+    match deadline::within(remaining, move || {
+        gate::done::run(&dir, &request).map_err(|e| format!("{e:#}"))
+    }) {
         Some(result) => result,
-        None => Err(format!(
-            "the done gate did not finish within the hook deadline ({}); raise [gate] hook_deadline or speed up the checks",
-            deadline::describe(hook_deadline)
-        )),
+        None => Err(late(hook_deadline)),
     }
 }
 
