@@ -345,7 +345,10 @@ fn a_test_renamed_to_the_moved_name_that_checks_something_else_is_no_twin() {
     // nothing it did.
     let other = TESTS_RS
         .replace("cauchy123plato456tyler789binx", "a1b2c3")
-        .replace("vec!(\"cauchy\", \"plato456tyler789binx\")", "vec!(\"a\", \"b2c3\")");
+        .replace(
+            "vec!(\"cauchy\", \"plato456tyler789binx\")",
+            "vec!(\"a\", \"b2c3\")",
+        );
     assert_ne!(other, TESTS_RS);
     both_ways(
         &[(RS_TESTS, &other), (RS_STATIC, STATIC_RS)],

@@ -41,7 +41,6 @@
 //! (see [`super::folded`]).
 
 use super::folded;
-use super::twins;
 use super::harness;
 use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
 use super::languages::Lang;
@@ -53,6 +52,7 @@ use super::test_moves::{
 };
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
+use super::twins;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -926,9 +926,9 @@ fn folds(
             if table.new && !(table.at == drop.at && stands.contains(&table.sig)) {
                 // A table that a test of this file already moved into by its name or
                 // body stands for that test, which it folds too: it takes no more room.
-                let landed = gains.iter().any(|g| {
-                    g.at == table.at && g.landed.contains(&(drop.at, table.sig.clone()))
-                });
+                let landed = gains
+                    .iter()
+                    .any(|g| g.at == table.at && g.landed.contains(&(drop.at, table.sig.clone())));
                 let slot = gains.iter_mut().find(|g| {
                     g.at == table.at
                         && g.at != drop.at

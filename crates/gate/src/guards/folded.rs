@@ -326,10 +326,19 @@ pub fn literals<'a>(lines: impl IntoIterator<Item = &'a String>) -> BTreeSet<Str
         .collect()
 }
 
-/// Whether a removed test ran many cases itself: declared parameterised, or a body that
-/// loops or runs subtests.
-pub fn ran_cases(t: &Declared) -> bool {
-    PARAMETERISED.iter().any(|p| t.key.contains(p)) || t.body.iter().any(|l| runs_cases(l))
+/// Whether a removed test ran many cases itself, as a table does: declared
+/// parameterised, or a body that loops or runs subtests, read whole from its old file's
+/// text `old` (a long table's loop comes after the first lines a body is read by).
+pub fn ran_cases(t: &Declared, old: &str) -> bool {
+    let all: Vec<&str> = old.split('\n').collect();
+    let Some((_, lines)) = extent(&all, &t.sig, &BTreeSet::new()) else {
+        return false;
+    };
+    let head_at = lines
+        .iter()
+        .position(|l| l.split_whitespace().collect::<String>() == t.sig)
+        .unwrap_or(0);
+    is_table(&lines, head_at)
 }
 
 /// The words of a removed test's case: those of its body (see [`parts`]) but the names of

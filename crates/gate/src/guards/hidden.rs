@@ -374,9 +374,9 @@ pub fn hidden(
                     > 1;
             let carried = !duplicate
                 && (carrier(&t, &before, counterparts, Reach::Named).is_some() || {
-                    let tables = tables_cache
-                        .get_or_insert_with(|| folded::tables(deltas, tests, macros));
-                    split_into_tables(&t, &before, s.at, tables)
+                    let tables =
+                        tables_cache.get_or_insert_with(|| folded::tables(deltas, tests, macros));
+                    split_into_tables(&t, old, &before, s.at, tables)
                 });
             if !carried {
                 lost.push(t);

@@ -47,7 +47,10 @@ fn named_in(line: &str, name: &str) -> bool {
 fn named_for(name: &str, about: &str, own: &str) -> String {
     let words: Vec<&str> = name.split('_').collect();
     let subject: Vec<&str> = about.split('_').collect();
-    let Some(at) = words.windows(subject.len()).position(|w| w == subject.as_slice()) else {
+    let Some(at) = words
+        .windows(subject.len())
+        .position(|w| w == subject.as_slice())
+    else {
         return name.to_string();
     };
     let mut out: Vec<&str> = words[..at].to_vec();
@@ -81,11 +84,10 @@ pub fn runs_over(
     gone_tests.iter().all(|t| {
         let name = test_name(t);
         names.contains(&name) || names.contains(&named_for(&name, about, own))
-    })
-        && sibling
-            .added_lines
-            .iter()
-            .any(|l: &Line| named_in(&l.text, about))
+    }) && sibling
+        .added_lines
+        .iter()
+        .any(|l: &Line| named_in(&l.text, about))
 }
 
 /// The deleted test file at `at` runs on as a parameter of another test file of the change
@@ -134,10 +136,16 @@ mod tests {
 
     #[test]
     fn a_test_named_after_its_file_bears_the_siblings_subject() {
-        assert_eq!(named_for("test_app02_an", "app02_an", "app02"), "test_app02");
+        assert_eq!(
+            named_for("test_app02_an", "app02_an", "app02"),
+            "test_app02"
+        );
         assert_eq!(named_for("test_script", "app02_an", "app02"), "test_script");
         // Whole words only: `app02_an` is not in `test_app02_and`.
-        assert_eq!(named_for("test_app02_and", "app02_an", "app02"), "test_app02_and");
+        assert_eq!(
+            named_for("test_app02_and", "app02_an", "app02"),
+            "test_app02_and"
+        );
     }
 
     #[test]

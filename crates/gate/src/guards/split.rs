@@ -12,14 +12,20 @@ use std::collections::BTreeSet;
 /// Fewer literals of its own than this say too little to follow a test across tables.
 const OWN_MIN: usize = 4;
 
-/// Whether the removed test `t` of the file at `at`, whose old file held the tests
-/// `before` (`t` among them), was split into tables the change added to that file: `t`
+/// Whether the removed test `t` of the file at `at`, whose old file's text was `old` and
+/// held the tests `before` (`t` among them), was split into tables the change added to that file: `t`
 /// ran cases itself (parameterised, a loop or subtests); its own literals are those no
 /// other test of the file held (at least four); at least two new tables of its file each
 /// hold some of them; together they hold nine in ten of them, whole, and three quarters
 /// of all its words. A case dropped in the split leaves its literals behind.
-pub fn split_into_tables(t: &Declared, before: &[Declared], at: usize, tables: &[Table]) -> bool {
-    if !ran_cases(t) {
+pub fn split_into_tables(
+    t: &Declared,
+    old: &str,
+    before: &[Declared],
+    at: usize,
+    tables: &[Table],
+) -> bool {
+    if !ran_cases(t, old) {
         return false;
     }
     let mine = literals(&t.body);
