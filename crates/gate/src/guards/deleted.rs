@@ -52,6 +52,7 @@ use super::test_moves::{
 };
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
+use super::twins;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -202,6 +203,12 @@ pub fn deleted_tests(
                 "{n} rewritten as `{name}` in `{}`, which holds {} words",
                 deltas[*j].path,
                 if *n == 1 { "its" } else { "their" }
+            )
+        }));
+        places.extend(acc.twins.iter().map(|(j, name)| {
+            format!(
+                "1 made one with its twin `{name}` in `{}`, renamed to its name there",
+                deltas[*j].path
             )
         }));
         places.extend(acc.tables.iter().map(|(j, name, n)| {
@@ -415,6 +422,9 @@ struct Accounted {
     /// the words of their bodies (its file's delta index, its name); see
     /// [`super::hidden::carrier`].
     carried: Vec<(usize, String)>,
+    /// Tests made one with a twin of another file, renamed to their name there (its
+    /// file's delta index, its name): see [`super::twins`].
+    twins: Vec<(usize, String)>,
     /// Tests folded into a table that the count does not already show: see
     /// [`super::folded`].
     folded: u32,
@@ -456,6 +466,7 @@ impl Accounted {
         self.moved.len() as u32
             + self.merged.len() as u32
             + self.carried.len() as u32
+            + self.twins.len() as u32
             + self.folded
             + self.empty
             + self.called
@@ -579,6 +590,10 @@ struct Gain {
     /// Tests it gained that are not empty: what a loading file runs more.
     runs: u32,
     tests: Vec<Declared>,
+    /// The tests of it that a removed test moved into: (the removed test's file's delta
+    /// index, the gained test's naming line). A table one of them became already stands
+    /// for that one (see [`folds`]).
+    landed: Vec<(usize, String)>,
 }
 
 /// Per drop (same order), where its tests went.
@@ -616,6 +631,7 @@ fn moved_out(
                 room: gained,
                 runs: gained.saturating_sub(empty),
                 tests: added,
+                landed: Vec::new(),
             });
         }
     }
@@ -789,7 +805,60 @@ fn moved_out(
     }
     carried(deltas, macros, &mut gains, &runners, drops, &mut out);
     folds(deltas, tests, macros, &mut gains, drops, &mut out);
+    twins(deltas, tests, macros, drops, &mut out);
     out
+}
+
+/// Last of all, a test left that moved by its name into a file whose own test of the same
+/// check was renamed to it there: two twins made one (see [`super::twins`]).
+fn twins(
+    deltas: &[&FileDelta],
+    tests: &TestPaths,
+    macros: &TestMacros,
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    let builtin = TestPaths::default();
+    let mut renamed: Option<Vec<twins::Renamed>> = None;
+    let mut used: Vec<usize> = Vec::new();
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        let mut room = drop.lost.map_or(0, |l| acc.owed(l));
+        if room == 0 || acc.left.is_empty() {
+            continue;
+        }
+        let renamed = renamed.get_or_insert_with(|| {
+            let mut out = Vec::new();
+            for (j, d) in deltas.iter().enumerate() {
+                if matches!(d.kind, DeltaKind::Deleted | DeltaKind::Added)
+                    || !tests.is_counted(&d.path)
+                {
+                    continue;
+                }
+                let (gone, arrived) = turnover(d, &builtin, macros);
+                out.extend(twins::renamed_in(j, &gone, &arrived));
+            }
+            out
+        });
+        if renamed.is_empty() {
+            return;
+        }
+        let before = old_tests(deltas[drop.at], &builtin, macros);
+        for t in std::mem::take(&mut acc.left) {
+            let hit = match room {
+                0 => None,
+                _ => twins::twin_of(&t, &before, drop.at, renamed, &used),
+            };
+            match hit {
+                Some(k) => {
+                    used.push(k);
+                    acc.twins
+                        .push((renamed[k].at, folded::shown(&renamed[k].test)));
+                    room -= 1;
+                }
+                None => acc.left.push(t),
+            }
+        }
+    }
 }
 
 /// Last, the tests left that are rows of a table the change wrote (see [`super::folded`]).
@@ -855,6 +924,11 @@ fn folds(
             let table = &tables[k];
             acc.tables.push((table.at, table.name.clone(), n));
             if table.new && !(table.at == drop.at && stands.contains(&table.sig)) {
+                // A table that a test of this file already moved into by its name or
+                // body stands for that test, which it folds too: it takes no more room.
+                let landed = gains
+                    .iter()
+                    .any(|g| g.at == table.at && g.landed.contains(&(drop.at, table.sig.clone())));
                 let slot = gains.iter_mut().find(|g| {
                     g.at == table.at
                         && g.at != drop.at
@@ -868,6 +942,7 @@ fn folds(
                             g.tests.remove(i);
                         }
                     }
+                    None if landed => {}
                     None => n -= 1,
                 }
             }
@@ -1198,7 +1273,8 @@ fn arrival(
             continue;
         }
         if let Some(i) = g.tests.iter().position(&fits) {
-            g.tests.swap_remove(i);
+            let t = g.tests.swap_remove(i);
+            g.landed.push((from, t.sig));
             g.room -= 1;
             return Some(k);
         }

@@ -39,6 +39,8 @@ pub struct Table {
     /// The words of what the change wrote in it: all of a new table, what a kept one
     /// gained.
     rows: BTreeSet<String>,
+    /// The string literals of what the change wrote in it, each whole.
+    literals: BTreeSet<String>,
 }
 
 /// Words that say which parameter source declares a test: an attribute, decorator or
@@ -251,6 +253,7 @@ pub fn tables(deltas: &[&FileDelta], tests: &TestPaths, macros: &TestMacros) -> 
                 sig: now.sig.clone(),
                 new: was.is_none(),
                 rows: parts(&rows),
+                literals: literals(&rows),
             });
         }
     }
@@ -303,6 +306,48 @@ fn locals(body: &[String]) -> BTreeSet<String> {
     out
 }
 
+impl Table {
+    /// The words of what the change wrote in it (see [`parts`]).
+    pub fn rows(&self) -> &BTreeSet<String> {
+        &self.rows
+    }
+
+    /// The string literals of what the change wrote in it, each whole.
+    pub fn literals(&self) -> &BTreeSet<String> {
+        &self.literals
+    }
+}
+
+/// The string literals of `lines`, each whole (quotes as [`words`] writes them).
+pub fn literals<'a>(lines: impl IntoIterator<Item = &'a String>) -> BTreeSet<String> {
+    words(lines)
+        .into_iter()
+        .filter(|w| w.len() > 2 && w.starts_with('"'))
+        .collect()
+}
+
+/// Whether a removed test ran many cases itself, as a table does: declared
+/// parameterised, or a body that loops or runs subtests, read whole from its old file's
+/// text `old` (a long table's loop comes after the first lines a body is read by).
+pub fn ran_cases(t: &Declared, old: &str) -> bool {
+    let all: Vec<&str> = old.split('\n').collect();
+    let Some((_, lines)) = extent(&all, &t.sig, &BTreeSet::new()) else {
+        return false;
+    };
+    let head_at = lines
+        .iter()
+        .position(|l| l.split_whitespace().collect::<String>() == t.sig)
+        .unwrap_or(0);
+    is_table(&lines, head_at)
+}
+
+/// The words of a removed test's case: those of its body (see [`parts`]) but the names of
+/// its locals.
+pub fn case_words(t: &Declared) -> BTreeSet<String> {
+    let named = locals(&t.body);
+    parts(&t.body).difference(&named).cloned().collect()
+}
+
 /// Whether `table` carries the removed test `t`, folded with `siblings` (the other tests
 /// its file lost in the change) while `kept` stayed. Its words are those of its body (see
 /// [`parts`]) but the names of its locals; its own words, those no sibling or kept test
@@ -317,8 +362,7 @@ pub fn carries(
     table: &Table,
     own_file: bool,
 ) -> bool {
-    let named = locals(&t.body);
-    let mine: BTreeSet<String> = parts(&t.body).difference(&named).cloned().collect();
+    let mine = case_words(t);
     if mine.len() < 3 {
         return false;
     }

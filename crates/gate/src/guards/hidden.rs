@@ -15,10 +15,12 @@
 //! as any other.
 
 use super::deleted::{callers, demoted_and_called, new_functions, turnover};
+use super::folded;
 use super::jvm_fixtures::{in_fixture, Outline};
 use super::languages::Lang;
 use super::merged;
 use super::rust_tests::TestMacros;
+use super::split::split_into_tables;
 use super::test_moves::{declared_with, rewritten, same_tests, Declared};
 use super::test_paths::TestPaths;
 use super::{DeltaKind, FileDelta, Finding, Line};
@@ -256,6 +258,7 @@ pub fn hidden(
     let (mut gone_of, mut added) = turnovers(deltas, tests, macros);
     let mut receivers: Option<merged::Receivers> = None;
     let mut counterparts_cache: Option<Vec<Carrier>> = None;
+    let mut tables_cache: Option<Vec<folded::Table>> = None;
     let mut out = Vec::new();
     for s in steady {
         let d = deltas[s.at];
@@ -369,7 +372,12 @@ pub fn hidden(
                     .filter(|o| test_name(o) == test_name(&t) && o.body == t.body)
                     .count()
                     > 1;
-            let carried = !duplicate && carrier(&t, &before, counterparts, Reach::Named).is_some();
+            let carried = !duplicate
+                && (carrier(&t, &before, counterparts, Reach::Named).is_some() || {
+                    let tables =
+                        tables_cache.get_or_insert_with(|| folded::tables(deltas, tests, macros));
+                    split_into_tables(&t, old, &before, s.at, tables)
+                });
             if !carried {
                 lost.push(t);
             }

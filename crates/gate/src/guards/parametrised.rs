@@ -41,6 +41,24 @@ fn named_in(line: &str, name: &str) -> bool {
     })
 }
 
+/// A test named after its file's subject (`test_app02_an` in `test_app02_an.py`) bears the
+/// sibling's subject in its place there (`test_app02` in `test_app02.py`): the same test,
+/// run over both modules. The subject is read as whole words of the name (`_` apart).
+fn named_for(name: &str, about: &str, own: &str) -> String {
+    let words: Vec<&str> = name.split('_').collect();
+    let subject: Vec<&str> = about.split('_').collect();
+    let Some(at) = words
+        .windows(subject.len())
+        .position(|w| w == subject.as_slice())
+    else {
+        return name.to_string();
+    };
+    let mut out: Vec<&str> = words[..at].to_vec();
+    out.push(own);
+    out.extend(&words[at + subject.len()..]);
+    out.join("_")
+}
+
 /// Whether the deleted file `gone` (its tests `gone_tests`) now runs as a parameter of the
 /// test file `sibling`: a different file of the same language, whose tests after the change
 /// bear every name `gone`'s did, and to which the change added a line naming `gone`'s
@@ -63,11 +81,13 @@ pub fn runs_over(
         return false;
     }
     let names: BTreeSet<String> = sibling_tests.iter().map(test_name).collect();
-    gone_tests.iter().all(|t| names.contains(&test_name(t)))
-        && sibling
-            .added_lines
-            .iter()
-            .any(|l: &Line| named_in(&l.text, about))
+    gone_tests.iter().all(|t| {
+        let name = test_name(t);
+        names.contains(&name) || names.contains(&named_for(&name, about, own))
+    }) && sibling
+        .added_lines
+        .iter()
+        .any(|l: &Line| named_in(&l.text, about))
 }
 
 /// The deleted test file at `at` runs on as a parameter of another test file of the change
@@ -112,6 +132,20 @@ mod tests {
         assert_eq!(subject("src/hooks.test.ts"), "hooks");
         assert_eq!(subject("spec/request_spec.rb"), "request");
         assert_eq!(subject("src/test/java/a/ParserTest.java"), "Parser");
+    }
+
+    #[test]
+    fn a_test_named_after_its_file_bears_the_siblings_subject() {
+        assert_eq!(
+            named_for("test_app02_an", "app02_an", "app02"),
+            "test_app02"
+        );
+        assert_eq!(named_for("test_script", "app02_an", "app02"), "test_script");
+        // Whole words only: `app02_an` is not in `test_app02_and`.
+        assert_eq!(
+            named_for("test_app02_and", "app02_an", "app02"),
+            "test_app02_and"
+        );
     }
 
     #[test]
