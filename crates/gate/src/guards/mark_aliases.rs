@@ -346,8 +346,10 @@ pub fn applied<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
     if cx.punct(0, '@') {
         if let (2, Some(n)) = (cx.toks.len(), name(1)) {
             out.push(n);
+            return out;
         }
-        return out;
+        // A decorator written on one line may still carry `marks=`:
+        // `@pytest.mark.parametrize("x", [1, pytest.param(2, marks=needs_win)])`.
     }
     for i in 0..cx.toks.len() {
         let target = matches!(cx.tok(i), Some(Tok::Ident("marks")))

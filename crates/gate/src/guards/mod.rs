@@ -3,6 +3,7 @@
 //! module reads a file or runs a process.
 
 mod account;
+mod alias_reach;
 mod clippy_groups;
 mod commented_tests;
 mod config_gradle;
@@ -16,9 +17,12 @@ mod dead_return;
 mod debug;
 mod deleted;
 mod eslint_blocks;
+mod fixture_params;
 mod folded;
 mod gated_return;
 mod go_build;
+mod go_skips;
+mod go_twins;
 mod grown_condition;
 mod harness;
 mod heredoc;
