@@ -10,7 +10,7 @@
 use super::languages::Lang;
 use super::lexer::lex;
 use super::line::LineCtx;
-use super::mark_aliases::applied;
+use super::mark_aliases::applied_anywhere;
 
 /// The name a module-level `name = pytest.mark.X..` line binds.
 fn bound(line: &str) -> Option<&str> {
@@ -31,7 +31,7 @@ fn uses(text: &str, name: &str) -> usize {
     lex(&Lang::Python.syntax(), text, usize::MAX)
         .iter()
         .filter(|v| v.code.contains(name))
-        .filter(|v| applied(&LineCtx::new(Lang::Python, v, true)).contains(&name))
+        .filter(|v| applied_anywhere(&LineCtx::new(Lang::Python, v, true)).contains(&name))
         .count()
 }
 
