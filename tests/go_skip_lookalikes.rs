@@ -49,14 +49,13 @@ import (
 \t\"go.uber.org/zap\"
 )
 
-func field(n string) zap.Field {
-\tif n == \"\" {
-\t\treturn zap.Skip()
-\t}
-\treturn zap.String(\"name\", n)
-}
-
 func BenchmarkFields(b *testing.B) {
+\tfield := func(n string) zap.Field {
+\t\tif n == \"\" {
+\t\t\treturn zap.Skip()
+\t\t}
+\t\treturn zap.String(\"name\", n)
+\t}
 \tfor i := 0; i < b.N; i++ {
 \t\t_ = field(\"v\")
 \t}
