@@ -41,9 +41,9 @@ pub fn imported_packages(text: &str) -> Vec<String> {
             line
         } else if let Some(rest) = line.strip_prefix("import") {
             let rest = rest.trim_start();
-            if rest.starts_with('(') {
+            if let Some(inner) = rest.strip_prefix('(') {
                 in_block = true;
-                rest[1..].trim()
+                inner.trim()
             } else if rest.len() < line.len() - "import".len() || rest.starts_with('"') {
                 rest
             } else {
