@@ -888,7 +888,20 @@ pub fn marker_findings(
                     body_of(new.file)
                         .is_some_and(|(lang, v)| into_body::widened_into_body(old, new, *lang, v))
                 } else if kind == Kind::Skips {
+                    let renamed_alias = || {
+                        let (Some(before), Some(now)) = (
+                            visible[old.file].old_text.as_deref(),
+                            visible[new.file].new_text.as_deref(),
+                        ) else {
+                            return false;
+                        };
+                        lang == Lang::Python
+                            && super::alias_reach::renamed_onto_more(
+                                old.text, before, new.text, now,
+                            )
+                    };
                     super::widen::skip_widened(&old.label, old.text, &new.label, new.text)
+                        || renamed_alias()
                         || super::grown_condition::grew(
                             &old.label,
                             old.text,
@@ -1390,7 +1403,18 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
             })
             .as_ref()
             .is_some_and(|c| c.holds(m.anchor.unwrap_or(m.text)));
-        if exit || parameter || fixture || revived {
+        // A Go call spelt like a skip that skips no test (see [`super::go_skips`]).
+        let no_test = Lang::from_path(&d.path) == Some(Lang::Go)
+            && d.new_text
+                .as_deref()
+                .is_some_and(|t| super::go_skips::skips_no_test(&m.label, m.line, t));
+        // A pytest skip of one fixture value the change added (see
+        // [`super::fixture_params`]).
+        let new_value = Lang::from_path(&d.path) == Some(Lang::Python)
+            && d.new_text.as_deref().is_some_and(|t| {
+                super::fixture_params::skips_new_value(&m.label, m.line, t, visible)
+            });
+        if exit || parameter || fixture || revived || no_test || new_value {
             *v = Verdict::NotLowered;
         }
     }

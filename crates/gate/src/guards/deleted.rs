@@ -41,6 +41,7 @@
 //! (see [`super::folded`]).
 
 use super::folded;
+use super::go_twins;
 use super::harness;
 use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
 use super::languages::Lang;
@@ -508,6 +509,8 @@ fn still_there(
         .collect();
     let builtin = TestPaths::default();
     let mut copies: Vec<(String, Declared)> = Vec::new();
+    // The Go files copies were read from, with their texts (see [`go_twins`]).
+    let mut go_texts: BTreeMap<String, String> = BTreeMap::new();
     for (path, text) in near(&dirs.into_iter().collect::<Vec<_>>()) {
         if changed.contains(path.as_str()) || !tests.is_counted(&path) {
             continue;
@@ -515,6 +518,9 @@ fn still_there(
         let Some(lang) = Lang::from_path(&path) else {
             continue;
         };
+        if lang == Lang::Go {
+            go_texts.insert(path.clone(), text.clone());
+        }
         for t in declared(
             &Line::all_of(&text),
             Some(&text),
@@ -525,15 +531,32 @@ fn still_there(
         }
     }
     copies.extend(respaced_in_change(deltas, tests));
+    for d in deltas {
+        if let (true, Some(text)) = (d.path.ends_with(".go"), d.old_text.as_deref()) {
+            go_texts.insert(d.path.clone(), text.to_string());
+        }
+    }
     for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
         if !open(drop, acc) {
             continue;
         }
+        let d = deltas[drop.at];
+        let from = match &d.kind {
+            DeltaKind::Renamed { from } => from.as_str(),
+            _ => d.path.as_str(),
+        };
+        // A same-named test of the dropped file's own Go package was another build's.
+        let twin = |copy: &str| {
+            let (Some(old), Some(other)) = (d.old_text.as_deref(), go_texts.get(copy)) else {
+                return false;
+            };
+            go_twins::one_package((from, old), (copy, other))
+        };
         let mut room = acc.owed(drop.lost.unwrap_or(0));
         for t in std::mem::take(&mut acc.left) {
-            let hit = copies
-                .iter()
-                .position(|(_, c)| !t.body.is_empty() && c.key == t.key && c.body == t.body);
+            let hit = copies.iter().position(|(p, c)| {
+                !t.body.is_empty() && c.key == t.key && c.body == t.body && !twin(p)
+            });
             match hit {
                 Some(i) if room > 0 => {
                     acc.kept.push(copies.swap_remove(i).0);

@@ -338,6 +338,18 @@ pub fn uses(cx: &LineCtx, aliases: &[Alias], out: &mut Vec<String>) {
 /// The names a line applies as marks: `@name` alone on the line, `marks=name` or a name in
 /// a `marks=[..]` / `(..)` list, `pytestmark = name` or a name in its list.
 pub fn applied<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
+    applied_on(cx, false)
+}
+
+/// [`applied`], and also `marks=` inside a decorator written on one line
+/// (`@pytest.mark.parametrize("x", [1, pytest.param(2, marks=name)])`): for counting the
+/// tests a name is put on. Such a use is not yet reported as a skip of its own: its
+/// rewrite from a wrapped list, whose lines name no test, would not pair with it.
+pub fn applied_anywhere<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
+    applied_on(cx, true)
+}
+
+fn applied_on<'a>(cx: &LineCtx<'a>, one_line_decorators: bool) -> Vec<&'a str> {
     let mut out = Vec::new();
     let name = |i: usize| match cx.tok(i) {
         Some(Tok::Ident(n)) => Some(n),
@@ -346,8 +358,11 @@ pub fn applied<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
     if cx.punct(0, '@') {
         if let (2, Some(n)) = (cx.toks.len(), name(1)) {
             out.push(n);
+            return out;
         }
-        return out;
+        if !one_line_decorators {
+            return out;
+        }
     }
     for i in 0..cx.toks.len() {
         let target = matches!(cx.tok(i), Some(Tok::Ident("marks")))

@@ -3,6 +3,7 @@
 //! module reads a file or runs a process.
 
 mod account;
+mod alias_reach;
 mod clippy_groups;
 mod commented_tests;
 mod config_gradle;
@@ -17,9 +18,12 @@ mod debug;
 mod deleted;
 mod doc_tests;
 mod eslint_blocks;
+mod fixture_params;
 mod folded;
 mod gated_return;
 mod go_build;
+mod go_skips;
+mod go_twins;
 mod grown_condition;
 mod harness;
 mod heredoc;

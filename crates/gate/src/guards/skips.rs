@@ -324,6 +324,9 @@ fn python(cx: &LineCtx, out: &mut Vec<String>) {
         let n = &ch.names;
         let decorated = ch.before(&cx.toks) == Some(Tok::Punct('@'));
         if n.len() >= 3 && n[0] == "pytest" && n[1] == "mark" && MARKS.contains(&n[2]) {
+            if n[2] == "skipif" && never_holds(cx, ch.end) {
+                continue;
+            }
             out.push(format!("pytest.mark.{}", n[2]));
         } else if n.len() == 2 && n[0] == "mark" && MARKS.contains(&n[1]) && decorated {
             out.push(format!("@mark.{}", n[1]));
@@ -352,6 +355,15 @@ fn python(cx: &LineCtx, out: &mut Vec<String>) {
             out.push("raise SkipTest".into());
         }
     }
+}
+
+/// `skipif(False, ..)`: a condition written as the literal `False` never holds, so the
+/// mark skips nothing (an import probe's "installed" branch binds one so that the name
+/// exists on both branches). `paren` is the token after the mark's name.
+fn never_holds(cx: &LineCtx, paren: usize) -> bool {
+    cx.punct(paren, '(')
+        && cx.ident(paren + 1) == Some("False")
+        && matches!(cx.tok(paren + 2), Some(Tok::Punct(',' | ')')))
 }
 
 fn go(cx: &LineCtx, out: &mut Vec<String>) {
@@ -896,6 +908,7 @@ mod tests {
         for line in [
             "def skip(self): pass",
             "reader.skip(4)",
+            "    has_x = pytest.mark.skipif(False, reason=\"x is installed\")",
             "skip_header = True",
             "x = 'pytest.mark.skip'",
             "# @pytest.mark.skip",
