@@ -683,6 +683,7 @@ pub fn marker_findings(
     tests: &TestPaths,
     new_counts: &[Option<TestCounts>],
     old_aliases: &[Vec<super::mark_aliases::Alias>],
+    coverage: &super::coverage_pragmas::CoveragePragmas,
 ) -> scan::MarkerFindings {
     let old_path = |d: &FileDelta| match &d.kind {
         DeltaKind::Renamed { from } => from.clone(),
@@ -730,6 +731,7 @@ pub fn marker_findings(
                         .map_or(&[], Vec::as_slice),
                     change_helpers: &change_helpers,
                     mark_aliases: old_aliases.get(i).map_or(&[], Vec::as_slice),
+                    coverage,
                 };
                 scan::scan(&side, lang, tests.is_test(from), need, None, &mut removed);
             }
@@ -749,6 +751,7 @@ pub fn marker_findings(
                         .map_or(&[], Vec::as_slice),
                     change_helpers: &change_helpers,
                     mark_aliases: old_aliases.get(i).map_or(&[], Vec::as_slice),
+                    coverage,
                 };
                 scan::scan(
                     &side,
