@@ -432,8 +432,10 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         enabled,
         &tests,
         &new_counts,
-        &aliases.1,
-        &coverage,
+        account::OldSide {
+            aliases: &aliases.1,
+            coverage: &coverage,
+        },
     );
     markers.skips.extend(rises);
     if enabled.skips {
