@@ -678,6 +678,14 @@ fn counts_note(
     format!("; {} in `{}`: {counts}{moved}", kind.noun(), d.shown_path())
 }
 
+/// What reading the removed lines needs beyond the change: the pytest skip marks each file
+/// applied by name at the comparison point, and the repository's coverage pragmas.
+#[derive(Clone, Copy)]
+pub struct OldSide<'r> {
+    pub aliases: &'r [Vec<super::mark_aliases::Alias>],
+    pub coverage: &'r super::coverage_pragmas::CoveragePragmas,
+}
+
 /// Set the markers the change added against the ones it removed, across all its files
 /// (see [`account`]), and report the ones that are new or widened. The removed side is only
 /// read for a guard that found something added.
@@ -688,8 +696,12 @@ pub fn marker_findings(
     enabled: scan::Enabled,
     tests: &TestPaths,
     new_counts: &[Option<TestCounts>],
-    old_aliases: &[Vec<super::mark_aliases::Alias>],
+    old_side: OldSide,
 ) -> scan::MarkerFindings {
+    let OldSide {
+        aliases: old_aliases,
+        coverage,
+    } = old_side;
     let old_path = |d: &FileDelta| match &d.kind {
         DeltaKind::Renamed { from } => from.clone(),
         _ => d.path.clone(),
@@ -736,6 +748,7 @@ pub fn marker_findings(
                         .map_or(&[], Vec::as_slice),
                     change_helpers: &change_helpers,
                     mark_aliases: old_aliases.get(i).map_or(&[], Vec::as_slice),
+                    coverage,
                 };
                 scan::scan(&side, lang, tests.is_test(from), need, None, &mut removed);
             }
@@ -755,6 +768,7 @@ pub fn marker_findings(
                         .map_or(&[], Vec::as_slice),
                     change_helpers: &change_helpers,
                     mark_aliases: old_aliases.get(i).map_or(&[], Vec::as_slice),
+                    coverage,
                 };
                 scan::scan(
                     &side,

@@ -197,7 +197,9 @@ pub const GOLANGCI_DISABLE: &str = "golangci disable";
 /// The exclusion rules of a golangci-lint configuration: each entry of
 /// `linters.exclusions.rules` (v2) or `issues.exclude-rules` (v1), one per linter it
 /// names, scoped by its `path`, `path-except`, `text` and `source`; and each pattern of
-/// v1's `issues.exclude`. Both spellings of a rule share an id, so a configuration migrated
+/// v1's `issues.exclude`; and each function of errcheck's `exclude-functions` (under
+/// `linters-settings` in v1, `linters.settings` in v2), whose errors errcheck no longer
+/// reports. Both spellings of a rule share an id, so a configuration migrated
 /// from v1 to v2 moves its rules. Files excluded from every linter
 /// (`exclusions.paths`, `skip-dirs`) are not read, as RuboCop's `AllCops: Exclude`.
 pub fn golangci_exclusions(text: &str) -> Vec<Entry> {
@@ -214,6 +216,17 @@ pub fn golangci_exclusions(text: &str) -> Vec<Entry> {
             (Some("disable"), Some("linters")) => {
                 for (linter, line) in list_values(&lines, i) {
                     out.push(Entry::new(GOLANGCI_DISABLE, &linter, "", vec![line]));
+                }
+            }
+            // Functions errcheck is told not to check: each call's error may be dropped.
+            (Some("exclude-functions"), Some("errcheck")) => {
+                for (function, line) in list_values(&lines, i) {
+                    out.push(Entry::new(
+                        "golangci errcheck exclude-functions",
+                        &function,
+                        "",
+                        vec![line],
+                    ));
                 }
             }
             (Some("exclude"), Some("issues")) => {

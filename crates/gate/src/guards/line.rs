@@ -27,6 +27,8 @@ pub struct LineCtx<'a> {
     pub options_off: &'a [String],
     /// The pytest skip marks the file applies by name (see [`super::mark_aliases`]).
     pub mark_aliases: &'a [super::mark_aliases::Alias],
+    /// The coverage pragmas the repository configures (see [`super::coverage_pragmas`]).
+    pub coverage: &'a super::coverage_pragmas::CoveragePragmas,
 }
 
 impl<'a> LineCtx<'a> {
@@ -43,6 +45,7 @@ impl<'a> LineCtx<'a> {
             raw: "",
             options_off: &[],
             mark_aliases: &[],
+            coverage: &super::coverage_pragmas::NONE,
         }
     }
 

@@ -318,6 +318,11 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
             }
         } else if cx.lang == Lang::Js && !eslint_rules_off(piece).is_empty() {
             out.push(ESLINT_OFF.to_string());
+        } else if let Some(pragma) = (cx.lang == Lang::Python)
+            .then(|| cx.coverage.find(piece))
+            .flatten()
+        {
+            out.push(pragma);
         }
     }
     if let Some(hidden) = doc_tests::hidden_code(cx.lang, cx.view) {

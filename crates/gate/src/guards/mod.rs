@@ -13,6 +13,7 @@ mod config_lint;
 mod config_text;
 mod config_toml;
 mod config_yaml;
+mod coverage_pragmas;
 mod dead_return;
 mod debug;
 mod deleted;
@@ -332,6 +333,13 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     } else {
         Default::default()
     };
+    // Coverage pragmas the repository defines, read when a Python line of the change
+    // writes or removes a pragma.
+    let coverage = if enabled.lint {
+        repository_pragmas(&visible, near)
+    } else {
+        Default::default()
+    };
     // Skip lines the diff kept over a declaration that changed (see [`kept_skips`]): the
     // removed and the added side of each file.
     let kept: Vec<(Vec<Line>, Vec<Line>)> = visible
@@ -389,6 +397,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
                     .map_or(&[], Vec::as_slice),
                 change_helpers: &change_helpers,
                 mark_aliases: aliases.0.get(i).map_or(&[], Vec::as_slice),
+                coverage: &coverage,
             };
             let skips_added = scan::scan(
                 &side,
@@ -430,7 +439,10 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         enabled,
         &tests,
         &new_counts,
-        &aliases.1,
+        account::OldSide {
+            aliases: &aliases.1,
+            coverage: &coverage,
+        },
     );
     markers.skips.extend(rises);
     if enabled.skips {
@@ -457,6 +469,36 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         report("new_todos", cfg.new_todos, markers.todos),
         report("debug_artifacts", cfg.debug_artifacts, markers.debug),
     ]
+}
+
+/// The coverage pragmas configured at the repository root as it is now (see
+/// [`coverage_pragmas`]): a configuration file of the change is read from the change, the
+/// others through `near`, and only when a Python line added or removed holds `pragma`.
+fn repository_pragmas(deltas: &[&FileDelta], near: &Near) -> coverage_pragmas::CoveragePragmas {
+    let pragma = |lines: &[Line]| lines.iter().any(|l| l.text.contains("pragma"));
+    let wanted = deltas.iter().any(|d| {
+        Lang::from_path(&d.path) == Some(Lang::Python)
+            && (pragma(&d.added_lines) || pragma(&d.removed_lines))
+    });
+    if !wanted {
+        return Default::default();
+    }
+    let in_change = |p: &str| deltas.iter().find(|d| d.path == p);
+    let mut files: Vec<(String, String)> = Vec::new();
+    let mut unchanged = false;
+    for name in coverage_pragmas::CONFIG_FILES {
+        match in_change(name) {
+            Some(d) => files.extend(d.new_text.clone().map(|t| (name.to_string(), t))),
+            None => unchanged = true,
+        }
+    }
+    if unchanged {
+        let root = near(&[String::new()]);
+        files.extend(root.into_iter().filter(|(p, _)| {
+            coverage_pragmas::CONFIG_FILES.contains(&p.as_str()) && in_change(p).is_none()
+        }));
+    }
+    coverage_pragmas::CoveragePragmas::read(files.iter().map(|(p, t)| (p.as_str(), t.as_str())))
 }
 
 /// The files the change's JVM test files import annotations from (see

@@ -255,6 +255,8 @@ pub struct FileLines<'a, 'p> {
     /// The pytest skip marks the file applies by name on this side (see
     /// [`super::mark_aliases`]).
     pub mark_aliases: &'p [super::mark_aliases::Alias],
+    /// The coverage pragmas the repository configures (see [`super::coverage_pragmas`]).
+    pub coverage: &'p super::coverage_pragmas::CoveragePragmas,
 }
 
 /// Collect the markers of the enabled guards on `f`'s lines. Returns how many skip markers
@@ -310,6 +312,7 @@ pub fn scan<'a>(
         cx.raw = &line.text;
         cx.options_off = &options_off;
         cx.mark_aliases = f.mark_aliases;
+        cx.coverage = f.coverage;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
             if kind == Kind::Lint && may_assert(lang, is_test, &view, &found) {
