@@ -108,7 +108,8 @@ fn a_mark_brought_in_by_a_star_import_is_a_skip_and_another_name_is_not() {
 #[test]
 fn unittest_decorators_kept_in_a_variable_are_skips() {
     let head = "import unittest\n\nfrom tests.helpers import only_linux, runner, skip_on_windows";
-    let before = format!("{head}\n\n\nclass T(unittest.TestCase):\n    def test_one(self):\n        pass\n");
+    let before =
+        format!("{head}\n\n\nclass T(unittest.TestCase):\n    def test_one(self):\n        pass\n");
     let after = format!(
         "{before}\n    @skip_on_windows\n    def test_two(self):\n        pass\n\n    @only_linux\n    def test_three(self):\n        pass\n\n    @runner\n    def test_four(self):\n        pass\n"
     );
@@ -170,5 +171,9 @@ fn other_names_in_lists_over_several_lines_are_not_skips() {
             "[1])",
             "[\n    1,\n    pytest.param(2, marks=[\n        slow,\n    ]),\n    needs_py310,\n])",
         );
-    both_ways(&[(TEST, PARAMS)], &writing(&[(TEST, &after)]), &no_new_skips);
+    both_ways(
+        &[(TEST, PARAMS)],
+        &writing(&[(TEST, &after)]),
+        &no_new_skips,
+    );
 }

@@ -25,7 +25,6 @@
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
 use super::commented_tests;
-use super::helper_bodies;
 use super::into_body;
 use super::jvm_fixtures::{self, Outline};
 use super::languages::Lang;
@@ -931,7 +930,7 @@ pub fn marker_findings(
                 &is_test,
                 &mut verdicts,
             );
-            not_lowered_skips(visible, added.of(kind), &is_test, &mut verdicts);
+            not_lowered_skips(visible, added.of(kind), &mut verdicts);
         }
         if kind == Kind::Lint {
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
@@ -1326,14 +1325,8 @@ fn narrowed_from_bare_nolint(
 /// Turn the new skips that disable nothing that ran into [`Verdict::NotLowered`]: an early
 /// exit said out loud ([`not_lowered`]), a skip inside a JVM class that is the input of a
 /// test ([`jvm_fixtures`]), an assumption over a parameter the change added
-/// ([`new_parameter`]), a skip on a test that stood commented out ([`commented_tests`]),
-/// the skip in the body of a new helper whose calls the change adds ([`helper_bodies`]).
-fn not_lowered_skips(
-    visible: &[&FileDelta],
-    added: &[Mark],
-    is_test: &dyn Fn(usize) -> bool,
-    verdicts: &mut [Verdict],
-) {
+/// ([`new_parameter`]), a skip on a test that stood commented out ([`commented_tests`]).
+fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
     let jvm = |file: usize| {
         Lang::from_path(&visible[file].path).filter(|l| matches!(l, Lang::Java | Lang::Kotlin))
     };
@@ -1391,27 +1384,7 @@ fn not_lowered_skips(
             })
             .as_ref()
             .is_some_and(|c| c.holds(m.anchor.unwrap_or(m.text)));
-        // A new helper's own skip: its calls on added lines are the skips.
-        // The old text must be at hand (or the file new) to tell a new helper.
-        let old = match (&d.old_text, &d.kind) {
-            (Some(t), _) => Some(Some(t.as_str())),
-            (None, DeltaKind::Added) => Some(None),
-            _ => None,
-        };
-        let in_new_helper = skips::family(&m.label) == "body.skip"
-            && Lang::from_path(&d.path)
-                .zip(d.new_text.as_deref())
-                .zip(old)
-                .and_then(|((lang, new), old)| {
-                    helper_bodies::new_helper_around(lang, new, old, m.line, is_test(m.file))
-                })
-                .is_some_and(|name| {
-                    let call = format!("{name}(");
-                    added
-                        .iter()
-                        .any(|o| o.label == call && (o.file, o.line) != (m.file, m.line))
-                });
-        if exit || parameter || fixture || revived || in_new_helper {
+        if exit || parameter || fixture || revived {
             *v = Verdict::NotLowered;
         }
     }

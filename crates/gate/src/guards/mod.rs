@@ -21,7 +21,6 @@ mod gated_return;
 mod go_build;
 mod grown_condition;
 mod harness;
-mod helper_bodies;
 mod heredoc;
 mod hidden;
 mod inline_annotations;
