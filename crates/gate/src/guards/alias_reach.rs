@@ -31,7 +31,11 @@ fn uses(text: &str, name: &str) -> usize {
     lex(&Lang::Python.syntax(), text, usize::MAX)
         .iter()
         .filter(|v| v.code.contains(name))
-        .filter(|v| applied_anywhere(&LineCtx::new(Lang::Python, v, true)).contains(&name))
+        .filter(|v| {
+            applied_anywhere(&LineCtx::new(Lang::Python, v, true))
+                .iter()
+                .any(|n| n == name)
+        })
         .count()
 }
 

@@ -155,7 +155,7 @@ fn in_test_fn_top_level(views: &[LineView], at: usize, depth: usize) -> bool {
 
 /// What a comment says when the `return` under it stands for a skip: the test is meant
 /// for some machines only (`# Only test on suitable Unix platforms`, `# skip: no git`).
-const ANNOUNCED: &[&str] = &[
+pub(super) const ANNOUNCED: &[&str] = &[
     "skip",
     "only test",
     "only run",

@@ -34,16 +34,22 @@ pub struct Alias {
     pub label: String,
 }
 
+/// unittest's decorators that skip a test or expect it to fail, kept in a variable the
+/// same way (`skip_on_windows = unittest.skipIf(WIN, "..")`).
+const UNITTEST: &[&str] = &["skip", "skipIf", "skipUnless", "expectedFailure"];
+
 /// The names a Python module binds at module level to a skip mark, with their marks.
 pub fn defined(text: &str) -> Vec<Alias> {
-    if !text.contains("mark.") {
+    if !text.contains("mark.") && !text.contains("unittest.") {
         return Vec::new();
     }
     let views = lex(&Lang::Python.syntax(), text, usize::MAX);
     let mut out = Vec::new();
     for view in &views {
         // Module level only: a name bound inside a function is that function's.
-        if view.code.starts_with([' ', '\t']) || !view.code.contains("mark") {
+        if view.code.starts_with([' ', '\t'])
+            || !(view.code.contains("mark") || view.code.contains("unittest"))
+        {
             continue;
         }
         let cx = LineCtx::new(Lang::Python, view, false);
@@ -58,14 +64,19 @@ pub fn defined(text: &str) -> Vec<Alias> {
             continue;
         };
         let n = &ch.names;
-        if n.len() == 3 && n[0] == "pytest" && n[1] == "mark" && MARKS.contains(&n[2]) {
-            let whole = matches!(ch.after(&cx.toks), None | Some(Tok::Punct('(')));
-            if whole && !out.iter().any(|a: &Alias| a.name == name) {
-                out.push(Alias {
-                    name: name.to_string(),
-                    label: format!("pytest.mark.{}", n[2]),
-                });
-            }
+        let label = if n.len() == 3 && n[0] == "pytest" && n[1] == "mark" && MARKS.contains(&n[2]) {
+            format!("pytest.mark.{}", n[2])
+        } else if n.len() == 2 && n[0] == "unittest" && UNITTEST.contains(&n[1]) {
+            format!("unittest.{}", n[1])
+        } else {
+            continue;
+        };
+        let whole = matches!(ch.after(&cx.toks), None | Some(Tok::Punct('(')));
+        if whole && !out.iter().any(|a: &Alias| a.name == name) {
+            out.push(Alias {
+                name: name.to_string(),
+                label,
+            });
         }
     }
     out
@@ -80,7 +91,8 @@ pub struct Import {
 }
 
 /// The `from .. import ..` statements of a Python file, parenthesised lists over several
-/// lines included. `import *` is not read: what it binds is not written here.
+/// lines included. `import *` is listed as the name `*`: it binds every public name the
+/// module binds, which is read from the module.
 pub fn imports(text: &str) -> Vec<Import> {
     if !text.contains("import") {
         return Vec::new();
@@ -127,7 +139,9 @@ pub fn imports(text: &str) -> Vec<Import> {
                     _ => name,
                 };
                 let ident = |s: &str| s.chars().all(|c| c.is_alphanumeric() || c == '_');
-                (ident(name) && ident(local)).then(|| (name.to_string(), local.to_string()))
+                let star = name == "*" && local == "*";
+                (star || (ident(name) && ident(local)))
+                    .then(|| (name.to_string(), local.to_string()))
             })
             .collect();
         if !bound.is_empty() {
@@ -135,6 +149,49 @@ pub fn imports(text: &str) -> Vec<Import> {
                 module: module.trim().to_string(),
                 names: bound,
             });
+        }
+    }
+    out
+}
+
+/// The modules a Python file binds to a name of its own, whose attributes it may then
+/// apply as marks (`@h.skip_if_windows`): `import tests.helpers as h` (bound to `h`),
+/// `import helpers` (to `helpers`), and `from tests import helpers as h`, which binds a
+/// module when `tests/helpers.py` is one (the caller finds out). Each as (module as
+/// written, leading dots kept; the name it is bound to).
+pub fn module_imports(text: &str) -> Vec<(String, String)> {
+    if !text.contains("import") {
+        return Vec::new();
+    }
+    let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let dotted = |s: &str| s.split('.').all(ident);
+    let mut out = Vec::new();
+    for import in imports(text) {
+        for (name, local) in &import.names {
+            if name == "*" {
+                continue;
+            }
+            let module = if import.module.ends_with('.') {
+                format!("{}{name}", import.module)
+            } else {
+                format!("{}.{name}", import.module)
+            };
+            out.push((module, local.clone()));
+        }
+    }
+    for view in lex(&Lang::Python.syntax(), text, usize::MAX) {
+        let Some(rest) = view.code.trim().strip_prefix("import ") else {
+            continue;
+        };
+        for part in rest.split(',') {
+            let words: Vec<&str> = part.split_whitespace().collect();
+            match words[..] {
+                [module] if dotted(module) => out.push((module.to_string(), module.to_string())),
+                [module, "as", local] if dotted(module) && ident(local) => {
+                    out.push((module.to_string(), local.to_string()))
+                }
+                _ => {}
+            }
         }
     }
     out
@@ -193,13 +250,36 @@ pub fn of_file<'t>(path: &str, text: &str, read: &dyn Fn(&str) -> Option<&'t str
             continue;
         };
         for (name, local) in &import.names {
-            if let Some(a) = found.iter().find(|a| &a.name == name) {
+            if name == "*" {
+                // Every public name the module binds, unless the file binds it itself.
+                for a in found.iter().filter(|a| !a.name.starts_with('_')) {
+                    if !out.iter().any(|o| o.name == a.name) {
+                        out.push(a.clone());
+                    }
+                }
+            } else if let Some(a) = found.iter().find(|a| &a.name == name) {
                 out.retain(|o| &o.name != local);
                 out.push(Alias {
                     name: local.clone(),
                     label: a.label.clone(),
                 });
             }
+        }
+    }
+    // A module's attributes, applied through the name the module is bound to.
+    for (module, local) in module_imports(text) {
+        let Some(found) = module_paths(path, &module)
+            .iter()
+            .find_map(|p| read(p))
+            .map(defined)
+        else {
+            continue;
+        };
+        for a in found {
+            out.push(Alias {
+                name: format!("{local}.{}", a.name),
+                label: a.label,
+            });
         }
     }
     out
@@ -239,11 +319,25 @@ pub fn for_change(
                 continue;
             }
             any = true;
+            let mut modules: Vec<String> = Vec::new();
             for import in imports(text) {
-                if !import.names.iter().any(|(_, local)| names.contains(local)) {
-                    continue;
+                if import
+                    .names
+                    .iter()
+                    .any(|(_, local)| local == "*" || names.contains(local))
+                {
+                    modules.push(import.module);
                 }
-                for p in module_paths(&path, &import.module) {
+            }
+            // A module bound to a name whose attribute is applied (`@h.needs_windows`).
+            for (module, local) in module_imports(text) {
+                let prefix = format!("{local}.");
+                if names.iter().any(|n| n.starts_with(&prefix)) {
+                    modules.push(module);
+                }
+            }
+            for module in modules {
+                for p in module_paths(&path, &module) {
                     if !wanted.contains(&p) {
                         wanted.push(p);
                     }
@@ -335,9 +429,29 @@ pub fn uses(cx: &LineCtx, aliases: &[Alias], out: &mut Vec<String>) {
     }
 }
 
+/// The dotted name (`needs_win`, `h.needs_win`) that starts at token `at`, and the index
+/// of the token after it.
+fn dotted_at(cx: &LineCtx, at: usize) -> Option<(String, usize)> {
+    let Some(Tok::Ident(first)) = cx.tok(at) else {
+        return None;
+    };
+    let mut name = first.to_string();
+    let mut i = at + 1;
+    while cx.punct(i, '.') {
+        let Some(Tok::Ident(next)) = cx.tok(i + 1) else {
+            return None;
+        };
+        name.push('.');
+        name.push_str(next);
+        i += 2;
+    }
+    Some((name, i))
+}
+
 /// The names a line applies as marks: `@name` alone on the line, `marks=name` or a name in
-/// a `marks=[..]` / `(..)` list, `pytestmark = name` or a name in its list.
-pub fn applied<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
+/// a `marks=[..]` / `(..)` list, `pytestmark = name` or a name in its list. A name may be
+/// a module's attribute (`@h.needs_win`).
+pub fn applied(cx: &LineCtx) -> Vec<String> {
     applied_on(cx, false)
 }
 
@@ -345,20 +459,18 @@ pub fn applied<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
 /// (`@pytest.mark.parametrize("x", [1, pytest.param(2, marks=name)])`): for counting the
 /// tests a name is put on. Such a use is not yet reported as a skip of its own: its
 /// rewrite from a wrapped list, whose lines name no test, would not pair with it.
-pub fn applied_anywhere<'a>(cx: &LineCtx<'a>) -> Vec<&'a str> {
+pub fn applied_anywhere(cx: &LineCtx) -> Vec<String> {
     applied_on(cx, true)
 }
 
-fn applied_on<'a>(cx: &LineCtx<'a>, one_line_decorators: bool) -> Vec<&'a str> {
+fn applied_on(cx: &LineCtx, one_line_decorators: bool) -> Vec<String> {
     let mut out = Vec::new();
-    let name = |i: usize| match cx.tok(i) {
-        Some(Tok::Ident(n)) => Some(n),
-        _ => None,
-    };
     if cx.punct(0, '@') {
-        if let (2, Some(n)) = (cx.toks.len(), name(1)) {
-            out.push(n);
-            return out;
+        if let Some((n, end)) = dotted_at(cx, 1) {
+            if end == cx.toks.len() {
+                out.push(n);
+                return out;
+            }
         }
         if !one_line_decorators {
             return out;
@@ -371,9 +483,9 @@ fn applied_on<'a>(cx: &LineCtx<'a>, one_line_decorators: bool) -> Vec<&'a str> {
             continue;
         }
         let at = i + 2;
-        if let Some(n) = name(at) {
+        if let Some((n, end)) = dotted_at(cx, at) {
             // The value is the name itself, not something built from it.
-            if matches!(cx.tok(at + 1), None | Some(Tok::Punct(',' | ')'))) {
+            if matches!(cx.tok(end), None | Some(Tok::Punct(',' | ')'))) {
                 out.push(n);
             }
             continue;
@@ -381,26 +493,85 @@ fn applied_on<'a>(cx: &LineCtx<'a>, one_line_decorators: bool) -> Vec<&'a str> {
         if !(cx.punct(at, '[') || cx.punct(at, '(')) {
             continue;
         }
-        // The list's elements, at its own depth: each bare name counts.
-        let mut depth = 0usize;
-        for j in at..cx.toks.len() {
-            match cx.tok(j) {
-                Some(Tok::Punct('[' | '(' | '{')) => depth += 1,
-                Some(Tok::Punct(']' | ')' | '}')) => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
+        elements(cx, at, 0, &mut out);
+    }
+    out
+}
+
+/// The bare names among a list's elements on this line, from token `from` on, where the
+/// list's own depth is `depth + 1` (`depth` brackets are open at `from`, counting the
+/// list's own when `from` is past it). Returns the depth open at the end of the line
+/// (0: the list closed on this line).
+fn elements(cx: &LineCtx, from: usize, mut depth: usize, out: &mut Vec<String>) -> usize {
+    let own = if depth == 0 { 1 } else { depth };
+    let mut j = from;
+    while j < cx.toks.len() {
+        match cx.tok(j) {
+            Some(Tok::Punct('[' | '(' | '{')) => depth += 1,
+            Some(Tok::Punct(']' | ')' | '}')) => {
+                depth = depth.saturating_sub(1);
+                if depth < own {
+                    return 0;
                 }
-                Some(Tok::Ident(n)) if depth == 1 => {
-                    let opens =
-                        cx.punct(j - 1, '[') || cx.punct(j - 1, '(') || cx.punct(j - 1, ',');
-                    let closes = matches!(cx.tok(j + 1), Some(Tok::Punct(',' | ']' | ')')));
+            }
+            Some(Tok::Ident(_)) if depth == own => {
+                let opens = (j == from && from == 0)
+                    || cx.punct(j.wrapping_sub(1), '[')
+                    || cx.punct(j.wrapping_sub(1), '(')
+                    || cx.punct(j.wrapping_sub(1), ',');
+                if let Some((n, end)) = dotted_at(cx, j) {
+                    let closes = matches!(cx.tok(end), None | Some(Tok::Punct(',' | ']' | ')')));
                     if opens && closes {
                         out.push(n);
                     }
+                    j = end;
+                    continue;
                 }
-                _ => {}
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    depth
+}
+
+/// The uses of `aliases` among the names `listed` gives a line, each as its mark's label.
+pub fn listed_uses(names: &[String], aliases: &[Alias], out: &mut Vec<String>) {
+    for name in names {
+        if let Some(a) = aliases.iter().find(|a| &a.name == name) {
+            out.push(a.label.clone());
+        }
+    }
+}
+
+/// For each line of a Python file (0-based), the names it applies as elements of a
+/// `marks=[..]` or `pytestmark = [..]` list that opened on an earlier line and is still
+/// open (`pytestmark = [` then `    needs_windows,` on a line of its own).
+pub fn listed(text: &str) -> Vec<Vec<String>> {
+    let views = lex(&Lang::Python.syntax(), text, usize::MAX);
+    let mut out = vec![Vec::new(); views.len()];
+    if !(text.contains("marks") || text.contains("pytestmark")) {
+        return out;
+    }
+    // The depth of the open list's contents, its own bracket counted.
+    let mut open = 0usize;
+    for (k, view) in views.iter().enumerate() {
+        if open == 0 && !view.code.contains("mark") {
+            continue;
+        }
+        let cx = LineCtx::new(Lang::Python, view, true);
+        if open > 0 {
+            open = elements(&cx, 0, open, &mut out[k]);
+            continue;
+        }
+        for i in 0..cx.toks.len() {
+            let target = matches!(cx.tok(i), Some(Tok::Ident("marks")))
+                || (i == 0 && cx.tok(0) == Some(Tok::Ident("pytestmark")));
+            let list = cx.punct(i + 2, '[') || cx.punct(i + 2, '(');
+            if target && cx.punct(i + 1, '=') && list {
+                let mut ignored = Vec::new();
+                open = elements(&cx, i + 2, 0, &mut ignored);
+                break;
             }
         }
     }
@@ -420,9 +591,14 @@ pub fn applied_in(text: &str) -> Vec<String> {
         }
         let cx = LineCtx::new(Lang::Python, &view, true);
         for n in applied(&cx) {
-            if !out.iter().any(|o| o == n) {
-                out.push(n.to_string());
+            if !out.contains(&n) {
+                out.push(n);
             }
+        }
+    }
+    for n in listed(text).into_iter().flatten() {
+        if !out.contains(&n) {
+            out.push(n);
         }
     }
     out

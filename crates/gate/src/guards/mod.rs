@@ -31,6 +31,7 @@ mod heredoc;
 mod hidden;
 mod inline_annotations;
 mod into_body;
+mod js_announced_exit;
 mod js_tests;
 mod junit_port;
 mod jvm_fixtures;

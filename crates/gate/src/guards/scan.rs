@@ -5,8 +5,8 @@ use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
 use super::{
-    dead_return, debug, gated_return, junit_port, lint, miri_gates, skip_helpers, skips, todos,
-    type_assertions, Finding, Line,
+    dead_return, debug, gated_return, js_announced_exit, junit_port, lint, miri_gates,
+    skip_helpers, skips, todos, type_assertions, Finding, Line,
 };
 use std::collections::HashSet;
 
@@ -279,6 +279,8 @@ pub fn scan<'a>(
     // Lines inside a suppression's list opened on an earlier line (see
     // [`lint::open_lists`]), read once the first added line needs it.
     let mut lists: Option<Vec<Option<&'static str>>> = None;
+    // The names applied in multi-line lists of pytest marks (see [`super::mark_aliases`]).
+    let mut listed: Option<Vec<Vec<String>>> = None;
     let helpers = if on.skips {
         skip_helpers::for_file(
             lang,
@@ -356,6 +358,33 @@ pub fn scan<'a>(
                     }
                 } else if gated_return::skips_rest(lang, whole, at) {
                     found.push(gated_return::LABEL.to_string());
+                }
+            }
+            if kind == Kind::Skips
+                && lang == Lang::Js
+                && is_test
+                && found.is_empty()
+                && js_announced_exit::says_skip(&line.text)
+            {
+                let whole = whole.get_or_insert_with(|| {
+                    f.text
+                        .map(|t| lex(&lang.syntax(), t, usize::MAX))
+                        .unwrap_or_default()
+                });
+                let at = (line.number as usize).saturating_sub(1);
+                if js_announced_exit::skips_rest(whole, at, &line.text) {
+                    found.push(js_announced_exit::LABEL.to_string());
+                }
+            }
+            if kind == Kind::Skips && lang == Lang::Python && is_test && !f.mark_aliases.is_empty()
+            {
+                // An alias on a line of its own inside a list of marks opened above.
+                let listed = listed.get_or_insert_with(|| {
+                    f.text.map(super::mark_aliases::listed).unwrap_or_default()
+                });
+                let at = (line.number as usize).saturating_sub(1);
+                if let Some(names) = listed.get(at) {
+                    super::mark_aliases::listed_uses(names, f.mark_aliases, &mut found);
                 }
             }
             if kind == Kind::Lint && found.is_empty() {
