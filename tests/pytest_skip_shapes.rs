@@ -7,25 +7,10 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-use serde_json::Value;
-
-fn no_new_skips(code: Option<i32>, receipt: &Value, mode: &str) {
-    assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
-    assert_eq!(code, Some(0), "{mode}: {receipt}");
-}
-
-fn skips_at(found: &'static [(&'static str, u64)]) -> impl Fn(Option<i32>, &Value, &str) {
-    move |code, receipt, mode| {
-        let want: Vec<(String, u64)> = found.iter().map(|&(p, l)| (p.to_string(), l)).collect();
-        assert_eq!(lines_of(receipt, "new_skips"), want, "{mode}: {receipt}");
-        assert_eq!(code, Some(3), "{mode}");
-    }
-}
+use gitrepo::{both_ways, no_new_skips, skips_at, writing};
 
 const HTTP: &str = "tests/test_http.py";
 const HTTP_OLD: &str = "import pytest
-
 
 def test_fragmentation():
     assert True
@@ -42,7 +27,6 @@ try:
 except ModuleNotFoundError:
     needs_httptools = pytest.mark.skipif(True, reason=\"httptools is not installed\")
 
-
 def test_fragmentation():
     assert True
 ";
@@ -56,7 +40,6 @@ def test_fragmentation():
 const CONFTEST: &str = "tests/conftest.py";
 const CONFTEST_OLD: &str = "import pytest
 
-
 @pytest.fixture(
     params=[
         pytest.param(\"impl:WSProto\", id=\"wsproto\"),
@@ -67,7 +50,6 @@ def ws_protocol_cls(request):
     return request.param
 ";
 const CONFTEST_NEW: &str = "import pytest
-
 
 @pytest.fixture(
     params=[
@@ -81,7 +63,6 @@ def ws_protocol_cls(request):
 ";
 const WS: &str = "tests/test_websocket.py";
 const WS_OLD: &str = "import pytest
-
 
 async def test_reject_with_body(
     ws_protocol_cls, unused_tcp_port: int
@@ -143,11 +124,9 @@ import pytest
 
 skip_if_m1 = pytest.mark.skipif(sys.platform == \"darwin\", reason=\"flaky\")
 
-
 @pytest.mark.parametrize(\"reloader\", [\"stat\", pytest.param(\"watch\", marks=skip_if_m1)])
 def test_reload_on_change(reloader):
     assert reloader
-
 
 @pytest.mark.parametrize(\"reloader\", [\"stat\", \"watch\"])
 def test_reload_on_python_change(reloader):

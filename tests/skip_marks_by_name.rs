@@ -9,21 +9,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-use serde_json::Value;
-
-fn no_new_skips(code: Option<i32>, receipt: &Value, mode: &str) {
-    assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
-    assert_eq!(code, Some(0), "{mode}: {receipt}");
-}
-
-fn skips_at(found: &'static [(&'static str, u64)]) -> impl Fn(Option<i32>, &Value, &str) {
-    move |code, receipt, mode| {
-        let want: Vec<(String, u64)> = found.iter().map(|&(p, l)| (p.to_string(), l)).collect();
-        assert_eq!(lines_of(receipt, "new_skips"), want, "{mode}: {receipt}");
-        assert_eq!(code, Some(3), "{mode}");
-    }
-}
+use gitrepo::{both_ways, no_new_skips, skips_at, writing};
 
 const UTILS: &str = "tests/utils.py";
 const UTILS_TEXT: &str = concat!(

@@ -239,3 +239,20 @@ pub fn assert_one_deleted<'a>(
         assert_eq!(code, Some(3), "{mode}");
     }
 }
+
+/// A judged change with no `new_skips` finding, and exit 0.
+pub fn no_new_skips(code: Option<i32>, receipt: &serde_json::Value, mode: &str) {
+    assert_eq!(lines_of(receipt, "new_skips"), vec![], "{mode}: {receipt}");
+    assert_eq!(code, Some(0), "{mode}: {receipt}");
+}
+
+/// A judged change whose `new_skips` findings are exactly `found` (path, line), and exit 3.
+pub fn skips_at(
+    found: &'static [(&'static str, u64)],
+) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
+    move |code, receipt, mode| {
+        let want: Vec<(String, u64)> = found.iter().map(|&(p, l)| (p.to_string(), l)).collect();
+        assert_eq!(lines_of(receipt, "new_skips"), want, "{mode}: {receipt}");
+        assert_eq!(code, Some(3), "{mode}");
+    }
+}
