@@ -89,15 +89,26 @@ fn pragmas_the_repository_does_not_configure_are_not_suppressions() {
 }
 
 /// A pattern coverage.py would read but Rust's regex engine cannot compile (a
-/// look-behind) is skipped, never a crash; the other patterns still count.
+/// look-behind) is skipped, never a crash, and never in silence: the receipt's
+/// `skipped_files` names the file and the pattern. The other patterns still count.
 #[test]
-fn an_exclude_pattern_that_does_not_compile_is_skipped() {
+fn an_exclude_pattern_that_does_not_compile_is_skipped_with_a_note() {
     let cfg = "[tool.coverage.report]\nexclude_also = [\"(?<!def )pragma: odd\", \"pragma: full coverage\"]\n";
     let new = "import sys\n\n\ndef run(x):\n    if x:  # pragma: odd\n        return 1\n    return 2  # pragma: full coverage\n";
+    let found = expect(vec![("app/run.py", 7)]);
     both_ways(
         &[("pyproject.toml", cfg), ("app/run.py", APP)],
         &writing(&[("app/run.py", new)]),
-        &expect(vec![("app/run.py", 7)]),
+        &|code, receipt, mode| {
+            found(code, receipt, mode);
+            let notes = receipt["skipped_files"].as_array().unwrap();
+            assert_eq!(notes.len(), 1, "{mode}: {receipt}");
+            assert_eq!(notes[0]["path"], "pyproject.toml", "{mode}");
+            assert_eq!(notes[0]["why"], "unread_pattern", "{mode}");
+            let note = notes[0]["note"].as_str().unwrap();
+            assert!(note.contains("`(?<!def )pragma: odd`"), "{note}");
+            assert!(note.contains("not read as suppressions"), "{note}");
+        },
     );
 }
 

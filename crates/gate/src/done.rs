@@ -196,6 +196,11 @@ pub fn run_with_progress(
                 crate::neighbours::files_in(&root, dirs, crate::baseline::MAX_TEXT_BYTES)
             };
             guards = run_guards_near(&deltas, &guards_cfg, &near);
+            skipped_files.extend(crate::guards::unread_coverage_patterns(
+                &deltas,
+                &guards_cfg,
+                &near,
+            ));
         } else {
             guards = guard_names()
                 .iter()

@@ -28,8 +28,9 @@ pub struct CoveragePragmas {
     patterns: Vec<Regex>,
     /// coverage-conditional-plugin rule names.
     rules: Vec<String>,
-    /// Patterns that did not compile (Python-only syntax, or too large): not read.
-    pub invalid: Vec<String>,
+    /// Patterns that did not compile (Python-only syntax, or too large), with the file
+    /// that configures each: not read, and noted in the receipt.
+    pub invalid: Vec<(String, String)>,
 }
 
 /// No repository pragmas: what every file of a change sees when no configuration is read.
@@ -43,7 +44,7 @@ impl CoveragePragmas {
     /// The pragmas configured by `files` (`(path, text)` of the root configuration files:
     /// see [`CONFIG_FILES`]); files that do not parse add nothing.
     pub fn read<'t>(files: impl IntoIterator<Item = (&'t str, &'t str)>) -> CoveragePragmas {
-        let mut patterns: Vec<String> = Vec::new();
+        let mut patterns: Vec<(&'t str, String)> = Vec::new();
         let mut rules: Vec<String> = Vec::new();
         for (path, text) in files {
             let (p, r) = match path {
@@ -52,11 +53,11 @@ impl CoveragePragmas {
                 "setup.cfg" | "tox.ini" => from_ini(text, "coverage:"),
                 _ => continue,
             };
-            patterns.extend(p);
+            patterns.extend(p.into_iter().map(|p| (path, p)));
             rules.extend(r);
         }
         let mut out = CoveragePragmas::default();
-        for p in patterns.into_iter().take(MAX_PATTERNS) {
+        for (path, p) in patterns.into_iter().take(MAX_PATTERNS) {
             let built = (p.len() <= MAX_PATTERN_LEN)
                 .then(|| {
                     RegexBuilder::new(&p)
@@ -68,7 +69,7 @@ impl CoveragePragmas {
                 .flatten();
             match built {
                 Some(re) => out.patterns.push(re),
-                None => out.invalid.push(p),
+                None => out.invalid.push((path.to_string(), p)),
             }
         }
         rules.retain(|r| !r.is_empty() && !r.contains(char::is_whitespace));
@@ -233,7 +234,10 @@ mod tests {
         assert_eq!(p.find("pragma: py-win32-arm"), None);
         assert_eq!(p.find("pragma: py-darwin"), None);
         assert_eq!(p.find("if TYPE_CHECKING:"), None);
-        assert_eq!(p.invalid, ["(?<!x)lookbehind"]);
+        assert_eq!(
+            p.invalid,
+            [("pyproject.toml".to_string(), "(?<!x)lookbehind".to_string())]
+        );
     }
 
     #[test]

@@ -223,11 +223,6 @@ pub const DELTA_GUARDS: &[&str] = &[
     "debug_artifacts",
 ];
 
-/// The guards computed from deltas (every guard but `write_escape`, which comes from the
-/// sandbox snapshot comparison), in a stable order: [`DELTA_GUARDS`].
-///
-/// `exclude` hides paths from every guard but `config_edits`: the gate's own files are
-/// never exempt, or an agent could exclude them in the very file it edits.
 /// The receipt's notes on configuration files of the change that do not parse, so a
 /// suppression written in one is never passed in silence (`disabled_lint` on).
 pub fn unparsable_configs(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<unread::SkippedFile> {
@@ -238,6 +233,39 @@ pub fn unparsable_configs(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<unrea
     unread::unparsable_notes(config_lint::unparsable(&all), &cfg.exclude)
 }
 
+/// The receipt's notes on coverage exclusion patterns the guards could not read (see
+/// [`coverage_pragmas`]), so a pragma one of them defines is never passed in silence
+/// (`disabled_lint` on).
+pub fn unread_coverage_patterns(
+    deltas: &[FileDelta],
+    cfg: &GuardsConfig,
+    near: &Near,
+) -> Vec<unread::SkippedFile> {
+    if cfg.disabled_lint == Level::Off {
+        return Vec::new();
+    }
+    let visible = without_excluded(deltas, &PathSet::new(&cfg.exclude));
+    let visible: Vec<&FileDelta> = visible.iter().map(|d| d.as_ref()).collect();
+    repository_pragmas(&visible, near)
+        .invalid
+        .into_iter()
+        .map(|(path, pattern)| unread::SkippedFile {
+            note: format!(
+                "{} (`{pattern}`)",
+                unread::note(unread::Unread::UnreadPattern, unread::Side::Now, 0)
+            ),
+            path,
+            why: unread::Unread::UnreadPattern,
+            side: unread::Side::Now,
+        })
+        .collect()
+}
+
+/// The guards computed from deltas (every guard but `write_escape`, which comes from the
+/// sandbox snapshot comparison), in a stable order: [`DELTA_GUARDS`].
+///
+/// `exclude` hides paths from every guard but `config_edits`: the gate's own files are
+/// never exempt, or an agent could exclude them in the very file it edits.
 pub fn run_guards(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<GuardReport> {
     run_guards_near(deltas, cfg, &|_| Vec::new())
 }

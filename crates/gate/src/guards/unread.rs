@@ -32,6 +32,10 @@ pub enum Unread {
     /// A configuration file whose text does not parse: the suppressions in its settings
     /// were not read (its code-style markers, if any, were).
     Unparsable,
+    /// A coverage exclusion pattern of a configuration file that loopgate's regular
+    /// expressions cannot read (Python-only syntax, or past the size bounds): comments it
+    /// would exclude were not read as suppressions.
+    UnreadPattern,
 }
 
 /// Which version of the file could not be read.
@@ -116,9 +120,15 @@ pub fn note(why: Unread, side: Side, cap: u64) -> String {
             "does not parse (a syntax error): the lint suppressions in its settings were not read"
                 .to_string()
         }
+        Unread::UnreadPattern => {
+            "holds a coverage exclusion pattern that is not a regular expression loopgate reads: comments it excludes were not read as suppressions"
+                .to_string()
+        }
     };
     match side {
-        Side::Now if matches!(why, Unread::NotUtf8 | Unread::Unparsable) => what,
+        Side::Now if matches!(why, Unread::NotUtf8 | Unread::Unparsable | Unread::UnreadPattern) => {
+            what
+        }
         Side::Now => format!("{what}; the guards skipped it"),
         Side::Then => format!(
             "{what} at the comparison point; its added lines and old test counts are unknown, so the guards compared only what they could"
