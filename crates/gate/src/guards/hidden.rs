@@ -188,6 +188,26 @@ pub fn arrivals(added: &[(usize, Declared)]) -> Vec<Carrier> {
         .collect()
 }
 
+/// What `pick` finds in the bodies of the tests of `before` other than `t` itself (one
+/// copy of `t` skipped, so a twin with the same body still counts): what is left of `t`'s
+/// own is what no other test of its old file held.
+pub fn of_the_others(
+    t: &Declared,
+    before: &[Declared],
+    pick: impl Fn(&[String]) -> BTreeSet<String>,
+) -> BTreeSet<String> {
+    let mut others = BTreeSet::new();
+    let mut skipped = false;
+    for o in before {
+        if !skipped && o.key == t.key && o.body == t.body {
+            skipped = true;
+            continue;
+        }
+        others.extend(pick(&o.body));
+    }
+    others
+}
+
 /// The first of `list` that carries the removed test `t`, whose old file held the tests
 /// `before` (its own words are those no other of them held): see [`hidden`].
 pub fn carrier(t: &Declared, before: &[Declared], list: &[Carrier], reach: Reach) -> Option<usize> {
@@ -195,15 +215,7 @@ pub fn carrier(t: &Declared, before: &[Declared], list: &[Carrier], reach: Reach
     if mine.is_empty() {
         return None;
     }
-    let mut others: BTreeSet<String> = BTreeSet::new();
-    let mut skipped = false;
-    for o in before {
-        if !skipped && o.key == t.key && o.body == t.body {
-            skipped = true;
-            continue;
-        }
-        others.extend(words(&o.body));
-    }
+    let others = of_the_others(t, before, |body| words(body));
     let own: BTreeSet<&String> = mine.difference(&others).collect();
     let name_words_of = name_words(&shown(t));
     list.iter().position(|c| {

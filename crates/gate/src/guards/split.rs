@@ -6,6 +6,7 @@
 //! literals of its own (a case's title, input and expectation), nearly every one whole.
 
 use super::folded::{case_words, literals, ran_cases, Table};
+use super::hidden::of_the_others;
 use super::test_moves::Declared;
 use std::collections::BTreeSet;
 
@@ -29,15 +30,7 @@ pub fn split_into_tables(
         return false;
     }
     let mine = literals(&t.body);
-    let mut others: BTreeSet<String> = BTreeSet::new();
-    let mut skipped = false;
-    for o in before {
-        if !skipped && o.key == t.key && o.body == t.body {
-            skipped = true;
-            continue;
-        }
-        others.extend(literals(&o.body));
-    }
+    let others = of_the_others(t, before, |body| literals(body));
     let own: BTreeSet<&String> = mine.difference(&others).collect();
     if own.len() < OWN_MIN {
         return false;
