@@ -12,6 +12,7 @@ use gitrepo::{both_ways, no_new_skips, skips_at, writing};
 const HTTP: &str = "tests/test_http.py";
 const HTTP_OLD: &str = "import pytest
 
+
 def test_fragmentation():
     assert True
 ";
@@ -27,6 +28,7 @@ try:
 except ModuleNotFoundError:
     needs_httptools = pytest.mark.skipif(True, reason=\"httptools is not installed\")
 
+
 def test_fragmentation():
     assert True
 ";
@@ -40,6 +42,7 @@ def test_fragmentation():
 const CONFTEST: &str = "tests/conftest.py";
 const CONFTEST_OLD: &str = "import pytest
 
+
 @pytest.fixture(
     params=[
         pytest.param(\"impl:WSProto\", id=\"wsproto\"),
@@ -50,6 +53,7 @@ def ws_protocol_cls(request):
     return request.param
 ";
 const CONFTEST_NEW: &str = "import pytest
+
 
 @pytest.fixture(
     params=[
@@ -63,6 +67,7 @@ def ws_protocol_cls(request):
 ";
 const WS: &str = "tests/test_websocket.py";
 const WS_OLD: &str = "import pytest
+
 
 async def test_reject_with_body(
     ws_protocol_cls, unused_tcp_port: int
@@ -124,9 +129,11 @@ import pytest
 
 skip_if_m1 = pytest.mark.skipif(sys.platform == \"darwin\", reason=\"flaky\")
 
+
 @pytest.mark.parametrize(\"reloader\", [\"stat\", pytest.param(\"watch\", marks=skip_if_m1)])
 def test_reload_on_change(reloader):
     assert reloader
+
 
 @pytest.mark.parametrize(\"reloader\", [\"stat\", \"watch\"])
 def test_reload_on_python_change(reloader):
