@@ -1051,14 +1051,9 @@ impl Analyzer<'_> {
         st: &ShellState,
         depth: usize,
     ) {
-        let Some(run) = rest.iter().position(|a| a.is("run") || a.is("create")) else {
+        let Some((p, image_on)) = container_run(rest) else {
             return;
         };
-        let opts = &rest[run + 1..];
-        let (p, used) = Parsed::until_operand(opts, CONTAINER_RUN_VALUES);
-        if p.operands.is_empty() || used >= opts.len() {
-            return;
-        }
         let Some(workdir) = p
             .value("--workdir", Some("-w"))
             .and_then(|w| w.text().map(str::to_string))
@@ -1074,7 +1069,7 @@ impl Analyzer<'_> {
         let mut here = st.clone();
         self.cd_to(&Arg::literal(&dir), &mut here);
         self.remotely(
-            &opts[used..],
+            image_on,
             false,
             display,
             &here,
@@ -1108,16 +1103,11 @@ impl Analyzer<'_> {
         if !(p.has("--privileged", None) || host_pid || admin) {
             return;
         }
-        let Some(run) = rest.iter().position(|a| a.is("run") || a.is("create")) else {
+        let Some((_, image_on)) = container_run(rest) else {
             return;
         };
-        let opts = &rest[run + 1..];
-        let (q, used) = Parsed::until_operand(opts, CONTAINER_RUN_VALUES);
-        if q.operands.is_empty() || used >= opts.len() {
-            return;
-        }
         self.remotely(
-            &opts[used..],
+            image_on,
             false,
             display,
             st,
@@ -2194,6 +2184,15 @@ pub(crate) fn reads_stdin_path(path: &str) -> bool {
 
 fn reads_stdin(path: &str) -> bool {
     matches!(path, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
+/// The options of `docker|podman run|create` and the words from the image on (the image
+/// and the command it runs), when the command names an image.
+fn container_run(rest: &[Arg]) -> Option<(Parsed<'_>, &[Arg])> {
+    let run = rest.iter().position(|a| a.is("run") || a.is("create"))?;
+    let opts = &rest[run + 1..];
+    let (p, used) = Parsed::until_operand(opts, CONTAINER_RUN_VALUES);
+    (!p.operands.is_empty() && used < opts.len()).then_some((p, &opts[used..]))
 }
 
 #[cfg(test)]
