@@ -46,24 +46,12 @@ pub struct Repo {
 
 /// Run a hardened git command, return stdout bytes; a non-zero exit is an error carrying
 /// git's stderr.
-fn output<I, S>(mut cmd: Command, args: I) -> anyhow::Result<Vec<u8>>
+fn output<I, S>(cmd: Command, args: I) -> anyhow::Result<Vec<u8>>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let args: Vec<_> = args
-        .into_iter()
-        .map(|a| a.as_ref().to_os_string())
-        .collect();
-    let out = cmd
-        .args(&args)
-        .output()
-        .with_context(|| "cannot run git: is it installed and on PATH?")?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        bail!("git {} failed: {}", hardened::shown(&args), stderr.trim());
-    }
-    Ok(out.stdout)
+    start(cmd, args)?.finish()
 }
 
 /// A hardened git command started, its output collected by [`Started::finish`]: the
@@ -83,8 +71,10 @@ where
         .into_iter()
         .map(|a| a.as_ref().to_os_string())
         .collect();
+    // Never the caller's stdin: a hook's stdin is the agent's payload.
     let child = cmd
         .args(&args)
+        .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
