@@ -13,6 +13,7 @@ mod checks;
 mod commands;
 mod find_select;
 mod git;
+mod git_refs;
 mod inline;
 mod output_options;
 mod patches;
