@@ -10,7 +10,7 @@ mod support;
 use policy::Verdict;
 use support::redteam::{allowed, refused};
 
-use Verdict::Deny;
+use Verdict::{Ask, Deny};
 
 #[test]
 fn forcing_an_existing_branch_or_tag_onto_another_commit_is_refused_like_update_ref() {
@@ -111,4 +111,155 @@ fn reset_merge_discards_what_was_staged() {
     );
     allowed("git reset --keep ORIG_HEAD");
     allowed("git merge --no-ff topic");
+}
+
+#[test]
+fn code_for_an_interpreter_whose_language_is_not_screened_is_asked_about() {
+    for (cmd, names) in [
+        (r#"clisp -x '(ext:shell "rm -rf ~")'"#, "clisp"),
+        (r#"swipl -g 'shell("rm -rf ~")' -t halt"#, "swipl"),
+        (
+            r#"echo 'new java.io.File("x").delete()' | jshell -q"#,
+            "jshell",
+        ),
+        (
+            r#"tcc -run /dev/stdin <<< 'int main(){return system("rm -rf ~");}'"#,
+            "tcc",
+        ),
+        (
+            "cmake -P /dev/stdin <<< 'file(REMOVE_RECURSE $ENV{HOME}/.ssh)'",
+            "cmake",
+        ),
+        ("rake -e 'FileUtils.rm_rf(Dir.home)'", "rake"),
+        ("mix run -e 'File.rm_rf!(System.user_home!())'", "mix"),
+        ("ocaml <<< 'Sys.command \"rm -rf ~\"'", "ocaml"),
+        (
+            "sbcl --non-interactive --eval '(delete-file \"x\")'",
+            "sbcl",
+        ),
+    ] {
+        refused(cmd, Ask, "exec.inline", names);
+    }
+    // A script file is the program's own business; no code, no question.
+    allowed("tcc -run src/main.c");
+    allowed("cmake -P cmake/check.cmake");
+    allowed("rake -T");
+    allowed("mix test --trace");
+    allowed("swipl src/main.pl < input.txt");
+    allowed("ocaml src/script.ml");
+    allowed("cmake -S . -B build");
+}
+
+#[test]
+fn runners_told_to_use_a_shell_run_their_string_as_shell_code() {
+    refused(
+        "pnpm exec --shell-mode 'rm -rf ~'",
+        Deny,
+        "fs.destructive",
+        "home directory",
+    );
+    refused(
+        "pnpm exec -c 'git push --force'",
+        Deny,
+        "git.destructive",
+        "force-pushes",
+    );
+    refused(
+        "deno task --eval 'rm -rf ~'",
+        Deny,
+        "fs.destructive",
+        "home directory",
+    );
+    refused(
+        "tox exec -- git reset --hard HEAD~1",
+        Deny,
+        "git.destructive",
+        "git reset --hard",
+    );
+    refused(
+        "tox exec -e py312 -- rm -rf ~/.cache",
+        Deny,
+        "fs.escape",
+        ".cache",
+    );
+    allowed("pnpm exec --shell-mode 'eslint . && prettier --check .'");
+    allowed("pnpm exec vitest run");
+    allowed("deno task test");
+    allowed("deno task --eval 'echo ok'");
+    allowed("tox -e py312");
+    allowed("tox exec -e py312 -- pytest -q");
+}
+
+#[test]
+fn extractors_and_copies_write_where_their_destination_says() {
+    refused("unrar x /tmp/a.rar ~/", Deny, "fs.escape", "outside");
+    refused("dpkg -x /tmp/pkg.deb ~/.local", Deny, "fs.escape", ".local");
+    refused(
+        "dpkg-deb --extract /tmp/p.deb .claude",
+        Deny,
+        "gate.tamper",
+        ".claude",
+    );
+    refused("cp -rT /tmp/x .claude", Deny, "gate.tamper", ".claude");
+    refused(
+        "cp -r --no-target-directory /tmp/x .loopgate",
+        Deny,
+        "gate.tamper",
+        ".loopgate",
+    );
+    allowed("unrar x /tmp/a.rar build/");
+    allowed("unrar l /tmp/a.rar");
+    allowed("dpkg -x /tmp/pkg.deb /tmp/pkg");
+    allowed("dpkg -l");
+    allowed("cp -rT /tmp/fixtures tests/fixtures");
+    allowed("cp -r /tmp/x docs");
+}
+
+#[test]
+fn ed_writes_the_file_its_w_command_names() {
+    refused(
+        "ed -s /tmp/x <<< 'w /home/dev/.bashrc'",
+        Deny,
+        "fs.escape",
+        ".bashrc",
+    );
+    refused(
+        r"printf ',d\nw loopgate.toml\nq\n' | ed -s /tmp/x",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    allowed("ed -s /tmp/x <<< 'w /tmp/y'");
+    allowed(r"printf ',p\nq\n' | ed -s README.md");
+}
+
+#[test]
+fn a_prefix_assignment_to_cd_changes_where_it_goes() {
+    refused(
+        "CDPATH=~ cd .ssh && rm -f id_*",
+        Ask,
+        "fs.escape",
+        "unknown directory",
+    );
+    refused(
+        "HOME=/ cd && rm -rf srv",
+        Ask,
+        "fs.escape",
+        "unknown directory",
+    );
+    allowed("CDPATH= cd src && ls");
+    allowed("cd src && rm -f a.o");
+}
+
+#[test]
+fn a_prompt_without_a_substitution_runs_nothing() {
+    allowed("PS4='+ ' bash -x -c 'echo hi'");
+    allowed("export PS4='+${LINENO}: '; set -x; cargo build");
+    refused(
+        "PS4='$(rm -rf ~)' bash -x -c true",
+        Ask,
+        "exec.dynamic",
+        "PS4",
+    );
+    refused("PS4='`git push -f`' bash -xc :", Ask, "exec.dynamic", "PS4");
 }
