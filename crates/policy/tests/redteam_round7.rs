@@ -263,3 +263,28 @@ fn a_prompt_without_a_substitution_runs_nothing() {
     );
     refused("PS4='`git push -f`' bash -xc :", Ask, "exec.dynamic", "PS4");
 }
+
+#[test]
+fn awk_output_redirected_to_a_named_file_is_judged_as_a_write_of_that_file() {
+    refused(
+        r#"awk '{print > "/home/dev/.bashrc"}' /tmp/x"#,
+        Deny,
+        "fs.escape",
+        ".bashrc",
+    );
+    refused(
+        r#"gawk 'BEGIN{print "" > "loopgate.toml"}'"#,
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    refused(
+        "awk '{print > $2}' list.txt",
+        Ask,
+        "exec.inline",
+        "output redirected",
+    );
+    allowed(r#"awk '{print > "/tmp/out.txt"}' README.md"#);
+    allowed(r#"awk '{print >> "build/summary.txt"}' README.md"#);
+    allowed("awk '$3 > 100 {print $1}' /tmp/sizes.txt");
+}

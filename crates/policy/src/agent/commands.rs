@@ -1895,7 +1895,12 @@ impl Analyzer<'_> {
             return;
         };
         let marker: Option<String> = match lang {
-            Lang::Awk => inline::awk_mutating(text).map(str::to_string),
+            Lang::Awk => {
+                let effects = inline::awk_effects(text);
+                let files: Vec<Arg> = effects.writes.iter().map(|w| Arg::literal(w)).collect();
+                self.check_writes(&files, Op::Write, display, st);
+                effects.runs.map(str::to_string)
+            }
             Lang::Sed => {
                 let effects = inline::sed_effects(text);
                 let files: Vec<Arg> = effects.writes.iter().map(|w| Arg::literal(w)).collect();
