@@ -288,3 +288,22 @@ fn awk_output_redirected_to_a_named_file_is_judged_as_a_write_of_that_file() {
     allowed(r#"awk '{print >> "build/summary.txt"}' README.md"#);
     allowed("awk '$3 > 100 {print $1}' /tmp/sizes.txt");
 }
+
+#[test]
+fn mavens_exec_goal_is_the_program_it_names() {
+    refused(
+        "mvn exec:exec -Dexec.executable=rm -Dexec.args='-rf /home'",
+        Deny,
+        "fs.destructive",
+        "/home",
+    );
+    refused(
+        "./mvnw -q exec:exec -Dexec.executable=git -Dexec.args='push --force'",
+        Deny,
+        "git.destructive",
+        "force-pushes",
+    );
+    allowed("mvn exec:exec -Dexec.executable=echo -Dexec.args='hello'");
+    allowed("mvn -q -DskipTests package");
+    allowed("mvn exec:java -Dexec.mainClass=com.example.App");
+}
