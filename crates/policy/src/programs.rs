@@ -96,6 +96,9 @@ pub struct Program {
     /// Options whose value is a shell command the program runs (`tar --to-command`,
     /// `rsync -e`, `zip -TT`, `nix-shell --run`).
     pub shell_opts: &'static [&'static str],
+    /// `(subcommand, flag)`: after the subcommand, the flag makes the command that
+    /// follows one shell string (`pnpm exec --shell-mode 'a && b'`, `deno task --eval`).
+    pub shell_modes: &'static [(&'static str, &'static str)],
 }
 
 const fn p(names: &'static [&'static str], role: Role, values: &'static [&'static str]) -> Program {
@@ -105,6 +108,7 @@ const fn p(names: &'static [&'static str], role: Role, values: &'static [&'stati
         values,
         runs: &[],
         shell_opts: &[],
+        shell_modes: &[],
     }
 }
 
@@ -523,10 +527,36 @@ pub const TABLE: &[Program] = &[
             &["-p", "--package", "-w", "--workspace", "--prefix"],
         )
     },
+    Program {
+        shell_modes: &[("exec", "--shell-mode"), ("exec", "-c")],
+        ..runner(
+            &["pnpm"],
+            &["exec", "dlx"],
+            &["-C", "--dir", "--filter", "-F"],
+        )
+    },
     runner(
-        &["pnpm", "yarn"],
+        &["yarn"],
         &["exec", "dlx"],
         &["-C", "--dir", "--filter", "-F"],
+    ),
+    runner(
+        &["tox"],
+        &["exec"],
+        &[
+            "-e",
+            "--env",
+            "-c",
+            "--conf",
+            "--root",
+            "--workdir",
+            "-x",
+            "--override",
+            "-m",
+            "--labels",
+            "-f",
+            "--factors",
+        ],
     ),
     runner(
         &["uv"],
@@ -612,7 +642,10 @@ pub const TABLE: &[Program] = &[
             ],
         )
     },
-    interp(&["deno"], Lang::JavaScript, &[], false, &[]),
+    Program {
+        shell_modes: &[("task", "--eval")],
+        ..interp(&["deno"], Lang::JavaScript, &[], false, &[])
+    },
     interp(
         &["ruby", "jruby", "irb"],
         Lang::Ruby,
@@ -866,6 +899,11 @@ pub const TABLE: &[Program] = &[
         "file-rename",
         "perl-rename",
         "crontab",
+        // Extractors whose destination is an operand (`agent/writes.rs`).
+        "unrar",
+        "rar",
+        "dpkg",
+        "dpkg-deb",
     ]),
     // Tools whose `-c` / `-e` / `--eval`-looking options are not code.
     tool(&[
@@ -1037,7 +1075,6 @@ pub const TABLE: &[Program] = &[
         "ninja",
         "meson",
         "ctest",
-        "tox",
         "nox",
         "cd",
         "pushd",
@@ -1179,6 +1216,112 @@ pub fn is_interpreter(word: &str) -> bool {
 pub fn long_matches(given: &str, full: &str) -> bool {
     let name = given.split('=').next().unwrap_or(given);
     name == full || (name.len() >= 3 && name.starts_with("--") && full.starts_with(name))
+}
+
+/// Programs that run code in a language loopgate does not screen (Lisps, Prologs, ML,
+/// the JVM's shell, a C interpreter, build scripts), and how that code reaches them. Any
+/// code they get this way is asked about (`exec.inline`), whatever it says: nothing can
+/// vet it. A script file named on the command line is the program's own business, as
+/// `sh t.sh` is.
+pub struct OpaqueCode {
+    pub names: &'static [&'static str],
+    /// Options whose value is code (`clisp -x`, `swipl -g`, `rake -e`).
+    pub code: &'static [&'static str],
+    /// Options whose value is a script file (`tcc -run FILE`, `cmake -P FILE`): code when
+    /// that file is standard input.
+    pub script: &'static [&'static str],
+    /// With no operand, standard input is read as code (a REPL fed a pipe).
+    pub stdin_repl: bool,
+}
+
+pub const OPAQUE_CODE: &[OpaqueCode] = &[
+    OpaqueCode {
+        names: &["clisp"],
+        code: &["-x"],
+        script: &[],
+        stdin_repl: true,
+    },
+    OpaqueCode {
+        names: &["sbcl", "ecl", "ccl", "lisp"],
+        code: &["--eval", "-eval", "-e"],
+        script: &["--script", "--load", "-load"],
+        stdin_repl: true,
+    },
+    OpaqueCode {
+        names: &["swipl", "gprolog", "yap"],
+        code: &[
+            "-g",
+            "-t",
+            "--goal",
+            "--query-goal",
+            "--entry-goal",
+            "--init-goal",
+        ],
+        script: &[],
+        stdin_repl: true,
+    },
+    OpaqueCode {
+        names: &["guile", "racket", "scheme", "chez", "petite", "csi", "gsi"],
+        code: &["-c", "-e", "--eval"],
+        script: &[],
+        stdin_repl: true,
+    },
+    OpaqueCode {
+        names: &[
+            "ocaml", "utop", "ghci", "jshell", "scala", "kotlin", "groovysh", "gnuplot",
+        ],
+        code: &["-e", "--eval"],
+        script: &[],
+        stdin_repl: true,
+    },
+    OpaqueCode {
+        names: &["elixir", "iex", "erl"],
+        code: &["-e", "--eval", "-eval"],
+        script: &[],
+        stdin_repl: false,
+    },
+    OpaqueCode {
+        names: &["mix"],
+        code: &["-e", "--eval"],
+        script: &[],
+        stdin_repl: false,
+    },
+    OpaqueCode {
+        names: &["rake"],
+        code: &[
+            "-e",
+            "--execute",
+            "-E",
+            "--execute-continue",
+            "-p",
+            "--execute-print",
+        ],
+        script: &[],
+        stdin_repl: false,
+    },
+    OpaqueCode {
+        names: &["tcc"],
+        code: &[],
+        script: &["-run"],
+        stdin_repl: false,
+    },
+    OpaqueCode {
+        names: &["cmake"],
+        code: &[],
+        script: &["-P"],
+        stdin_repl: false,
+    },
+    OpaqueCode {
+        names: &["matlab", "octave"],
+        code: &["-batch", "-r", "--eval"],
+        script: &[],
+        stdin_repl: false,
+    },
+];
+
+/// The names a program uses for its standard input as a file.
+pub fn is_stdin_file(t: &str) -> bool {
+    matches!(t, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0")
 }
 
 /// Option words that hand a program code, for programs loopgate does not know.

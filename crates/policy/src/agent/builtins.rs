@@ -130,6 +130,10 @@ impl Analyzer<'_> {
             }
             return;
         }
+        // A prompt is expanded, not run: only a substitution in it runs anything.
+        if name == "PS4" && value.is_some_and(|v| !v.contains("$(") && !v.contains('`')) {
+            return;
+        }
         let loads_code = CODE_VARIABLES.contains(&name)
             || name.starts_with("GIT_CONFIG_KEY_")
             || name.starts_with("GIT_CONFIG_VALUE_")

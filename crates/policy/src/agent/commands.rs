@@ -224,6 +224,37 @@ fn runner_command(prog: &programs::Program, rest: &[Arg]) -> Option<usize> {
     None
 }
 
+/// Where the shell string starts when a runner is told to run its command through a
+/// shell (`Program::shell_modes`): the first operand after the subcommand and the flag.
+fn shell_mode_command(prog: &programs::Program, rest: &[Arg]) -> Option<usize> {
+    let first = rest
+        .iter()
+        .position(|a| a.text().is_some_and(|t| !t.starts_with('-')))?;
+    let sub = rest[first].text()?;
+    let flags: Vec<&str> = prog
+        .shell_modes
+        .iter()
+        .filter(|(s, _)| *s == sub)
+        .map(|(_, f)| *f)
+        .collect();
+    if flags.is_empty() {
+        return None;
+    }
+    let mut on = false;
+    for (k, a) in rest.iter().enumerate().skip(first + 1) {
+        let t = a.text().unwrap_or("");
+        if t == "--" {
+            continue;
+        }
+        if t.starts_with('-') {
+            on |= flags.contains(&t);
+            continue;
+        }
+        return on.then_some(k);
+    }
+    None
+}
+
 /// Wrappers peeled off one command at most (each is one level of recursion).
 const MAX_WRAPPERS: usize = 64;
 /// Programs analysed at most per decision, wrappers included. A command an agent writes
@@ -809,6 +840,11 @@ impl Analyzer<'_> {
             }
             _ => {}
         }
+        self.opaque_code(name, rest, &inv.stdin, display);
+        if let Some(i) = spec.and_then(|p| shell_mode_command(p, rest)) {
+            self.code_words(&rest[i..], display, st, depth, false);
+            return false;
+        }
         match spec.map(|p| (p, p.role)) {
             Some((_, Role::Shell)) => {
                 if !self.windows_shell(name, rest, &inv.stdin, display, st, depth) {
@@ -1230,6 +1266,12 @@ impl Analyzer<'_> {
                 .map_or(after_address, str::trim_start);
             if let Some(cmd) = after_verb.strip_prefix('!') {
                 self.code_words(&[Arg::literal(cmd.trim())], display, st, depth, false);
+            } else if after_address.starts_with(['w', 'W']) {
+                // `w FILE`, `W FILE` and `wq FILE` write the buffer to FILE.
+                let file = after_address[1..].trim_start_matches('q').trim();
+                if !file.is_empty() && after_address[1..].starts_with([' ', 'q']) {
+                    self.check_writes(&[Arg::literal(file)], Op::Write, display, st);
+                }
             }
         }
     }
@@ -1330,10 +1372,15 @@ impl Analyzer<'_> {
             None => home.map(|h| h.display().to_string()),
             Some(a) if a.is("-") => None,
             Some(a) if a.pattern.is_some() => None,
-            // With a reassigned CDPATH, `cd name` may go to any directory of that path.
+            // With a reassigned CDPATH, `cd name` may go to any directory of that path;
+            // only absolute names and those whose first part is `.` or `..` skip it
+            // (`.ssh` does not).
             Some(a)
                 if st.cdpath_changed
-                    && a.text().is_some_and(|t| !t.starts_with(['/', '.', '~'])) =>
+                    && a.text().is_some_and(|t| {
+                        let first = t.split('/').next().unwrap_or("");
+                        !t.starts_with(['/', '~']) && first != "." && first != ".."
+                    }) =>
             {
                 None
             }
@@ -1848,7 +1895,12 @@ impl Analyzer<'_> {
             return;
         };
         let marker: Option<String> = match lang {
-            Lang::Awk => inline::awk_mutating(text).map(str::to_string),
+            Lang::Awk => {
+                let effects = inline::awk_effects(text);
+                let files: Vec<Arg> = effects.writes.iter().map(|w| Arg::literal(w)).collect();
+                self.check_writes(&files, Op::Write, display, st);
+                effects.runs.map(str::to_string)
+            }
             Lang::Sed => {
                 let effects = inline::sed_effects(text);
                 let files: Vec<Arg> = effects.writes.iter().map(|w| Arg::literal(w)).collect();

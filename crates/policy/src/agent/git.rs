@@ -179,6 +179,7 @@ impl Analyzer<'_> {
                 "leave gc's grace periods at their defaults",
             );
         }
+        self.git_ref_moves(sub, args, display);
         match sub {
             "fast-import" if args.iter().any(|a| a.is("--force")) => {
                 self.git_deny(
@@ -193,6 +194,13 @@ impl Analyzer<'_> {
                     .any(|a| a.text().is_some_and(|t| long_matches(t, "--hard")))
                 {
                     self.git_deny(display, "discards every uncommitted change in the work tree", "commit or `git stash` first; `git reset --soft` or `git restore --staged FILE` only unstage");
+                } else if args
+                    .iter()
+                    .any(|a| a.text().is_some_and(|t| long_matches(t, "--merge")))
+                {
+                    // `--merge` resets the index and every file whose work-tree copy
+                    // matches it: what was staged is discarded, as by `--hard`.
+                    self.git_deny(display, "discards the staged changes (the index and the files that match it are reset)", "`git reset --keep COMMIT` moves the branch and keeps local changes, or refuses");
                 }
             }
             "clean" => {
@@ -439,20 +447,6 @@ impl Analyzer<'_> {
                             false
                         }
                     };
-                let p = Parsed::new(args, &["-m"]);
-                // `git update-ref refs/heads/main HEAD~10` moves a branch (or HEAD) to any
-                // commit, dropping what it pointed at: `reset --hard` by plumbing.
-                let moves_branch = p.operands.len() >= 2
-                    && p.operands[0].text().is_some_and(|r| {
-                        r == "HEAD" || r.starts_with("refs/heads/") || r.starts_with("refs/tags/")
-                    });
-                if moves_branch {
-                    self.git_deny(
-                        display,
-                        "moves a branch to another commit directly, dropping the commits it pointed at",
-                        "`git branch NEW COMMIT` creates a branch without moving one",
-                    );
-                }
                 if stdin_deletes
                     || args.iter().any(|a| {
                         a.is("-d") || a.text().is_some_and(|t| long_matches(t, "--delete"))

@@ -336,20 +336,46 @@ pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
     None
 }
 
-/// awk programs: `system()`, pipes to or from commands, and output redirected to files.
-pub(crate) fn awk_mutating(code: &str) -> Option<&'static str> {
+/// What an awk program does beyond printing: what it runs (`system()`, pipes to or from
+/// commands, output redirected to a file whose name is computed) and the files it writes
+/// through `> "FILE"` / `>> "FILE"`, which are judged as paths.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct AwkEffects {
+    pub runs: Option<&'static str>,
+    pub writes: Vec<String>,
+}
+
+pub(crate) fn awk_effects(code: &str) -> AwkEffects {
+    let mut e = AwkEffects::default();
     if code.contains("system") {
-        return Some("system()");
+        e.runs = Some("system()");
+        return e;
     }
     if code.contains('|') && !code.contains("||") {
-        return Some("a pipe to or from a command");
+        e.runs = Some("a pipe to or from a command");
+        return e;
     }
-    for redirect in ["> \"", ">\"", ">> ", "> $", ">$", "> (", ">("] {
-        if code.contains(redirect) {
-            return Some("output redirected to a file");
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'>' || bytes.get(i + 1) == Some(&b'=') {
+            i += 1;
+            continue;
         }
+        let append = bytes.get(i + 1) == Some(&b'>');
+        let after = code[i + 1 + usize::from(append)..].trim_start();
+        if let Some(lit) = after.strip_prefix('"') {
+            match lit.find('"') {
+                Some(end) if !lit[..end].contains('\\') => e.writes.push(lit[..end].to_string()),
+                _ => e.runs = Some("output redirected to a file"),
+            }
+        } else if append || after.starts_with(['$', '(']) {
+            // A file name computed at run time (`> $2`, `> (dir "/x")`).
+            e.runs = Some("output redirected to a file");
+        }
+        i += 1 + usize::from(append);
     }
-    None
+    e
 }
 
 /// What a sed script does beyond editing its input: commands it executes (`e`, the `e`
@@ -579,13 +605,18 @@ mod tests {
         );
         assert_eq!(sed_effects("s/e/w/g"), SedEffects::default());
         assert_eq!(sed_effects("/^end/d"), SedEffects::default());
-        assert_eq!(awk_mutating("BEGIN{system(\"id\")}"), Some("system()"));
+        assert_eq!(awk_effects("BEGIN{system(\"id\")}").runs, Some("system()"));
         assert_eq!(
-            awk_mutating("{print $1 > \"/etc/x\"}"),
+            awk_effects("{print $1 > \"/etc/x\"}").writes,
+            vec!["/etc/x".to_string()]
+        );
+        assert_eq!(
+            awk_effects("{print >> $2}").runs,
             Some("output redirected to a file")
         );
-        assert_eq!(awk_mutating("$3 > 100 {print $1}"), None);
-        assert_eq!(awk_mutating("NR==1 || /x/"), None);
+        assert_eq!(awk_effects("$3 > 100 {print $1}"), AwkEffects::default());
+        assert_eq!(awk_effects("$3 >= 100 {print $1}"), AwkEffects::default());
+        assert_eq!(awk_effects("NR==1 || /x/"), AwkEffects::default());
         assert_eq!(vim_effects(":!rm -rf /").0, Some("a shell command"));
         assert_eq!(vim_effects("%s/a/b/g | wq"), (None, true));
         assert!(gdb_mutating("shell rm -rf /"));

@@ -49,6 +49,15 @@ impl Analyzer<'_> {
             });
             return;
         }
+        if name == "find" {
+            if let Some(pattern) = self.secret_found_by_find(rest, st) {
+                self.secret_named = Some(Named {
+                    word: display.to_string(),
+                    pattern,
+                });
+                return;
+            }
+        }
         let mut skip_next = false;
         let mut words: Vec<&Arg> = Vec::new();
         for a in rest {
@@ -169,6 +178,54 @@ impl Analyzer<'_> {
         None
     }
 
+    /// `find ROOT -name NAME`: the secret it selects by name without spelling its path
+    /// (`find / -name id_rsa`, `find . -name .env`), a root at or above the secret and a
+    /// name test (`-name`, `-iname`, `-path`, `-wholename`) whose last part meets the
+    /// secret's name, either one a glob.
+    fn secret_found_by_find(&self, rest: &[Arg], st: &ShellState) -> Option<String> {
+        let mut roots: Vec<&str> = rest
+            .iter()
+            .map_while(|a| a.text())
+            .take_while(|t| !t.starts_with('-') && !matches!(*t, "(" | "!" | ","))
+            .collect();
+        if roots.is_empty() {
+            roots.push(".");
+        }
+        let tests = [
+            "-name",
+            "-iname",
+            "-path",
+            "-ipath",
+            "-wholename",
+            "-iwholename",
+        ];
+        let names: Vec<&str> = rest
+            .windows(2)
+            .filter(|w| w[0].text().is_some_and(|t| tests.contains(&t)))
+            .filter_map(|w| w[1].text())
+            .map(|v| v.rsplit('/').next().unwrap_or(v))
+            .collect();
+        if names.is_empty() {
+            return None;
+        }
+        for root in roots {
+            for dir in self.resolve_word(root, st) {
+                for pattern in &self.ctx.secret_paths {
+                    let Some(secret) = self.pattern_path(pattern) else {
+                        continue;
+                    };
+                    let Some(last) = secret.file_name().and_then(|n| n.to_str()) else {
+                        continue;
+                    };
+                    if secret.starts_with(&dir) && names.iter().any(|n| names_meet(n, last)) {
+                        return Some(pattern.clone());
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// The repository root, home, or a directory above them: every command's ground (`.`
     /// to `jq`, `tar -C .`, `cd ~/project`), not a reach for a secret below it. Copying a
     /// whole tree that holds one is left to the jail, which hides the secret.
@@ -266,6 +323,16 @@ fn calls_the_network(code: &str) -> bool {
     ]
     .iter()
     .any(|m| code.contains(m))
+}
+
+/// Two file names of which either may be a glob (`id_rsa` and `id_*`, `*.env*` and
+/// `.env`): whether one can stand for the other.
+fn names_meet(a: &str, b: &str) -> bool {
+    let matches = |glob: &str, name: &str| {
+        glob.contains(['*', '?', '['])
+            && globset::Glob::new(glob).is_ok_and(|g| g.compile_matcher().is_match(name))
+    };
+    a == b || matches(a, b) || matches(b, a)
 }
 
 /// `/proc/self/environ`, `/proc/PID/environ`: a process's environment read as a file.

@@ -7,6 +7,8 @@
 //! it is, as a git editor variable is (`builtins.rs`): `runner = ["sh", "-c", "rm -rf ~"]`
 //! is that shell command, `runner = "rm -rf /home"` is `rm -rf /home` (no shell reads a
 //! string value, so its `~` is a literal name).
+//! Maven's exec plugin (`mvn exec:exec -Dexec.executable=X -Dexec.args=...`) runs X with
+//! those words, and is judged the same way.
 //! A value naming a program and nothing else runs that program, which is no more than
 //! running it directly.
 
@@ -156,6 +158,26 @@ impl Analyzer<'_> {
                 };
                 for script in scripts {
                     self.code_words(&[Arg::literal(script)], display, st, depth, false);
+                }
+            }
+            "mvn" | "mvnw" => {
+                // The exec plugin's `exec` goal runs `-Dexec.executable` with the words
+                // of `-Dexec.args`, no shell between.
+                let runs_exec = texts
+                    .iter()
+                    .any(|t| *t == "exec:exec" || t.ends_with(":exec-maven-plugin:exec"));
+                let property = |key: &str| {
+                    texts
+                        .iter()
+                        .find_map(|t| t.strip_prefix("-D").and_then(|d| d.strip_prefix(key)))
+                        .and_then(|v| v.strip_prefix('='))
+                };
+                if let (true, Some(program)) = (runs_exec, property("exec.executable")) {
+                    let mut words = vec![program.to_string()];
+                    if let Some(args) = property("exec.args") {
+                        words.extend(args.split_whitespace().map(str::to_string));
+                    }
+                    self.tool_command_words(&words, display, st, depth);
                 }
             }
             _ => {}

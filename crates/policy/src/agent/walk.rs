@@ -829,6 +829,15 @@ impl<'a> Analyzer<'a> {
                         .first()
                         .and_then(|a| a.text())
                         .map(crate::programs::normalise);
+                    // `CDPATH=~ cd .ssh`, `HOME=/ cd`: the assignment holds for that `cd`,
+                    // whose directory is then not known.
+                    if matches!(program.as_deref(), Some("cd" | "pushd")) {
+                        match name.trim_end_matches('+') {
+                            "CDPATH" => st.cdpath_changed = true,
+                            "HOME" => st.home_changed = true,
+                            _ => {}
+                        }
+                    }
                     self.hook_skip_variable(name, value, program.as_deref(), &display);
                     self.env_assignment(name.trim_end_matches('+'), value, &display, st, depth);
                 }

@@ -315,12 +315,13 @@ impl Analyzer<'_> {
                         op
                     };
                     // `rsync -a src/ dest`, `cp -r src/. dest`: the contents land in dest itself.
+                    // `cp -rT src dest` (no target directory) makes dest the copy itself.
                     let contents = recursive
-                        && sources.iter().any(|s| {
+                        && (sources.iter().any(|s| {
                             s.text().is_some_and(|t| {
                                 (name == "rsync" && t.ends_with('/')) || t.ends_with("/.")
                             })
-                        });
+                        }) || (name != "rsync" && p.has("--no-target-directory", Some('T'))));
                     writes.push((inner, tree_op));
                     writes.push((vec![dest], if contents { tree_op } else { op }));
                 }
@@ -453,6 +454,42 @@ impl Analyzer<'_> {
                     .collect();
                 writes.push((members, Op::Write));
                 writes.push((vec![dir], Op::Write));
+            }
+            "unrar" | "rar"
+                if matches!(
+                    rest.iter()
+                        .find_map(|a| a.text().filter(|t| !t.starts_with('-'))),
+                    Some("x" | "e")
+                ) =>
+            {
+                // `unrar x ARCHIVE [FILES] [DIR/]`: the destination is the last operand
+                // when it ends in a slash, the cwd otherwise.
+                let operands: Vec<&Arg> = rest
+                    .iter()
+                    .filter(|a| !a.text().is_some_and(|t| t.starts_with('-')))
+                    .collect();
+                let dir = operands
+                    .iter()
+                    .skip(2)
+                    .last()
+                    .filter(|a| a.text().is_some_and(|t| t.ends_with('/')))
+                    .map(|a| (*a).clone())
+                    .unwrap_or_else(|| Arg::literal("."));
+                writes.push((vec![dir], Op::Write));
+            }
+            "dpkg" | "dpkg-deb" => {
+                // `dpkg -x DEB DIR` (and `--vextract`, `--raw-extract`) unpacks into DIR.
+                let extract = rest.iter().position(|a| {
+                    a.text().is_some_and(|t| {
+                        matches!(
+                            t,
+                            "-x" | "-X" | "-R" | "--extract" | "--vextract" | "--raw-extract"
+                        )
+                    })
+                });
+                if let Some(dir) = extract.and_then(|i| rest.get(i + 2)) {
+                    writes.push((vec![dir.clone()], Op::Write));
+                }
             }
             "cmake" if rest.first().is_some_and(|a| a.is("-E")) => {
                 let cmd = rest.get(1).and_then(|a| a.text()).unwrap_or("");
@@ -607,7 +644,19 @@ impl Analyzer<'_> {
         writes.extend(super::output_options::output_writes(name, rest));
         let tree_writer = matches!(
             name,
-            "tar" | "bsdtar" | "unzip" | "cpio" | "7z" | "7za" | "7zr" | "python" | "python3"
+            "tar"
+                | "bsdtar"
+                | "unzip"
+                | "unrar"
+                | "rar"
+                | "dpkg"
+                | "dpkg-deb"
+                | "cpio"
+                | "7z"
+                | "7za"
+                | "7zr"
+                | "python"
+                | "python3"
         ) || formatter_writes(name, rest).is_some();
         if tree_writer {
             // Extracting into (or formatting) a named directory below the repository root
