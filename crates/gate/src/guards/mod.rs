@@ -65,6 +65,7 @@ mod tokens;
 mod twins;
 mod type_assertions;
 pub mod unread;
+mod vanished;
 mod widen;
 
 use crate::config::{GuardsConfig, Level};
