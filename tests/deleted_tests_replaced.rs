@@ -110,3 +110,23 @@ fn a_test_rewritten_with_the_message_the_code_reworded_is_not_deleted() {
         &assert_no_deleted_tests,
     );
 }
+
+#[test]
+fn a_test_renamed_with_a_new_input_is_not_deleted() {
+    // Its input left the tests, but no code holds it: input is free to change with its
+    // test, and the message it checks is still checked.
+    let renamed = after("IPv6", "Not a valid IPv6 address.")
+        .replace("def test_invalid_IPv6(", "def test_rejects_malformed_v6(")
+        .replace("\"192.168.0.1/33\"", "\"ff::aa:1::3\"");
+    both_ways(
+        &[(PY, BEFORE), (CODE, CODE_BEFORE)],
+        &writing(&[
+            (PY, &renamed),
+            (
+                CODE,
+                &format!("{CODE_BEFORE}INTERFACE_ERROR = \"Not a valid IP interface.\"\n"),
+            ),
+        ]),
+        &assert_no_deleted_tests,
+    );
+}
