@@ -65,6 +65,7 @@ mod tokens;
 mod twins;
 mod type_assertions;
 pub mod unread;
+mod unwalked;
 mod vanished;
 mod widen;
 
