@@ -54,6 +54,7 @@ use super::test_moves::{
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
 use super::twins;
+use super::unwalked::unwalked;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -113,16 +114,23 @@ pub fn deleted_tests(
             }
             DeltaKind::Renamed { from }
                 if tests.is_test(from)
-                    && !tests.is_test(&d.path)
+                    && (!tests.is_test(&d.path) || (unwalked(&d.path) && !unwalked(from)))
                     && Lang::from_path(&d.path) != Some(Lang::Rust) =>
             {
                 if had_tests(from, d.old_counts, tests) {
+                    // Moved out of the runner's reach, the tests that stopped running are
+                    // those of the file that ran: the finding stands where they were.
+                    let (unrun, at) = if tests.is_test(&d.path) {
+                        ("in a directory its test runner never walks", from)
+                    } else {
+                        ("which no test file pattern matches", &d.path)
+                    };
                     out.push(Finding {
-                        path: d.path.clone(),
+                        path: at.clone(),
                         line: None,
                         snippet: format!("{from} -> {}", d.path),
                         message: format!(
-                            "test file `{from}` was renamed to `{}`, which no test file pattern matches, so {} no longer run: rename it back to a test path",
+                            "test file `{from}` was renamed to `{}`, {unrun}, so {} no longer run: rename it back to a test path",
                             d.path,
                             how_many(d.old_counts)
                         ),

@@ -23,6 +23,7 @@ use super::rust_tests::TestMacros;
 use super::split::split_into_tables;
 use super::test_moves::{declared_with, rewritten, same_tests, Declared};
 use super::test_paths::TestPaths;
+use super::vanished::Remains;
 use super::{DeltaKind, FileDelta, Finding, Line};
 use std::collections::BTreeSet;
 
@@ -256,6 +257,17 @@ pub fn carrier(t: &Declared, before: &[Declared], list: &[Carrier], reach: Reach
     })
 }
 
+/// Whether a new test of `list` is named as `t` continued (`test_pool` as
+/// `test_pool_verify_true`): a variant of it, whatever it now checks.
+fn continued_by(t: &Declared, list: &[Carrier]) -> bool {
+    let was = test_name(t);
+    list.iter().any(|c| {
+        c.named
+            .as_ref()
+            .is_some_and(|(n, _)| n.len() > was.len() && n.starts_with(&was))
+    })
+}
+
 /// The findings for the steady files of the change.
 pub fn hidden(
     deltas: &[&FileDelta],
@@ -271,6 +283,7 @@ pub fn hidden(
     let mut receivers: Option<merged::Receivers> = None;
     let mut counterparts_cache: Option<Vec<Carrier>> = None;
     let mut tables_cache: Option<Vec<folded::Table>> = None;
+    let mut remains: Option<Remains> = None;
     let mut out = Vec::new();
     for s in steady {
         let d = deltas[s.at];
@@ -384,8 +397,18 @@ pub fn hidden(
                     .filter(|o| test_name(o) == test_name(&t) && o.body == t.body)
                     .count()
                     > 1;
+            // Its checked value left the tests: only a variant named after it carries it.
+            let lost_check = remains
+                .get_or_insert_with(|| Remains::of(deltas, tests))
+                .lost_check(&t.body)
+                .is_some();
+            let by_likeness = if lost_check {
+                continued_by(&t, counterparts)
+            } else {
+                carrier(&t, &before, counterparts, Reach::Named).is_some()
+            };
             let carried = !duplicate
-                && (carrier(&t, &before, counterparts, Reach::Named).is_some() || {
+                && (by_likeness || {
                     let tables =
                         tables_cache.get_or_insert_with(|| folded::tables(deltas, tests, macros));
                     split_into_tables(&t, old, &before, s.at, tables)

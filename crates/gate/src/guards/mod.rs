@@ -65,6 +65,8 @@ mod tokens;
 mod twins;
 mod type_assertions;
 pub mod unread;
+mod unwalked;
+mod vanished;
 mod widen;
 
 use crate::config::{GuardsConfig, Level};
