@@ -73,7 +73,20 @@ fn publish_link(history: &Path, latest: &Path, receipt: &Receipt) -> std::io::Re
     })
 }
 
+/// Remove the oldest history receipts so that one more fits in [`HISTORY`]: for a run
+/// about to store its receipt, done while the run is still judging. Removing a file can
+/// cost milliseconds (a file system that discards freed blocks at once, as ext4 mounted
+/// with `discard` and no journal does), which after the write would be spent while the
+/// agent waits for the answer.
+pub fn make_room(root: &Path) {
+    prune_to(&receipts_dir(root), HISTORY - 1);
+}
+
 fn prune(dir: &Path) {
+    prune_to(dir, HISTORY);
+}
+
+fn prune_to(dir: &Path, keep: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -86,7 +99,7 @@ fn prune(dir: &Path) {
         })
         .collect();
     names.sort();
-    let excess = names.len().saturating_sub(HISTORY);
+    let excess = names.len().saturating_sub(keep);
     for old in names.into_iter().take(excess) {
         let _ = std::fs::remove_file(old);
     }
@@ -130,4 +143,34 @@ pub fn audit_witnesses(root: &Path) -> Vec<audit::Witness> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn making_room_leaves_space_for_exactly_one_more_and_keeps_the_newest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = receipts_dir(tmp.path());
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = |i: usize| format!("20260101T0000{i:04}Z-abcdef012345.json");
+        for i in 0..HISTORY + 3 {
+            std::fs::write(dir.join(name(i)), b"{}").unwrap();
+        }
+        std::fs::write(dir.join("latest.json"), b"{}").unwrap();
+        make_room(tmp.path());
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left.len(), HISTORY, "{left:?}");
+        assert_eq!(left.last().unwrap(), "latest.json");
+        assert_eq!(left[0], name(4), "the oldest four went");
+        // The store's own pruning then keeps the bound with the new receipt in.
+        std::fs::write(dir.join(name(HISTORY + 3)), b"{}").unwrap();
+        prune(&dir);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), HISTORY + 1);
+    }
 }
