@@ -87,8 +87,8 @@ pub fn run_with_progress(
     // The receipt history makes room for this run's receipt meanwhile (see
     // `store::make_room`); nothing waits for it.
     {
-        let root = root.clone();
-        std::thread::spawn(move || crate::store::make_room(&root));
+        let (root, started_at) = (root.clone(), started_at.clone());
+        std::thread::spawn(move || crate::store::make_room(&root, &started_at));
     }
     // The comparison point is chosen before anything runs: a bad ref fails fast.
     let blobs = repo
