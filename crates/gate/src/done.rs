@@ -79,6 +79,17 @@ pub fn run_with_progress(
     state::cleanup::remove_stale_temps(&state::state_dir(&root));
     // A release killed after its commit is finished before any baseline is read.
     crate::escape::settle(&root)?;
+    // git walks the tree for untracked files while the comparison point, the index and
+    // HEAD are read (settled first: a release may still move files).
+    if let Some(r) = &repo {
+        r.list_untracked_early();
+    }
+    // The receipt history makes room for this run's receipt meanwhile (see
+    // `store::make_room`); nothing waits for it.
+    {
+        let (root, started_at) = (root.clone(), started_at.clone());
+        std::thread::spawn(move || crate::store::make_room(&root, &started_at));
+    }
     // The comparison point is chosen before anything runs: a bad ref fails fast.
     let blobs = repo
         .as_ref()

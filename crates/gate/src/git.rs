@@ -42,7 +42,13 @@ pub struct Repo {
     /// The object store read in-process (see [`objects`]); clones share it. gix's store
     /// handle is single-threaded, and so is every use of a `Repo`.
     store: Rc<RefCell<objects::Store>>,
+    /// The untracked listing started ahead of the walk ([`Repo::list_untracked_early`]);
+    /// clones share it, and the first work state takes it.
+    untracked_early: Rc<RefCell<Early>>,
 }
+
+/// `git ls-files` asked for the untracked files, as [`Repo::work_state`] asks it.
+const UNTRACKED_ARGS: [&str; 4] = ["ls-files", "-z", "--others", "--exclude-standard"];
 
 /// Run a hardened git command, return stdout bytes; a non-zero exit is an error carrying
 /// git's stderr.
@@ -57,9 +63,25 @@ where
 /// A hardened git command started, its output collected by [`Started::finish`]: the
 /// caller works meanwhile, with no thread of its own waiting on git. (A child whose output
 /// outgrows the pipe waits for `finish`: later, never wrong.)
+#[derive(Debug)]
 struct Started {
     child: std::process::Child,
     args: Vec<std::ffi::OsString>,
+}
+
+/// An untracked listing started early and not (yet) taken. One never taken (the work
+/// state went to `git status`, or the gate stopped on an error first) is killed and
+/// reaped: it must not keep walking the tree beside the process that gave it up.
+#[derive(Debug, Default)]
+struct Early(Option<Started>);
+
+impl Drop for Early {
+    fn drop(&mut self) {
+        if let Some(mut started) = self.0.take() {
+            let _ = started.child.kill();
+            let _ = started.child.wait();
+        }
+    }
 }
 
 fn start<I, S>(mut cmd: Command, args: I) -> anyhow::Result<Started>
@@ -138,7 +160,35 @@ impl Repo {
             filters: OnceLock::new(),
             batch: Arc::default(),
             store,
+            untracked_early: Rc::default(),
         })
+    }
+
+    /// Start listing the untracked files now, for the next [`Repo::work_state`] to take:
+    /// that listing (one git process walking the whole tree) is the longest part of the
+    /// work state, so it runs while loopgate reads the baseline, the index and HEAD
+    /// instead of after. A listing that cannot start here is started again, and its error
+    /// reported, where it is needed.
+    pub fn list_untracked_early(&self) {
+        let mut early = self.untracked_early.borrow_mut();
+        if early.0.is_none() {
+            early.0 = start(self.git(), UNTRACKED_ARGS).ok();
+        }
+    }
+
+    /// The untracked listing: the one started early, else one started now.
+    fn untracked_listing(&self) -> anyhow::Result<Started> {
+        let early = self.untracked_early.borrow_mut().0.take();
+        match early {
+            Some(started) => Ok(started),
+            None => start(self.git(), UNTRACKED_ARGS),
+        }
+    }
+
+    /// Give up an early listing nobody will take (killed and reaped, see [`Early`]).
+    fn drop_early_listing(&self) {
+        let early = std::mem::take(&mut *self.untracked_early.borrow_mut());
+        drop(early);
     }
 
     /// A hardened git command for questions about objects and refs only.
@@ -375,6 +425,8 @@ impl Repo {
         if let Some(state) = self.work_state_own(min_entries, anchor)? {
             return Ok(state);
         }
+        // `git status` lists the untracked files itself.
+        self.drop_early_listing();
         let out = output(
             self.git_on_worktree()?,
             [
@@ -431,20 +483,17 @@ impl Repo {
             return Ok(None);
         }
         let head_here = head_ref::head_id(&self.git_dir, &self.common_dir);
-        // A small tree's choice is made before any process starts.
+        // A small tree's choice is made before any process starts here (a listing started
+        // early is given up when this returns `None`).
         let small = entries.len() < min_entries;
         if small && !self.stages_nothing(&entries, head_here.as_deref()) {
             return Ok(None);
         }
         use std::os::unix::fs::MetadataExt;
         let index_mtime = (meta.mtime() as u32, meta.mtime_nsec() as u32);
-        let untracked_cmd = self.git();
         let staged_cmd = self.git();
         let head_cmd = self.git();
-        let untracked = start(
-            untracked_cmd,
-            ["ls-files", "-z", "--others", "--exclude-standard"],
-        );
+        let untracked = self.untracked_listing();
         let (untracked, staged, head, compared) = std::thread::scope(|s| {
             let nothing_staged = small || self.stages_nothing(&entries, head_here.as_deref());
             let staged = (!nothing_staged).then(|| {

@@ -48,11 +48,7 @@ pub fn save(root: &Path, receipt: &Receipt, history_only: bool) -> anyhow::Resul
 
 /// `<started_at, alphanumerics only>-<first 12 hex digits of body_hash>.json`.
 pub fn history_name(receipt: &Receipt) -> String {
-    let stamp: String = receipt
-        .started_at
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect();
+    let stamp = stamp_of(&receipt.started_at);
     format!(
         "{stamp}-{}.json",
         &receipt.body_hash[..12.min(receipt.body_hash.len())]
@@ -73,7 +69,33 @@ fn publish_link(history: &Path, latest: &Path, receipt: &Receipt) -> std::io::Re
     })
 }
 
+/// Remove the oldest history receipts so that one more fits in [`HISTORY`]: for a run
+/// started at `started_at` (its receipt's time stamp) that is about to store its receipt,
+/// done while the run is still judging. Removing a file can cost milliseconds (a file
+/// system that discards freed blocks at once, as ext4 mounted with `discard` and no
+/// journal does), which after the write would be spent while the agent waits for the
+/// answer. Only receipts older than the run count, so a removal that comes late (after
+/// the run stored its own) still leaves the run's receipt and [`HISTORY`] in all.
+pub fn make_room(root: &Path, started_at: &str) {
+    let stamp = stamp_of(started_at);
+    prune_to(&receipts_dir(root), HISTORY - 1, |name| {
+        name < stamp.as_str()
+    });
+}
+
+fn stamp_of(started_at: &str) -> String {
+    started_at
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect()
+}
+
 fn prune(dir: &Path) {
+    prune_to(dir, HISTORY, |_| true);
+}
+
+/// Keep the `keep` newest history receipts among those whose name `counts`.
+fn prune_to(dir: &Path, keep: usize, counts: impl Fn(&str) -> bool) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -82,11 +104,13 @@ fn prune(dir: &Path) {
         .map(|e| e.path())
         .filter(|p| {
             p.extension().is_some_and(|e| e == "json")
-                && p.file_name().is_some_and(|n| n != "latest.json")
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n != "latest.json" && counts(n))
         })
         .collect();
     names.sort();
-    let excess = names.len().saturating_sub(HISTORY);
+    let excess = names.len().saturating_sub(keep);
     for old in names.into_iter().take(excess) {
         let _ = std::fs::remove_file(old);
     }
@@ -130,4 +154,52 @@ pub fn audit_witnesses(root: &Path) -> Vec<audit::Witness> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn making_room_leaves_space_for_exactly_one_more_and_keeps_the_newest() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = receipts_dir(tmp.path());
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = |i: usize| format!("20260101T0000{i:02}Z-abcdef012345.json");
+        for i in 0..HISTORY + 3 {
+            std::fs::write(dir.join(name(i)), b"{}").unwrap();
+        }
+        std::fs::write(dir.join("latest.json"), b"{}").unwrap();
+        make_room(tmp.path(), "2026-01-01T00:01:00Z");
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left.len(), HISTORY, "{left:?}");
+        assert_eq!(left.last().unwrap(), "latest.json");
+        assert_eq!(left[0], name(4), "the oldest four went");
+        // The store's own pruning then keeps the bound with the new receipt in.
+        std::fs::write(dir.join(name(HISTORY + 3)), b"{}").unwrap();
+        prune(&dir);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), HISTORY + 1);
+    }
+
+    #[test]
+    fn making_room_late_never_takes_the_runs_own_receipt_or_more_than_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = receipts_dir(tmp.path());
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = |i: usize| format!("20260101T0000{i:02}Z-abcdef012345.json");
+        // The run (started at second 20) already stored its receipt and pruned to the bound.
+        for i in 1..=HISTORY {
+            std::fs::write(dir.join(name(i)), b"{}").unwrap();
+        }
+        make_room(tmp.path(), "2026-01-01T00:00:20Z");
+        assert!(
+            dir.join(name(HISTORY)).exists(),
+            "the run's own receipt stays"
+        );
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), HISTORY);
+    }
 }
