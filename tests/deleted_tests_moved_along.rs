@@ -410,3 +410,48 @@ fn a_new_test_named_for_part_of_the_old_name_does_not_carry_it() {
         &assert_one_deleted(ENTRY, "dropped from 2 to 1"),
     );
 }
+
+#[test]
+fn a_file_named_for_a_one_word_name_of_the_removed_test_says_nothing() {
+    // The removed test sets a logger's `Formatter`: one word, a field of anything, not
+    // the thing `formatter_test.go` is about.
+    both_ways(
+        &[(LOGGER, LOGGER_OLD), ("formatter_test.go", FORMATTER_OLD)],
+        &grown_formatter("formatter_test.go"),
+        &assert_one_deleted(LOGGER, "dropped from 2 to 1"),
+    );
+}
+
+/// A test file of the package that already imported `unsafe` for a test of its own.
+const POINTERS: &str = "check/internal/unsafechecks/pointers_test.go";
+const POINTERS_OLD: &str = r#"package unsafechecks_test
+
+import (
+	"testing"
+	"unsafe"
+)
+
+func TestSizes(t *testing.T) {
+	if unsafe.Sizeof(int64(0)) != 8 {
+		t.Fatal("int64 is eight bytes")
+	}
+}
+"#;
+
+#[test]
+fn an_import_that_left_for_a_file_that_already_had_it_says_nothing() {
+    // `unsafe` left the checks' tests, but the file the new test is in imported it
+    // before the change: nothing of the removed test's arrived there with it.
+    let grown = format!(
+        "{POINTERS_OLD}\n{}",
+        &UNSAFE_NEW[UNSAFE_NEW.find("func TestUnsafePointers").unwrap()..]
+    );
+    both_ways(
+        &[(CHECKS, CHECKS_OLD), (POINTERS, POINTERS_OLD)],
+        &move |r: &Repo| {
+            r.write(CHECKS, &checks_after());
+            r.write(POINTERS, &grown);
+        },
+        &assert_one_deleted(CHECKS, "dropped from 3 to 2"),
+    );
+}

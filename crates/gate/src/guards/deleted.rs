@@ -851,6 +851,10 @@ fn moved_with_subject(
         }
         let ev = moved_along::Evidence {
             imports_left: moved_along::imports_left(deltas[drop.at]),
+            imports_gained: deltas
+                .iter()
+                .map(|d| moved_along::imports_gained(d))
+                .collect(),
             siblings_in: acc
                 .moved
                 .iter()

@@ -26,10 +26,24 @@ use super::FileDelta;
 use std::collections::BTreeSet;
 
 /// What shows that the tests of one dropping file moved: the names its removed imports
-/// brought in, and the files (delta indices) other tests of it already moved into.
+/// brought in, the names each file of the change gained an import of (by delta index), and
+/// the files other tests of it already moved into.
 pub struct Evidence {
     pub imports_left: BTreeSet<String>,
+    pub imports_gained: Vec<BTreeSet<String>>,
     pub siblings_in: BTreeSet<usize>,
+}
+
+/// The names the import lines the change added to `d` bring in (every import of a file
+/// the change added).
+pub fn imports_gained(d: &FileDelta) -> BTreeSet<String> {
+    let Some(lang) = Lang::from_path(&d.path) else {
+        return BTreeSet::new();
+    };
+    d.added_lines
+        .iter()
+        .flat_map(|l| imported(&l.text, lang))
+        .collect()
 }
 
 /// The names the import lines the change removed from `d` brought in, less those an added
@@ -188,6 +202,18 @@ fn folded(name: &str) -> String {
         .collect()
 }
 
+/// Whether an identifier is made of two words or more: `snake_case`, `camelCase`,
+/// `JSONFormatter` (a capital that ends a run of capitals and starts a word).
+fn compound(name: &str) -> bool {
+    let c: Vec<char> = name.chars().collect();
+    (1..c.len()).any(|i| {
+        let (prev, cur, next) = (c[i - 1], c[i], c.get(i + 1).copied());
+        (prev == '_' && cur.is_alphanumeric() && c[..i - 1].iter().any(|x| x.is_alphanumeric()))
+            || (cur.is_uppercase() && (prev.is_lowercase() || prev.is_ascii_digit()))
+            || (cur.is_uppercase() && prev.is_uppercase() && next.is_some_and(char::is_lowercase))
+    })
+}
+
 /// Whether the new test `c`, declared in the file `c_path` (delta index `c_at`), carries the
 /// removed test `t`: see the module's comment.
 pub fn carries(t: &Declared, c: &Declared, c_path: &str, c_at: usize, ev: &Evidence) -> bool {
@@ -205,15 +231,21 @@ pub fn carries(t: &Declared, c: &Declared, c_path: &str, c_at: usize, ev: &Evide
     if held * 2 < mine.len() {
         return false;
     }
-    let import_along = ev
-        .imports_left
-        .iter()
-        .any(|n| mine.contains(n) && theirs.contains(n));
+    // The import went along: it left the old file and arrived in the new test's file.
+    let import_along = ev.imports_left.iter().any(|n| {
+        mine.contains(n)
+            && theirs.contains(n)
+            && ev.imports_gained.get(c_at).is_some_and(|g| g.contains(n))
+    });
+    // A name of two words or more names one thing (`JSONFormatter`, `namespace_bindings`);
+    // a single word (`pipeline`, an option's key) may be a property of anything.
     let about = subject(c_path)
         .map(folded)
         .filter(|s| s.chars().count() >= 4);
-    let subject_named =
-        about.is_some_and(|s| mine.iter().any(|w| !w.starts_with('"') && folded(w) == s));
+    let subject_named = about.is_some_and(|s| {
+        mine.iter()
+            .any(|w| !w.starts_with('"') && compound(w) && folded(w) == s)
+    });
     import_along || subject_named || ev.siblings_in.contains(&c_at)
 }
 
@@ -253,6 +285,16 @@ mod tests {
             ["B", "d"]
         );
         assert!(imported("x = 1", Lang::Python).is_empty());
+    }
+
+    #[test]
+    fn compound_names() {
+        assert!(compound("JSONFormatter"));
+        assert!(compound("namespaceBindings"));
+        assert!(compound("json_formatter"));
+        assert!(!compound("pipeline"));
+        assert!(!compound("_pipeline"));
+        assert!(!compound("URL"));
     }
 
     #[test]
