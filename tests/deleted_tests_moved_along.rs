@@ -455,3 +455,24 @@ fn an_import_that_left_for_a_file_that_already_had_it_says_nothing() {
         &assert_one_deleted(CHECKS, "dropped from 3 to 2"),
     );
 }
+
+#[test]
+fn a_test_beside_a_moved_neighbour_that_keeps_none_of_its_own_values_is_deleted() {
+    // The headers test moved by name, but the new status line test sends another status
+    // line: none of the removed test's own literals is in it, only words any test of
+    // the server shares.
+    both_ways(
+        &[(CALLS, CALLS_OLD)],
+        &move |r: &Repo| {
+            r.write(
+                CALLS,
+                &calls_without(&["TestExcessiveStatusLine", "TestExcessiveHeaders"]),
+            );
+            r.write(
+                "limits_test.go",
+                &limits(true).replace("\"HTTP/1.1 200 \"", "\"HTTP/2 200 \""),
+            );
+        },
+        &assert_one_deleted(CALLS, "dropped from 3 to 1 (1 moved to `limits_test.go`)"),
+    );
+}

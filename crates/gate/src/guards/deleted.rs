@@ -43,7 +43,9 @@
 use super::folded;
 use super::go_twins;
 use super::harness;
-use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
+use super::hidden::{
+    arrivals, carrier, hidden, of_the_others, test_name, words, Carrier, Reach, Steady,
+};
 use super::languages::Lang;
 use super::merged;
 use super::moved_along;
@@ -830,7 +832,7 @@ fn moved_out(
     carried(deltas, macros, &mut gains, &runners, drops, &mut out);
     folds(deltas, tests, macros, &mut gains, drops, &mut out);
     twins(deltas, tests, macros, drops, &mut out);
-    moved_with_subject(deltas, &mut gains, &runners, drops, &mut out);
+    moved_with_subject(deltas, macros, &mut gains, &runners, drops, &mut out);
     out
 }
 
@@ -839,6 +841,7 @@ fn moved_out(
 /// test only one new test can carry is not left without it.
 fn moved_with_subject(
     deltas: &[&FileDelta],
+    macros: &TestMacros,
     gains: &mut [Gain],
     runners: &[usize],
     drops: &[Drop],
@@ -863,7 +866,13 @@ fn moved_with_subject(
                 .chain(acc.merged.iter().map(|m| m.0))
                 .collect(),
         };
+        let before = old_tests(deltas[drop.at], &TestPaths::default(), macros);
         let fits = |t: &Declared, gains: &[Gain]| -> Vec<(usize, usize)> {
+            let others = of_the_others(t, &before, |body| words(body));
+            let own: BTreeSet<String> = words(&t.body)
+                .into_iter()
+                .filter(|w| w.starts_with('"') && !others.contains(w))
+                .collect();
             let mut out = Vec::new();
             for (k, g) in gains.iter().enumerate() {
                 if g.at == drop.at || g.room == 0 || runners.contains(&k) {
@@ -871,7 +880,7 @@ fn moved_with_subject(
                 }
                 let path = &deltas[g.at].path;
                 for (i, c) in g.tests.iter().enumerate() {
-                    if !c.empty && moved_along::carries(t, c, path, g.at, &ev) {
+                    if !c.empty && moved_along::carries(t, &own, c, path, g.at, &ev) {
                         out.push((k, i));
                     }
                 }

@@ -12,7 +12,9 @@
 //! - the new test's file is about a thing the removed test used by name (`JSONFormatter`
 //!   in a test that went to `json_formatter_test.go`);
 //! - another test of the same old file moved into that file by name or body in the same
-//!   change (a group of tests that left for a new home).
+//!   change (a group of tests that left for a new home), and the new test holds one of the
+//!   removed test's own string literals whole (a big rewrite moves some tests by name and
+//!   writes many short new ones beside them, which share half the words of any short test).
 //!
 //! With one of these, a new test that holds half of the removed test's words carries it.
 //! And a new test whose name holds every word of the removed test's name (at least three:
@@ -216,7 +218,15 @@ fn compound(name: &str) -> bool {
 
 /// Whether the new test `c`, declared in the file `c_path` (delta index `c_at`), carries the
 /// removed test `t`: see the module's comment.
-pub fn carries(t: &Declared, c: &Declared, c_path: &str, c_at: usize, ev: &Evidence) -> bool {
+/// `own_literals` are the string literals of `t` no other test of its old file held.
+pub fn carries(
+    t: &Declared,
+    own_literals: &BTreeSet<String>,
+    c: &Declared,
+    c_path: &str,
+    c_at: usize,
+    ev: &Evidence,
+) -> bool {
     let mine = words(&t.body);
     if mine.is_empty() {
         return false;
@@ -246,7 +256,14 @@ pub fn carries(t: &Declared, c: &Declared, c_path: &str, c_at: usize, ev: &Evide
         mine.iter()
             .any(|w| !w.starts_with('"') && compound(w) && folded(w) == s)
     });
-    import_along || subject_named || ev.siblings_in.contains(&c_at)
+    // A neighbour that moved there says where the group went, not that this test went with
+    // it: one of its own literals (a value or message no other test of its file held) must
+    // be there too, whole.
+    let with_neighbour = ev.siblings_in.contains(&c_at)
+        && own_literals
+            .iter()
+            .any(|l| l.trim_matches('"').chars().count() >= 3 && holds(&theirs, l));
+    import_along || subject_named || with_neighbour
 }
 
 #[cfg(test)]
