@@ -45,6 +45,7 @@ mod mark_aliases;
 mod merged;
 mod miri_gates;
 mod module_wide;
+mod moved_along;
 mod named_tests;
 mod new_parameter;
 mod not_lowered;
