@@ -151,8 +151,8 @@ fn an_own_line_suppression_moved_over_its_edited_code_is_still_not_new() {
         "  fun bind(property: Any) {\n",
         "    @Suppress(\"UNCHECKED_CAST\")\n",
         "    bindingsByName[property.jsonName] = Binding(\n",
-    "      property as KProperty1<Any, Any?>,\n",
-    "    )\n",
+        "      property as KProperty1<Any, Any?>,\n",
+        "    )\n",
         "  }\n",
         "}\n",
     );
@@ -179,8 +179,7 @@ const LIB: &str = concat!(
 );
 
 #[test]
-fn outer_attributes_gathered_into_one_inner_attribute_over_the_module_of_their_items_are_not_new(
-) {
+fn outer_attributes_gathered_into_one_inner_attribute_over_the_module_of_their_items_are_not_new() {
     let macros = concat!(
         "#![allow(unused)]\n",
         "\n",
@@ -191,7 +190,10 @@ fn outer_attributes_gathered_into_one_inner_attribute_over_the_module_of_their_i
     both_ways(
         &[("src/lib.rs", LIB)],
         &|r| {
-            r.write("src/lib.rs", "#[macro_use]\nmod log_macros;\n\npub fn f() {}\n");
+            r.write(
+                "src/lib.rs",
+                "#[macro_use]\nmod log_macros;\n\npub fn f() {}\n",
+            );
             r.write("src/log_macros.rs", macros);
         },
         &|_, receipt, mode| {
@@ -219,6 +221,68 @@ fn an_inner_attribute_over_a_new_module_whose_items_did_not_move_there_is_new() 
             assert_eq!(
                 lint_lines(receipt),
                 vec![("src/other.rs".to_string(), 1)],
+                "{mode}: {receipt}"
+            );
+        },
+    );
+}
+
+#[test]
+fn the_same_trailing_pragma_on_another_kind_of_statement_sharing_names_is_new() {
+    let auth = concat!(
+        "def netrc_info(self):\n",
+        "    try:\n",
+        "        return netrc.netrc(self.path)\n",
+        "    except (netrc.NetrcParseError, IOError):  # pragma: no cover\n",
+        "        return None\n",
+    );
+    let test = concat!(
+        "def test_netrc_parse_error():  # pragma: no cover\n",
+        "    assert load_netrc('bad') is None\n",
+    );
+    both_ways(
+        &[("httpx/_auth.py", auth)],
+        &|r| {
+            r.write("httpx/_auth.py", "def netrc_info(self):\n    return None\n");
+            r.write("tests/test_auth.py", test);
+        },
+        &|_, receipt, mode| {
+            assert_eq!(
+                lint_lines(receipt),
+                vec![("tests/test_auth.py".to_string(), 1)],
+                "{mode}: {receipt}"
+            );
+        },
+    );
+}
+
+#[test]
+fn a_trailing_suppression_taken_off_a_line_that_stayed_is_not_moved_by_a_like_one_elsewhere() {
+    let gzip = concat!(
+        "async def send(message):\n",
+        "    if message_type == \"start\":\n",
+        "        pass\n",
+        "    elif message_type == \"body\":  # pragma: no branch\n",
+        "        pass\n",
+    );
+    let gzip_after = gzip.replace("  # pragma: no branch", "");
+    let test = concat!(
+        "async def send(message):\n",
+        "    if message[\"type\"] == \"start\":\n",
+        "        pass\n",
+        "    elif message_type == \"pathsend\":  # pragma: no branch\n",
+        "        pass\n",
+    );
+    both_ways(
+        &[("app/gzip.py", gzip)],
+        &|r| {
+            r.write("app/gzip.py", &gzip_after);
+            r.write("tests/test_responses.py", test);
+        },
+        &|_, receipt, mode| {
+            assert_eq!(
+                lint_lines(receipt),
+                vec![("tests/test_responses.py".to_string(), 4)],
                 "{mode}: {receipt}"
             );
         },

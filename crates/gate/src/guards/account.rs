@@ -950,7 +950,8 @@ pub fn marker_findings(
                 && (left_with_its_file(visible[r.file], r, a)
                     || file_wide_between_kept_files(visible[r.file], visible[a.file], a));
             // Into another file, a suppression goes with its code (see [`carried`]).
-            let other_code = kind == Kind::Lint && r.file != a.file && !carried::may_have_moved(r, a);
+            let other_code =
+                kind == Kind::Lint && r.file != a.file && !carried::may_have_moved(r, a);
             (!gone_with_file && !other_code)
                 .then(|| shared_dirs(&old_path(visible[r.file]), &visible[a.file].path))
         };

@@ -23,11 +23,59 @@ use std::collections::HashSet;
 /// Words that name no code of the repository: keywords and literals that any statement
 /// may hold.
 const KEYWORDS: &[&str] = &[
-    "as", "is", "in", "not", "and", "or", "if", "else", "elif", "for", "while", "do", "return",
-    "import", "from", "new", "this", "self", "true", "false", "none", "null", "nil", "await",
-    "async", "yield", "throw", "raise", "try", "catch", "except", "with", "then", "end",
-    "type", "typeof", "keyof", "void", "undefined", "super", "elsif", "unless", "when", "case",
-    "switch", "match", "loop", "finally", "rescue", "ensure", "pass", "break", "continue",
+    "as",
+    "is",
+    "in",
+    "not",
+    "and",
+    "or",
+    "if",
+    "else",
+    "elif",
+    "for",
+    "while",
+    "do",
+    "return",
+    "import",
+    "from",
+    "new",
+    "this",
+    "self",
+    "true",
+    "false",
+    "none",
+    "null",
+    "nil",
+    "await",
+    "async",
+    "yield",
+    "throw",
+    "raise",
+    "try",
+    "catch",
+    "except",
+    "with",
+    "then",
+    "end",
+    "type",
+    "typeof",
+    "keyof",
+    "void",
+    "undefined",
+    "super",
+    "elsif",
+    "unless",
+    "when",
+    "case",
+    "switch",
+    "match",
+    "loop",
+    "finally",
+    "rescue",
+    "ensure",
+    "pass",
+    "break",
+    "continue",
 ];
 
 /// The names of `code` that may tie it to other code: neither keywords (whole words: the
@@ -146,8 +194,7 @@ fn close_of(text: &str, from: usize, open: char, close: char) -> usize {
 fn stayed(d: &FileDelta, code: &str) -> bool {
     let code = compact(code);
     !code.is_empty()
-        && d
-            .new_text
+        && d.new_text
             .as_deref()
             .is_some_and(|t| t.split('\n').any(|l| compact(l).starts_with(&code)))
 }
