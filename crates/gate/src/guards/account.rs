@@ -24,6 +24,7 @@
 //!    removed one is another TODO.
 //! 3. **New**: everything else. A change that removes one skip and adds two adds one.
 
+use super::carried;
 use super::commented_tests;
 use super::into_body;
 use super::jvm_fixtures::{self, Outline};
@@ -72,7 +73,7 @@ pub fn normalise(text: &str) -> String {
 }
 
 /// The line with no whitespace at all: `//TODO` respaced to `// TODO` is the same marker.
-fn compact(text: &str) -> String {
+pub(crate) fn compact(text: &str) -> String {
     text.split_whitespace().collect()
 }
 
@@ -136,6 +137,7 @@ type Key = (String, Option<String>);
 /// Asked first with `strict` on, then off for what is left. `loose`:
 /// pair rewrites that share no words too (in line order), for markers whose text is not
 /// what they say (a suppression's reach is its rules, which `widened` reads).
+#[cfg(test)]
 pub fn account(
     added: &[Mark],
     removed: &[Mark],
@@ -145,11 +147,24 @@ pub fn account(
     near: &dyn Fn(&Mark, &Mark) -> Option<usize>,
     loose: bool,
 ) -> Vec<Verdict> {
+    account_with_used(added, removed, widened, same_place, renamed, near, loose).0
+}
+
+/// [`account`], and which removed markers it paired with an added one.
+pub fn account_with_used(
+    added: &[Mark],
+    removed: &[Mark],
+    widened: &dyn Fn(&Mark, &Mark) -> bool,
+    same_place: &dyn Fn(&Mark, &Mark) -> bool,
+    renamed: &dyn Fn(&Mark, &Mark, bool) -> bool,
+    near: &dyn Fn(&Mark, &Mark) -> Option<usize>,
+    loose: bool,
+) -> (Vec<Verdict>, Vec<bool>) {
     let mut verdicts = vec![Verdict::New; added.len()];
-    if removed.is_empty() {
-        return verdicts;
-    }
     let mut used = vec![false; removed.len()];
+    if removed.is_empty() {
+        return (verdicts, used);
+    }
     let key = |m: &Mark| (compact(m.text), m.anchor.map(|a| compact(declared(a))));
     let mut by_key: HashMap<(&str, Key), Vec<usize>> = HashMap::new();
     for (i, r) in removed.iter().enumerate() {
@@ -324,7 +339,7 @@ pub fn account(
             }
         }
     }
-    verdicts
+    (verdicts, used)
 }
 
 /// Before identical text is paired across files: a removed marker and an added one of the
@@ -934,10 +949,13 @@ pub fn marker_findings(
                 && r.file != a.file
                 && (left_with_its_file(visible[r.file], r, a)
                     || file_wide_between_kept_files(visible[r.file], visible[a.file], a));
-            (!gone_with_file)
+            // Into another file, a suppression goes with its code (see [`carried`]).
+            let other_code =
+                kind == Kind::Lint && r.file != a.file && !carried::may_have_moved(r, a);
+            (!gone_with_file && !other_code)
                 .then(|| shared_dirs(&old_path(visible[r.file]), &visible[a.file].path))
         };
-        let mut verdicts = account(
+        let (mut verdicts, mut used) = account_with_used(
             added.of(kind),
             removed.of(kind),
             &widened,
@@ -966,6 +984,9 @@ pub fn marker_findings(
             not_lowered_skips(visible, added.of(kind), &mut verdicts);
         }
         if kind == Kind::Lint {
+            let (a, r) = (added.of(kind), removed.of(kind));
+            carried::carried_across_files(visible, a, r, &mut used, &mut verdicts);
+            carried::gathered_into_module(visible, a, r, &mut used, &mut verdicts);
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
             narrowed_from_bare_nolint(
@@ -1050,7 +1071,7 @@ fn left_with_its_file(from: &FileDelta, removed: &Mark, added: &Mark) -> bool {
 /// The words of the names on a line, lower case: identifiers split where a word starts
 /// (`parseJSONValue` -> `parse`, `json`, `value`; `max_len` -> `max`, `len`), without
 /// numbers and the keywords that only open a declaration ([`DECLARATION_WORDS`]).
-fn name_words(line: &str) -> HashSet<String> {
+pub(crate) fn name_words(line: &str) -> HashSet<String> {
     let mut out = HashSet::new();
     for ident in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         if DECLARATION_WORDS.contains(&ident) {
@@ -1079,7 +1100,7 @@ fn name_words(line: &str) -> HashSet<String> {
 }
 
 /// Words that name no code: modifiers and the keywords that open a declaration.
-const DECLARATION_WORDS: &[&str] = &[
+pub(crate) const DECLARATION_WORDS: &[&str] = &[
     "public",
     "private",
     "protected",

@@ -4,6 +4,7 @@
 
 mod account;
 mod alias_reach;
+mod carried;
 mod clippy_groups;
 mod commented_tests;
 mod config_gradle;
