@@ -4,7 +4,8 @@
 //! - `pytest.importorskip("m")` in place of a skip whose condition read only `m` is the
 //!   same skip, and one that replaces any other condition is not called unconditional;
 //! - an ESLint block or file-scope disable replaced by line-level disables of its rules
-//!   inside its old reach is narrowed.
+//!   inside its old reach is narrowed;
+//! - an analyzer of govet turned off in a golangci-lint configuration is a suppression.
 //!
 //! Each lookalike that does lower the bar still fires. Each change is judged uncommitted
 //! (against HEAD) and committed (`--against HEAD^`). Real repositories, the real binary.
@@ -316,5 +317,34 @@ fn an_eslint_file_scope_rule_off_replaced_by_a_next_line_disable_is_narrowed() {
         &[(JSON_SPEC, FILE_OFF)],
         &writing(&[(JSON_SPEC, &wider)]),
         &lint_at(vec![(JSON_SPEC, 4)]),
+    );
+}
+
+const GOLANGCI: &str = "version: \"2\"\nlinters:\n  default: all\n  disable:\n    - wsl\n";
+
+/// An analyzer of govet turned off (`settings.govet.disable`) silences its reports in every
+/// file while govet still runs: a new suppression.
+#[test]
+fn a_govet_analyzer_disabled_in_golangci_settings_is_new() {
+    let new = format!("{GOLANGCI}  settings:\n    govet:\n      disable:\n        - inline\n");
+    both_ways(
+        &[(".golangci.yaml", GOLANGCI), ("main.go", "package main\n")],
+        &writing(&[(".golangci.yaml", &new)]),
+        &lint_at(vec![(".golangci.yaml", 9)]),
+    );
+}
+
+/// Lookalike: an analyzer govet is told to enable, or one it disabled already and keeps,
+/// silences nothing new.
+#[test]
+fn a_govet_analyzer_enabled_or_kept_disabled_is_not() {
+    let old = format!("{GOLANGCI}  settings:\n    govet:\n      disable:\n        - inline\n");
+    let new = format!(
+        "{GOLANGCI}  settings:\n    govet:\n      enable:\n        - shadow\n      disable:\n        - inline\n"
+    );
+    both_ways(
+        &[(".golangci.yaml", &old), ("main.go", "package main\n")],
+        &writing(&[(".golangci.yaml", &new)]),
+        &lint_at(vec![]),
     );
 }
