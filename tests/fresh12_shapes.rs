@@ -343,7 +343,10 @@ fn a_govet_analyzer_enabled_or_kept_disabled_is_not() {
         "{GOLANGCI}  settings:\n    govet:\n      enable:\n        - shadow\n      disable:\n        - inline\n"
     );
     both_ways(
-        &[(".golangci.yaml", &old), ("main.go", "package main\n")],
+        &[
+            (".golangci.yaml", old.as_str()),
+            ("main.go", "package main\n"),
+        ],
         &writing(&[(".golangci.yaml", &new)]),
         &lint_at(vec![]),
     );
