@@ -4,6 +4,7 @@
 
 mod account;
 mod alias_reach;
+mod catch_all_codes;
 mod clippy_groups;
 mod commented_tests;
 mod config_gradle;
