@@ -5,7 +5,8 @@
 //!   same skip, and one that replaces any other condition is not called unconditional;
 //! - an ESLint block or file-scope disable replaced by line-level disables of its rules
 //!   inside its old reach is narrowed;
-//! - an analyzer of govet turned off in a golangci-lint configuration is a suppression.
+//! - an analyzer of govet turned off in a golangci-lint configuration is a suppression;
+//! - a `type: ignore` list rewritten to name mypy's catch-all `misc` widened.
 //!
 //! Each lookalike that does lower the bar still fires. Each change is judged uncommitted
 //! (against HEAD) and committed (`--against HEAD^`). Real repositories, the real binary.
@@ -348,6 +349,29 @@ fn a_govet_analyzer_enabled_or_kept_disabled_is_not() {
             ("main.go", "package main\n"),
         ],
         &writing(&[(".golangci.yaml", &new)]),
+        &lint_at(vec![]),
+    );
+}
+
+const TYPED: &str = "src/app/structures.py";
+
+/// mypy's `misc` covers every error without a code of its own: a specific list rewritten as
+/// `[misc]` silences more, though it is shorter. The reverse, a specific code in place of
+/// `misc`, narrows.
+#[test]
+fn a_type_ignore_list_rewritten_as_misc_widened_and_the_reverse_did_not() {
+    let specific =
+        "def f(d):\n    return dict.setdefault(d, 1)  # type: ignore[arg-type,attr-defined]\n";
+    let misc = "def f(d):\n    return dict.setdefault(d, 1)  # type: ignore[misc]\n";
+    both_ways(
+        &[(TYPED, specific)],
+        &writing(&[(TYPED, misc)]),
+        &lint_at(vec![(TYPED, 2)]),
+    );
+    let own = "def f(d):\n    return dict.setdefault(d, 1)  # type: ignore[str-unpack]\n";
+    both_ways(
+        &[(TYPED, misc)],
+        &writing(&[(TYPED, own)]),
         &lint_at(vec![]),
     );
 }
