@@ -645,6 +645,10 @@ pub fn findings(
                 Kind::Skips if grew => {
                     "an existing conditional skip was widened: its condition kept every case it skipped and gained another"
                 }
+                // `importorskip` skips only when its module is missing.
+                Kind::Skips if super::module_skips::imported(text).is_some() => {
+                    "an existing conditional skip was rewritten to skip under another condition (its module missing)"
+                }
                 Kind::Skips => "an existing conditional skip was made unconditional",
                 _ => "an existing suppression was widened to cover more",
             };
@@ -914,8 +918,11 @@ pub fn marker_findings(
         let widened = |old: &Mark, new: &Mark| {
             lang_of(new.file).is_some_and(|lang| {
                 if kind == Kind::Skips && old.anchor.is_some() && new.anchor.is_none() {
-                    body_of(new.file)
-                        .is_some_and(|(lang, v)| into_body::widened_into_body(old, new, *lang, v))
+                    let old_text = visible[old.file].old_text.as_deref();
+                    !super::module_skips::same_module_skip(old, old_text, new)
+                        && body_of(new.file).is_some_and(|(lang, v)| {
+                            into_body::widened_into_body(old, new, *lang, v)
+                        })
                 } else if kind == Kind::Skips {
                     let renamed_alias = || {
                         let (Some(before), Some(now)) = (
@@ -989,6 +996,13 @@ pub fn marker_findings(
             carried::gathered_into_module(visible, a, r, &mut used, &mut verdicts);
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
+            for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
+                if *v == Verdict::New
+                    && super::eslint_narrowed::narrowed(m, visible[m.file], removed.of(kind))
+                {
+                    *v = Verdict::Narrowed;
+                }
+            }
             narrowed_from_bare_nolint(
                 visible,
                 &places,
@@ -1438,6 +1452,10 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
             })
             .as_ref()
             .is_some_and(|c| c.holds(m.anchor.unwrap_or(m.text)));
+        // A test file the change adds as the input of a test (see
+        // [`super::framework_fixtures`]).
+        let data = matches!(d.kind, DeltaKind::Added)
+            && super::framework_fixtures::is_fixture(d, visible, &Default::default());
         // A Go call spelt like a skip that skips no test (see [`super::go_skips`]).
         let no_test = Lang::from_path(&d.path) == Some(Lang::Go)
             && d.new_text
@@ -1449,7 +1467,22 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
             && d.new_text.as_deref().is_some_and(|t| {
                 super::fixture_params::skips_new_value(&m.label, m.line, t, visible)
             });
-        if exit || parameter || fixture || revived || no_test || new_value {
+        // An `importorskip` in a test whose declaration skipped on the same module (see
+        // [`super::module_skips`]).
+        let module = super::module_skips::imported(m.text).is_some()
+            && Lang::from_path(&d.path) == Some(Lang::Python)
+            && match (d.new_text.as_deref(), d.old_text.as_deref()) {
+                (Some(new), Some(old)) => {
+                    let views = super::lexer::lex(&Lang::Python.syntax(), new, usize::MAX);
+                    let at = (m.line as usize).saturating_sub(1);
+                    at < views.len()
+                        && super::skip_helpers::enclosing(Lang::Python, &views, at).is_some_and(
+                            |(name, _)| super::module_skips::test_skipped_on_module(m, &name, old),
+                        )
+                }
+                _ => false,
+            };
+        if exit || parameter || fixture || revived || no_test || new_value || data || module {
             *v = Verdict::NotLowered;
         }
     }

@@ -199,7 +199,7 @@ pub const GOLANGCI_DISABLE: &str = "golangci disable";
 /// names, scoped by its `path`, `path-except`, `text` and `source`; and each pattern of
 /// v1's `issues.exclude`; and each function of errcheck's `exclude-functions` (under
 /// `linters-settings` in v1, `linters.settings` in v2), whose errors errcheck no longer
-/// reports. Both spellings of a rule share an id, so a configuration migrated
+/// reports; and each analyzer of govet's `disable` list. Both spellings of a rule share an id, so a configuration migrated
 /// from v1 to v2 moves its rules. Files excluded from every linter
 /// (`exclusions.paths`, `skip-dirs`) are not read, as RuboCop's `AllCops: Exclude`.
 pub fn golangci_exclusions(text: &str) -> Vec<Entry> {
@@ -216,6 +216,20 @@ pub fn golangci_exclusions(text: &str) -> Vec<Entry> {
             (Some("disable"), Some("linters")) => {
                 for (linter, line) in list_values(&lines, i) {
                     out.push(Entry::new(GOLANGCI_DISABLE, &linter, "", vec![line]));
+                }
+            }
+            // Analyzers govet is told not to run (`settings.govet.disable` in v2,
+            // `linters-settings.govet.disable` in v1): each silences its reports in every
+            // file, as a linter in `linters.disable` does, but under a linter that still
+            // runs, so the file shows that it ran before.
+            (Some("disable"), Some("govet")) => {
+                for (analyzer, line) in list_values(&lines, i) {
+                    out.push(Entry::new(
+                        "golangci govet disable",
+                        &analyzer,
+                        "",
+                        vec![line],
+                    ));
                 }
             }
             // Functions errcheck is told not to check: each call's error may be dropped.

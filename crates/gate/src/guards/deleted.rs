@@ -106,6 +106,8 @@ pub fn deleted_tests(
     for (at, (d, new)) in deltas.iter().zip(new_counts).enumerate() {
         match &d.kind {
             DeltaKind::Added => {}
+            // The input of a test of the change, not a test of the suite.
+            _ if super::framework_fixtures::is_fixture(d, deltas, tests) => {}
             DeltaKind::Deleted => {
                 if had_tests(&d.path, d.old_counts, tests) {
                     drops.push(Drop {

@@ -26,7 +26,9 @@ pub fn widened(kind: Kind, lang: Lang, label: &str, old: &str, new: &str) -> boo
             new.reach > old.reach
                 || match (old.rules, new.rules) {
                     (Some(_), None) => true,
-                    (Some(o), Some(n)) => n.len() > o.len(),
+                    (Some(o), Some(n)) => {
+                        n.len() > o.len() || super::catch_all_codes::gained(label, &o, &n)
+                    }
                     (None, _) => false,
                 }
         }
