@@ -4,6 +4,7 @@
 
 mod account;
 mod alias_reach;
+mod cfg_ignore;
 mod clippy_groups;
 mod commented_tests;
 mod config_gradle;
@@ -17,8 +18,10 @@ mod coverage_pragmas;
 mod dead_return;
 mod debug;
 mod deleted;
+mod doc_fences;
 mod doc_tests;
 mod eslint_blocks;
+mod expect_lints;
 mod fixture_params;
 mod folded;
 mod gated_return;
@@ -53,6 +56,8 @@ mod protected;
 mod rewrapped;
 mod rust_tests;
 mod scan;
+mod self_run;
+mod setup_skips;
 mod skip_helpers;
 mod skip_owner;
 mod skips;
