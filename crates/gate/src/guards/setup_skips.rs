@@ -32,8 +32,11 @@ fn opens_hook(t: &str) -> (bool, bool) {
     ];
     const ANNOTATIONS: &[&str] = &["@BeforeEach", "@Before", "@BeforeAll", "@BeforeClass"];
     let head = HEADS.iter().any(|h| {
-        t.strip_prefix(h)
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        t.strip_prefix(h).is_some_and(|rest| {
+            // A name must end where the head does (`def setup`, not `def setup_db`).
+            let word = |c: char| c.is_alphanumeric() || c == '_';
+            !(h.ends_with(word) && rest.starts_with(word))
+        })
     });
     let annotation = ANNOTATIONS.iter().any(|a| {
         t.strip_prefix(a)
