@@ -37,7 +37,7 @@ use super::not_lowered;
 use super::rewrapped;
 use super::scan::{self, labels, snippet, Kind, Mark, Marks};
 use super::test_paths::TestPaths;
-use super::{lint, skip_helpers, skip_owner, skips, todos};
+use super::{expect_lints, lint, skip_helpers, skip_owner, skips, todos};
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -64,7 +64,7 @@ pub enum Verdict {
 /// One label for the spellings of one marker: of a skip ([`skips::family`]: `xit` and
 /// `it.skip`) and of unfinished work ([`todos::family`]: `TODO` and `FIXME`).
 fn family(label: &str) -> &str {
-    todos::family(skips::family(label))
+    expect_lints::family(todos::family(skips::family(label)))
 }
 
 /// The line as a move keeps it: trimmed, inner runs of whitespace as one space.
@@ -946,8 +946,17 @@ pub fn marker_findings(
                             new.text,
                             visible[new.file].new_text.as_deref(),
                         )
+                        || super::cfg_ignore::widened(
+                            old,
+                            visible[old.file].old_text.as_deref(),
+                            new,
+                            visible[new.file].new_text.as_deref(),
+                        )
                 } else {
-                    super::widen::widened(kind, lang, &new.label, old.text, new.text)
+                    expect_lints::widened(lang, &old.label, old.text, &new.label, new.text)
+                        .unwrap_or_else(|| {
+                            super::widen::widened(kind, lang, &new.label, old.text, new.text)
+                        })
                 }
             })
         };
@@ -1482,7 +1491,42 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
                 }
                 _ => false,
             };
-        if exit || parameter || fixture || revived || no_test || new_value || data || module {
+        // A doc example written ignored, not one that ran turned off (see
+        // [`super::doc_fences`]).
+        let sketch = m.label == super::doc_fences::LABEL && {
+            let places = Places::of(d);
+            !super::doc_fences::turned_off(
+                m.line,
+                &d.removed_lines,
+                d.old_text.as_deref(),
+                &|o, n| places.same(o, n),
+            )
+        };
+        // A skip taken out of a setup hook into fewer tests (see [`super::setup_skips`]).
+        let from_setup = match (d.old_text.as_deref(), d.new_text.as_deref(), &d.old_counts) {
+            (Some(old), Some(new), Some(counts)) => {
+                super::setup_skips::narrowed(m.text, old, new, counts.tests)
+            }
+            _ => false,
+        };
+        // An ignored Rust test its own file runs in a child process (see [`super::self_run`]).
+        let entry = m.label == "#[ignore]"
+            && Lang::from_path(&d.path) == Some(Lang::Rust)
+            && d.new_text
+                .as_deref()
+                .is_some_and(|t| super::self_run::runs_itself(m.anchor, t));
+        if exit
+            || parameter
+            || fixture
+            || revived
+            || no_test
+            || new_value
+            || data
+            || module
+            || sketch
+            || from_setup
+            || entry
+        {
             *v = Verdict::NotLowered;
         }
     }

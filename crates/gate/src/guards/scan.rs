@@ -361,6 +361,21 @@ pub fn scan<'a>(
                 }
             }
             if kind == Kind::Skips
+                && lang == Lang::Rust
+                && found.is_empty()
+                && view.code.trim_start().starts_with("#[")
+            {
+                // An attribute wrapped over lines is read whole (see [`super::cfg_ignore`]).
+                let all = all_lines.get_or_insert_with(|| {
+                    f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                });
+                let at = (line.number as usize).saturating_sub(1);
+                if let Some(joined) = super::cfg_ignore::joined(all, at) {
+                    let view = lex_line(&lang.syntax(), &joined);
+                    found = skips::find(&LineCtx::new(lang, &view, is_test));
+                }
+            }
+            if kind == Kind::Skips
                 && lang == Lang::Js
                 && is_test
                 && found.is_empty()

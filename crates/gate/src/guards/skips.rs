@@ -118,7 +118,12 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
         Lang::Js => js(cx, &mut out),
         Lang::Python => python(cx, &mut out),
         Lang::Go => go(cx, &mut out),
-        Lang::Rust => rust(cx, &mut out),
+        Lang::Rust => {
+            rust(cx, &mut out);
+            if super::doc_fences::ignores(cx.lang, cx.view) {
+                out.push(super::doc_fences::LABEL.into());
+            }
+        }
         Lang::Java | Lang::Kotlin => jvm(cx, &mut out),
         Lang::Ruby => ruby(cx, &mut out),
         Lang::Elixir => elixir(cx, &mut out),
