@@ -148,7 +148,12 @@ pub fn may_have_moved(removed: &Mark, added: &Mark) -> bool {
 /// line) and the code around it. `None` when the line holds no code, or the label is not
 /// written on it.
 pub fn split(label: &str, text: &str) -> Option<(String, String)> {
-    let (start, end) = if label.starts_with('@') {
+    // A comment directive written with an `@` (`// @ts-expect-error reason`) is no
+    // annotation: the comment runs to the end of the line.
+    let in_comment = text
+        .find(label)
+        .is_some_and(|at| text[..at].trim_end().ends_with(['/', '*', '#']));
+    let (start, end) = if label.starts_with('@') && !in_comment {
         let at = text.find(label)?;
         (at, close_of(text, at + label.len(), '(', ')'))
     } else if label.starts_with("#[") {
@@ -313,6 +318,14 @@ mod tests {
         );
         assert_eq!(split("noqa", "# noqa: E501"), None);
         assert_eq!(split("@SuppressWarnings", "@SuppressWarnings(\"x\")"), None);
+        // A comment directive spelled with an `@` holds no code: its reason is comment.
+        assert_eq!(
+            split(
+                "@ts-expect-error",
+                "\t\t// @ts-expect-error {baseUrl: boolean} isn't officially supported"
+            ),
+            None
+        );
     }
 
     #[test]

@@ -890,7 +890,7 @@ fn moved_with_subject(
                 }
                 let path = &deltas[g.at].path;
                 for (i, c) in g.tests.iter().enumerate() {
-                    if !c.empty && moved_along::carries(t, &own, c, path, g.at, &ev) {
+                    if !c.empty && moved_along::carries(t, &own, c, &g.tests, path, g.at, &ev) {
                         out.push((k, i));
                     }
                 }

@@ -218,11 +218,13 @@ fn compound(name: &str) -> bool {
 
 /// Whether the new test `c`, declared in the file `c_path` (delta index `c_at`), carries the
 /// removed test `t`: see the module's comment.
-/// `own_literals` are the string literals of `t` no other test of its old file held.
+/// `own_literals` are the string literals of `t` no other test of its old file held;
+/// `peers` are the new tests of `c`'s file (`c` among them).
 pub fn carries(
     t: &Declared,
     own_literals: &BTreeSet<String>,
     c: &Declared,
+    peers: &[Declared],
     c_path: &str,
     c_at: usize,
     ev: &Evidence,
@@ -241,11 +243,16 @@ pub fn carries(
     if held * 2 < mine.len() {
         return false;
     }
-    // The import went along: it left the old file and arrived in the new test's file.
+    // The import went along: it left the old file and arrived in the new test's file, for
+    // this test alone. An import every test of a module uses (`CliRunner`, a test client)
+    // is boilerplate, which says nothing of where one test went.
     let import_along = ev.imports_left.iter().any(|n| {
         mine.contains(n)
             && theirs.contains(n)
             && ev.imports_gained.get(c_at).is_some_and(|g| g.contains(n))
+            && !peers
+                .iter()
+                .any(|p| !std::ptr::eq(p, c) && words(&p.body).contains(n))
     });
     // A name of two words or more names one thing (`JSONFormatter`, `namespace_bindings`);
     // a single word (`pipeline`, an option's key) may be a property of anything.

@@ -442,7 +442,7 @@ pub fn scan<'a>(
                 next = all
                     .iter()
                     .skip(line.number as usize)
-                    .find(|l| !l.trim().is_empty())
+                    .find(|l| !l.trim().is_empty() && !bare_annotation(l))
                     .copied();
             }
             if kind == Kind::Skips {
@@ -651,6 +651,25 @@ fn drop_type_assertion(views: &[LineView], at: usize, found: &mut Vec<String>) {
     }
 }
 
+/// A line holding only an annotation or attribute (`@Override`, `@Test`, `#[inline]`):
+/// it tells nothing of the code a suppression above it sits over, which is further down.
+fn bare_annotation(line: &str) -> bool {
+    let t = line.trim();
+    let named = |rest: &str| {
+        let name_end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len());
+        name_end > 0 && {
+            let tail = rest[name_end..].trim();
+            tail.is_empty() || (tail.starts_with('(') && tail.ends_with(')'))
+        }
+    };
+    if let Some(rest) = t.strip_prefix('@') {
+        return named(rest);
+    }
+    t.starts_with("#[") && t.ends_with(']') && !t.contains("allow(") && !t.contains("expect(")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -740,5 +759,27 @@ mod tests {
         let s = snippet(&long);
         assert_eq!(s.chars().count(), SNIPPET_MAX_CHARS + 1);
         assert!(s.ends_with('…'));
+    }
+
+    #[test]
+    fn a_line_of_only_an_annotation_is_not_the_code_under_a_suppression() {
+        for line in [
+            "  @Override",
+            "@Test",
+            "@Deprecated(since = \"2\")",
+            "#[inline]",
+            "  #[test]",
+        ] {
+            assert!(bare_annotation(line), "{line}");
+        }
+        for line in [
+            "public <T> T read() {",
+            "@Override public String toString() {",
+            "#[allow(unused)]",
+            "// @ts-expect-error",
+            "val x = 1",
+        ] {
+            assert!(!bare_annotation(line), "{line}");
+        }
     }
 }
