@@ -150,6 +150,31 @@ pub fn account(
     account_with_used(added, removed, widened, same_place, renamed, near, loose).0
 }
 
+/// Pairs of (score, tie-break score, added index, removed index), taken best first: an
+/// added marker still new takes a removed one not yet used, as moved from its file.
+pub(crate) fn take_best_moves(
+    mut pairs: Vec<(usize, usize, usize, usize)>,
+    removed: &[Mark],
+    used: &mut [bool],
+    verdicts: &mut [Verdict],
+) {
+    pairs.sort_by(|x, y| {
+        y.0.cmp(&x.0)
+            .then(y.1.cmp(&x.1))
+            .then(x.2.cmp(&y.2))
+            .then(x.3.cmp(&y.3))
+    });
+    for (_, _, j, i) in pairs {
+        if used[i] || verdicts[j] != Verdict::New {
+            continue;
+        }
+        used[i] = true;
+        verdicts[j] = Verdict::Moved {
+            from: removed[i].file,
+        };
+    }
+}
+
 /// [`account`], and which removed markers it paired with an added one.
 pub fn account_with_used(
     added: &[Mark],
@@ -214,21 +239,7 @@ pub fn account_with_used(
                 }
             }
         }
-        pairs.sort_by(|x, y| {
-            y.0.cmp(&x.0)
-                .then(y.1.cmp(&x.1))
-                .then(x.2.cmp(&y.2))
-                .then(x.3.cmp(&y.3))
-        });
-        for (_, _, j, i) in pairs {
-            if used[i] || verdicts[j] != Verdict::New {
-                continue;
-            }
-            used[i] = true;
-            verdicts[j] = Verdict::Moved {
-                from: removed[i].file,
-            };
-        }
+        take_best_moves(pairs, removed, &mut used, &mut verdicts);
     }
     // 2. Rewrites: per file and label (and anchor); the spellings of one skip are one
     // label here (`xit` rewritten as `it.skip`, see [`family`]). A pair sharing words beyond the

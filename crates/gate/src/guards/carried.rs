@@ -15,7 +15,9 @@
 //! And an inner attribute over a new file (`#![allow(unused)]`) stands for the outer ones
 //! (`#[allow(unused)]`) removed from the items that moved into that file.
 
-use super::account::{compact, name_words, shared_dirs, Verdict, DECLARATION_WORDS};
+use super::account::{
+    compact, name_words, shared_dirs, take_best_moves, Verdict, DECLARATION_WORDS,
+};
 use super::scan::Mark;
 use super::{DeltaKind, FileDelta};
 use std::collections::HashSet;
@@ -243,21 +245,7 @@ pub fn carried_across_files(
             }
         }
     }
-    pairs.sort_by(|x, y| {
-        y.0.cmp(&x.0)
-            .then(y.1.cmp(&x.1))
-            .then(x.2.cmp(&y.2))
-            .then(x.3.cmp(&y.3))
-    });
-    for (_, _, j, i) in pairs {
-        if used[i] || verdicts[j] != Verdict::New {
-            continue;
-        }
-        used[i] = true;
-        verdicts[j] = Verdict::Moved {
-            from: removed[i].file,
-        };
-    }
+    take_best_moves(pairs, removed, used, verdicts);
 }
 
 /// An inner attribute (`#![allow(unused)]`) in a file the change adds, standing for outer
