@@ -10,6 +10,7 @@ mod cfg_ignore;
 mod clippy_groups;
 mod commented_tests;
 mod config_gradle;
+mod config_ignores;
 mod config_json;
 mod config_ktlint;
 mod config_lint;
