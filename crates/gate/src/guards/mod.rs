@@ -49,6 +49,7 @@ mod languages;
 mod lexer;
 mod line;
 mod lint;
+mod lint_tests;
 mod mark_aliases;
 mod merged;
 mod miri_gates;
