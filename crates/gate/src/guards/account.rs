@@ -714,6 +714,8 @@ fn counts_note(
 pub struct OldSide<'r> {
     pub aliases: &'r [Vec<super::mark_aliases::Alias>],
     pub coverage: &'r super::coverage_pragmas::CoveragePragmas,
+    /// What RuboCop's configuration excluded (see [`narrowed_from_rubocop_config`]).
+    pub rubocop: &'r super::rubocop_excluded::Excluded,
 }
 
 /// Set the markers the change added against the ones it removed, across all its files
@@ -731,6 +733,7 @@ pub fn marker_findings(
     let OldSide {
         aliases: old_aliases,
         coverage,
+        rubocop,
     } = old_side;
     let old_path = |d: &FileDelta| match &d.kind {
         DeltaKind::Renamed { from } => from.clone(),
@@ -1016,6 +1019,7 @@ pub fn marker_findings(
             carried::gathered_into_module(visible, a, r, &mut used, &mut verdicts);
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
+            narrowed_from_rubocop_config(visible, added.of(kind), rubocop, &mut verdicts);
             for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
                 if *v == Verdict::New
                     && super::eslint_narrowed::narrowed(m, visible[m.file], removed.of(kind))
@@ -1363,6 +1367,54 @@ fn narrowed_from_cargo(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [V
         };
         if rules.iter().all(crate_wide) {
             *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// An inline `# rubocop:disable Cop` on code each named cop did not read at the comparison
+/// point (see [`super::rubocop_excluded`]): in a file the configuration excluded from the
+/// cop, which is [`Verdict::Narrowed`] (an exclusion the change removed now holds for that
+/// line only; one still there already kept the cop off it), or on a line moved, word for
+/// word, out of such a file of the change ([`Verdict::Moved`]: the same code, silenced for
+/// the same cop, as it was).
+fn narrowed_from_rubocop_config(
+    visible: &[&FileDelta],
+    added: &[Mark],
+    excluded: &super::rubocop_excluded::Excluded,
+    verdicts: &mut [Verdict],
+) {
+    if excluded.is_empty() {
+        return;
+    }
+    let old_path = |d: &FileDelta| match &d.kind {
+        DeltaKind::Renamed { from } => from.clone(),
+        DeltaKind::Added => String::new(),
+        _ => d.path.clone(),
+    };
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New || Lang::from_path(&visible[m.file].path) != Some(Lang::Ruby) {
+            continue;
+        }
+        let Some((cops, code)) = super::rubocop_excluded::disabled_cops(m.text) else {
+            continue;
+        };
+        let off_in =
+            |path: &str| !path.is_empty() && cops.iter().all(|c| excluded.excludes(c, path));
+        if off_in(&old_path(visible[m.file])) {
+            *v = Verdict::Narrowed;
+            continue;
+        }
+        // A directive on a line of its own covers what follows: only a line with code can
+        // be followed back to where it was.
+        if code.is_empty() {
+            continue;
+        }
+        let code = normalise(code);
+        let from = visible.iter().position(|d| {
+            off_in(&old_path(d)) && d.removed_lines.iter().any(|l| normalise(&l.text) == code)
+        });
+        if let Some(from) = from {
+            *v = Verdict::Moved { from };
         }
     }
 }

@@ -12,6 +12,7 @@
 
 use super::clippy_groups;
 use super::config_gradle;
+use super::config_ignores;
 use super::config_json;
 use super::config_ktlint;
 use super::config_text;
@@ -121,8 +122,11 @@ enum ConfigKind {
     Toml(TomlKind),
     Pom,
     Eslint,
-    /// `package.json`: its `eslintConfig` and `xo` rule maps (see [`config_json`]).
+    /// `package.json`: its `eslintConfig` and `xo` rule maps (see [`config_json`]), and the
+    /// ignore lists of linters set up under their own key (see [`config_ignores`]).
     PackageJson,
+    /// A knip configuration file: its `ignore` patterns (see [`config_ignores`]).
+    Knip,
     /// flake8 and mypy settings of `setup.cfg`, `tox.ini`, `.flake8`, `mypy.ini`: read for
     /// what the change removed only (see [`config_text::ini_suppressions`]).
     Ini,
@@ -149,6 +153,7 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         "pom.xml" => ConfigKind::Pom,
         "package.json" => ConfigKind::PackageJson,
         _ if config_text::is_eslint_config(name) => ConfigKind::Eslint,
+        _ if config_ignores::is_knip_config(name) => ConfigKind::Knip,
         _ if config_text::is_ini_config(name) => ConfigKind::Ini,
         _ if config_yaml::is_rubocop_config(name) => ConfigKind::Rubocop,
         _ if config_yaml::is_golangci_config(name) => ConfigKind::Golangci,
@@ -164,7 +169,11 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         ConfigKind::Toml(k) => config_toml::entries(k, text),
         ConfigKind::Pom => Some(config_text::animal_sniffer_ignores(text)),
         ConfigKind::Eslint => Some(config_text::eslint_rules_off(text)),
-        ConfigKind::PackageJson => config_json::rules_off(text),
+        ConfigKind::PackageJson => config_json::rules_off(text).map(|mut all| {
+            all.extend(config_ignores::package_json_ignores(text));
+            all
+        }),
+        ConfigKind::Knip => config_ignores::knip_ignores(text),
         ConfigKind::Ini => Some(config_text::ini_suppressions(text)),
         ConfigKind::Rubocop => Some(config_yaml::rubocop_suppressions(text)),
         ConfigKind::Golangci => Some(config_yaml::golangci_exclusions(text)),
@@ -254,12 +263,17 @@ fn read(d: &FileDelta) -> Option<Read> {
     let new = new_kind
         .zip(d.new_text.as_deref())
         .and_then(|(k, t)| entries(k, t));
-    // A RuboCop, golangci-lint or SpotBugs file the change adds sets the linter up: what
-    // it leaves out was never checked here (as a first flake8 section, below).
+    // A RuboCop, golangci-lint, SpotBugs or knip file the change adds sets the linter up:
+    // what it leaves out was never checked here (as a first flake8 section, below).
     let set_up = matches!(d.kind, DeltaKind::Added)
         && matches!(
             new_kind,
-            Some(ConfigKind::Rubocop | ConfigKind::Golangci | ConfigKind::SpotBugs)
+            Some(
+                ConfigKind::Rubocop
+                    | ConfigKind::Golangci
+                    | ConfigKind::SpotBugs
+                    | ConfigKind::Knip
+            )
         );
     let reported = if set_up {
         Reported::Nothing

@@ -10,6 +10,7 @@ mod cfg_ignore;
 mod clippy_groups;
 mod commented_tests;
 mod config_gradle;
+mod config_ignores;
 mod config_json;
 mod config_ktlint;
 mod config_lint;
@@ -48,6 +49,7 @@ mod languages;
 mod lexer;
 mod line;
 mod lint;
+mod lint_tests;
 mod mark_aliases;
 mod merged;
 mod miri_gates;
@@ -59,6 +61,7 @@ mod not_lowered;
 mod parametrised;
 mod protected;
 mod rewrapped;
+mod rubocop_excluded;
 mod rust_tests;
 mod scan;
 mod self_run;
@@ -381,6 +384,12 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     } else {
         Default::default()
     };
+    // What RuboCop's configuration excluded, read when a line of the change disables a cop.
+    let rubocop = if enabled.lint {
+        rubocop_exclusions(&visible, near)
+    } else {
+        Default::default()
+    };
     // Skip lines the diff kept over a declaration that changed (see [`kept_skips`]): the
     // removed and the added side of each file.
     let kept: Vec<(Vec<Line>, Vec<Line>)> = visible
@@ -483,6 +492,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         account::OldSide {
             aliases: &aliases.1,
             coverage: &coverage,
+            rubocop: &rubocop,
         },
     );
     markers.skips.extend(rises);
@@ -540,6 +550,38 @@ fn repository_pragmas(deltas: &[&FileDelta], near: &Near) -> coverage_pragmas::C
         }));
     }
     coverage_pragmas::CoveragePragmas::read(files.iter().map(|(p, t)| (p.as_str(), t.as_str())))
+}
+
+/// What the RuboCop configuration excluded at the comparison point (see
+/// [`rubocop_excluded`]): a configuration file of the change as it was, the others at the
+/// repository root through `near` (unchanged, so as they were), read only when a line the
+/// change adds disables a cop inline.
+fn rubocop_exclusions(deltas: &[&FileDelta], near: &Near) -> rubocop_excluded::Excluded {
+    let wanted = deltas.iter().any(|d| {
+        d.added_lines
+            .iter()
+            .any(|l| l.text.contains("rubocop:disable") || l.text.contains("rubocop:todo"))
+    });
+    if !wanted {
+        return Default::default();
+    }
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let old_path = |d: &FileDelta| match &d.kind {
+        DeltaKind::Renamed { from } => from.clone(),
+        _ => d.path.clone(),
+    };
+    let mut files: Vec<(String, String)> = deltas
+        .iter()
+        .filter(|d| rubocop_excluded::is_config(&name(&old_path(d))))
+        .filter_map(|d| Some((old_path(d), d.old_text.clone()?)))
+        .collect();
+    let in_change = |p: &str| deltas.iter().any(|d| d.path == p || old_path(d) == p);
+    files.extend(
+        near(&[String::new()])
+            .into_iter()
+            .filter(|(p, _)| rubocop_excluded::is_config(&name(p)) && !in_change(p)),
+    );
+    rubocop_excluded::Excluded::read(files.iter().map(|(p, t)| (p.as_str(), t.as_str())))
 }
 
 /// The files the change's JVM test files import annotations from (see

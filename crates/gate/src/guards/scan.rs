@@ -305,6 +305,7 @@ pub fn scan<'a>(
         }
         (true, None, _) => Vec::new(),
     };
+    let lint_test = on.lint && super::lint_tests::asserts_lints(lang, is_test, f.text);
     for (line, view) in views(f.lines, f.text, lang, lexed) {
         if view.code.trim().is_empty() && view.comments.is_empty() {
             continue;
@@ -317,6 +318,9 @@ pub fn scan<'a>(
         cx.coverage = f.coverage;
         for kind in Kind::ALL.into_iter().filter(|k| on.has(*k)) {
             let mut found = kind.find(&cx, role);
+            if kind == Kind::Lint && lint_test {
+                super::lint_tests::drop_expectations(&mut found);
+            }
             if kind == Kind::Lint && may_assert(lang, is_test, &view, &found) {
                 let whole = whole.get_or_insert_with(|| {
                     f.text
@@ -616,6 +620,8 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         Kind::Skips => skips::js_options_off(lang, &views),
         _ => Vec::new(),
     };
+    let lint_test =
+        kind == Kind::Lint && super::lint_tests::asserts_lints(lang, is_test, Some(text));
     let mut n = 0u32;
     for (at, (view, raw)) in views.iter().zip(text.split('\n')).enumerate() {
         if view.code.trim().is_empty() && view.comments.is_empty() {
@@ -626,6 +632,9 @@ pub fn total(kind: Kind, lang: Lang, path: &str, text: &str, is_test: bool) -> u
         cx.raw = raw;
         cx.options_off = &options_off;
         let mut found = kind.find(&cx, role);
+        if lint_test {
+            super::lint_tests::drop_expectations(&mut found);
+        }
         if kind == Kind::Lint && may_assert(lang, is_test, view, &found) {
             drop_type_assertion(&views, at, &mut found);
         }
