@@ -43,9 +43,12 @@
 use super::folded;
 use super::go_twins;
 use super::harness;
-use super::hidden::{arrivals, carrier, hidden, test_name, Carrier, Reach, Steady};
+use super::hidden::{
+    arrivals, carrier, hidden, of_the_others, test_name, words, Carrier, Reach, Steady,
+};
 use super::languages::Lang;
 use super::merged;
+use super::moved_along;
 use super::parametrised::parameterised_away;
 use super::rust_tests::TestMacros;
 use super::test_moves::{
@@ -839,7 +842,88 @@ fn moved_out(
     carried(deltas, macros, &mut gains, &runners, drops, &mut out);
     folds(deltas, tests, macros, &mut gains, drops, &mut out);
     twins(deltas, tests, macros, drops, &mut out);
+    moved_with_subject(deltas, macros, &mut gains, &runners, drops, &mut out);
     out
+}
+
+/// Last, a test left that moved to another file with its subject and was rewritten there
+/// (see [`super::moved_along`]). The most constrained test is placed first, so that a
+/// test only one new test can carry is not left without it.
+fn moved_with_subject(
+    deltas: &[&FileDelta],
+    macros: &TestMacros,
+    gains: &mut [Gain],
+    runners: &[usize],
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        let mut room = drop.lost.map_or(0, |l| acc.owed(l));
+        if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
+            continue;
+        }
+        let ev = moved_along::Evidence {
+            imports_left: moved_along::imports_left(deltas[drop.at]),
+            imports_gained: deltas
+                .iter()
+                .map(|d| moved_along::imports_gained(d))
+                .collect(),
+            siblings_in: acc
+                .moved
+                .iter()
+                .copied()
+                .chain(acc.carried.iter().map(|c| c.0))
+                .chain(acc.merged.iter().map(|m| m.0))
+                .collect(),
+        };
+        let before = old_tests(deltas[drop.at], &TestPaths::default(), macros);
+        // Every test of each file after the change, those that moved there by name among
+        // them: what the new test's neighbours use is no sign of where it came from.
+        let after: Vec<Vec<Declared>> = deltas
+            .iter()
+            .map(|d| new_tests(d, &TestPaths::default(), macros))
+            .collect();
+        let fits = |t: &Declared, gains: &[Gain]| -> Vec<(usize, usize)> {
+            let others = of_the_others(t, &before, |body| words(body));
+            let own: BTreeSet<String> = words(&t.body)
+                .into_iter()
+                .filter(|w| w.starts_with('"') && !others.contains(w))
+                .collect();
+            let mut out = Vec::new();
+            for (k, g) in gains.iter().enumerate() {
+                if g.at == drop.at || g.room == 0 || runners.contains(&k) {
+                    continue;
+                }
+                let path = &deltas[g.at].path;
+                let peers = &after[g.at];
+                for (i, c) in g.tests.iter().enumerate() {
+                    if !c.empty && moved_along::carries(t, &own, c, peers, path, g.at, &ev) {
+                        out.push((k, i));
+                    }
+                }
+            }
+            out
+        };
+        let mut left: Vec<(usize, Declared)> = std::mem::take(&mut acc.left)
+            .into_iter()
+            .map(|t| (fits(&t, gains).len(), t))
+            .collect();
+        left.sort_by_key(|(n, _)| *n);
+        for (_, t) in left {
+            let hit = match room {
+                0 => None,
+                _ => fits(&t, gains).into_iter().next(),
+            };
+            let Some((k, i)) = hit else {
+                acc.left.push(t);
+                continue;
+            };
+            let c = gains[k].tests.remove(i);
+            gains[k].room -= 1;
+            acc.carried.push((gains[k].at, folded::shown(&c)));
+            room -= 1;
+        }
+    }
 }
 
 /// Last of all, a test left that moved by its name into a file whose own test of the same
@@ -1210,6 +1294,20 @@ fn old_tests(d: &FileDelta, builtin: &TestPaths, macros: &TestMacros) -> Vec<Dec
             Some(old),
             lang,
             builtin.is_test(old_path),
+            macros,
+        ),
+        _ => Vec::new(),
+    }
+}
+
+/// The tests of `d`'s file after the change.
+fn new_tests(d: &FileDelta, builtin: &TestPaths, macros: &TestMacros) -> Vec<Declared> {
+    match (d.new_text.as_deref(), Lang::from_path(&d.path)) {
+        (Some(new), Some(lang)) => declared_with(
+            &Line::all_of(new),
+            Some(new),
+            lang,
+            builtin.is_test(&d.path),
             macros,
         ),
         _ => Vec::new(),

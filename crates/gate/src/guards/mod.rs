@@ -55,6 +55,7 @@ mod merged;
 mod miri_gates;
 mod module_skips;
 mod module_wide;
+mod moved_along;
 mod named_tests;
 mod new_parameter;
 mod not_lowered;
