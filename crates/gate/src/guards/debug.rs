@@ -19,9 +19,11 @@
 
 use super::languages::Lang;
 use super::line::{indent, LineCtx};
+use super::print_probes::numbered_print;
 use super::tokens::{Chain, Tok};
 
-/// Directories whose files are programs run by hand, where printing is the point.
+/// Directories whose files are programs run by hand, where printing is the point, or
+/// fixtures a test runs and reads the output of.
 const OUTPUT_DIRS: &[&str] = &[
     "bin",
     "script",
@@ -32,10 +34,13 @@ const OUTPUT_DIRS: &[&str] = &[
     "benchmarks",
     "example",
     "examples",
+    "fixture",
+    "fixtures",
+    "testdata",
 ];
 
 /// Whether printing is the intended output of the file at `path`: it lies under a script,
-/// benchmark or example directory, it starts with a `#!` line (an executable script), it
+/// benchmark, example or test-fixture directory, it starts with a `#!` line (an executable script), it
 /// is a JVM program's entry point ([`jvm_program`]), or it is a Go test file with testable
 /// examples (`func ExampleX()`), whose printing `go test` compares with their `// Output:`
 /// comments.
@@ -236,6 +241,11 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
     let n = &ch.names;
     let called = ch.called(&cx.toks);
     let code = !cx.is_test && !output_file;
+    if !output_file {
+        if let Some(label) = numbered_print(cx, ch) {
+            return Some(label);
+        }
+    }
     let label = match cx.lang {
         Lang::Js => {
             const CONSOLE: &[&str] = &["log", "debug", "dir", "table"];

@@ -55,6 +55,8 @@ mod module_skips;
 mod module_wide;
 mod named_tests;
 mod new_parameter;
+mod output_modules;
+mod print_probes;
 mod not_lowered;
 mod parametrised;
 mod protected;
