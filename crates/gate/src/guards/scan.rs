@@ -434,6 +434,12 @@ pub fn scan<'a>(
                     found.clear();
                 } else if debug::in_catch_of_throwable(all, number) {
                     found.retain(|label| label != "printStackTrace()");
+                } else if is_test && lang == Lang::Js {
+                    let added = added_numbers
+                        .get_or_insert_with(|| f.lines.iter().map(|l| l.number).collect());
+                    if debug::repeats_a_kept_line(all, added, number) {
+                        found.retain(|label| !debug::is_console_dump(label));
+                    }
                 }
             }
             if found.is_empty() {
