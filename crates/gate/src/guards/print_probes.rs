@@ -46,7 +46,9 @@ fn prints(lang: Lang) -> &'static [&'static [&'static str]] {
 /// The label of a numbered print at chain `ch`, if it is one: the print called with one
 /// number and nothing else (`console.error(4)`; Ruby's `puts 1` needs no parentheses).
 pub fn numbered_print(cx: &LineCtx, ch: &Chain) -> Option<String> {
-    if !prints(cx.lang).iter().any(|p| ch.is(p)) || !ch.free(&cx.toks) {
+    // The body of an arrow function (`() => console.error(4)`) is free, though `>` ends it.
+    let arrow_body = ch.start >= 2 && cx.punct(ch.start - 1, '>') && cx.punct(ch.start - 2, '=');
+    if !prints(cx.lang).iter().any(|p| ch.is(p)) || !(ch.free(&cx.toks) || arrow_body) {
         return None;
     }
     if matches!(
