@@ -9,13 +9,15 @@ mod gitrepo;
 use gitrepo::{both_ways, lines_of, writing};
 
 const CLI: &str = "lib/cli/cli.js";
-const CLI_OLD: &str = "import { run } from './run.js';\n\nexport function main(argv) {\n  return run(argv);\n}\n";
+const CLI_OLD: &str =
+    "import { run } from './run.js';\n\nexport function main(argv) {\n  return run(argv);\n}\n";
 const CLI_NEW: &str = "import { run } from './run.js';\nimport pkg from '../../package.json' with { type: 'json' };\n\nconst printVersion = () => {\n  console.log(pkg.version);\n};\n\nconst printHelp = () => {\n  console.log(`Usage: tool [spec..]`);\n};\n\nexport function main(argv) {\n  if (argv.includes('--help')) return printHelp();\n  if (argv.includes('--version')) return printVersion();\n  return run(argv);\n}\n";
 
 #[test]
 fn a_cli_module_prints_its_usage_and_version() {
     let logger = "src/logger.ts";
-    let logger_new = "export function info(message: string): void {\n  console.log(`[info] ${message}`);\n}\n";
+    let logger_new =
+        "export function info(message: string): void {\n  console.log(`[info] ${message}`);\n}\n";
     both_ways(
         &[(CLI, CLI_OLD), (logger, "export {};\n")],
         &writing(&[(CLI, CLI_NEW), (logger, logger_new)]),

@@ -41,11 +41,7 @@ fn the_word_in_prose_or_a_marker_recased_in_place_is_not() {
         &[(LIB, OLD), (other, &marked)],
         &writing(&[(LIB, prose), (other, &recased)]),
         &|_, receipt, mode| {
-            assert_eq!(
-                lines_of(receipt, "new_todos"),
-                vec![],
-                "{mode}: {receipt}"
-            );
+            assert_eq!(lines_of(receipt, "new_todos"), vec![], "{mode}: {receipt}");
         },
     );
 }

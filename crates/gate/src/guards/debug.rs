@@ -464,7 +464,10 @@ mod tests {
         let lines: Vec<&str> = text.split('\n').collect();
         let added: HashSet<u32> = [4, 5, 6, 7].into_iter().collect();
         assert!(repeats_a_kept_line(&lines, &added, 5));
-        assert!(!repeats_a_kept_line(&lines, &added, 6), "only in added lines");
+        assert!(
+            !repeats_a_kept_line(&lines, &added, 6),
+            "only in added lines"
+        );
         let all: HashSet<u32> = (1..=8).collect();
         assert!(!repeats_a_kept_line(&lines, &all, 5), "the twin is new too");
         assert!(is_console_dump("console.log"));

@@ -24,7 +24,12 @@ fn prints(lang: Lang) -> &'static [&'static [&'static str]] {
             &["console", "trace"],
         ],
         Lang::Python | Lang::Swift => &[&["print"]],
-        Lang::Go => &[&["println"], &["print"], &["fmt", "Println"], &["fmt", "Print"]],
+        Lang::Go => &[
+            &["println"],
+            &["print"],
+            &["fmt", "Println"],
+            &["fmt", "Print"],
+        ],
         Lang::Java => &[
             &["System", "out", "println"],
             &["System", "out", "print"],
@@ -58,8 +63,7 @@ pub fn numbered_print(cx: &LineCtx, ch: &Chain) -> Option<String> {
         return None;
     }
     let at = ch.end;
-    let in_parens =
-        cx.punct(at, '(') && cx.tok(at + 1) == Some(Tok::Num) && cx.punct(at + 2, ')');
+    let in_parens = cx.punct(at, '(') && cx.tok(at + 1) == Some(Tok::Num) && cx.punct(at + 2, ')');
     let ruby_bare = cx.lang == Lang::Ruby
         && cx.tok(at) == Some(Tok::Num)
         && matches!(cx.tok(at + 1), None | Some(Tok::Punct(';')));
@@ -80,16 +84,28 @@ mod tests {
     #[test]
     fn a_print_of_a_bare_number_is_a_probe() {
         for (lang, line, label) in [
-            (Lang::Js, "  .then(() => console.error(4)),", "console.error(<number>)"),
+            (
+                Lang::Js,
+                "  .then(() => console.error(4)),",
+                "console.error(<number>)",
+            ),
             (Lang::Js, "console.log(1);", "console.log(<number>)"),
             (Lang::Python, "    print(2)", "print(<number>)"),
             (Lang::Go, "\tprintln(3)", "println(<number>)"),
             (Lang::Go, "\tfmt.Println(3)", "fmt.Println(<number>)"),
-            (Lang::Java, "System.out.println(1);", "System.out.println(<number>)"),
+            (
+                Lang::Java,
+                "System.out.println(1);",
+                "System.out.println(<number>)",
+            ),
             (Lang::Kotlin, "    println(5)", "println(<number>)"),
             (Lang::Ruby, "    puts 1", "puts(<number>)"),
             (Lang::Ruby, "    p(2)", "p(<number>)"),
-            (Lang::CSharp, "Console.WriteLine(7);", "Console.WriteLine(<number>)"),
+            (
+                Lang::CSharp,
+                "Console.WriteLine(7);",
+                "Console.WriteLine(<number>)",
+            ),
         ] {
             assert_eq!(probe(lang, line).as_deref(), Some(label), "{line}");
         }

@@ -156,7 +156,11 @@ mod tests {
     #[test]
     fn a_comment_opening_with_the_marker_in_another_case_is_one() {
         for (lang, line, word) in [
-            (Lang::Ruby, "    # todo(guilherme): remove this once rigid mode is done", "TODO"),
+            (
+                Lang::Ruby,
+                "    # todo(guilherme): remove this once rigid mode is done",
+                "TODO",
+            ),
             (Lang::Js, "  // todo: hook name validation?", "TODO"),
             (Lang::Python, "x = 1  # ToDo: add test", "TODO"),
             (Lang::Java, "  /* Fixme: racy */", "FIXME"),
