@@ -47,10 +47,10 @@ fn the_same_print_in_a_library_module_or_a_dump_in_a_cli_test_is_a_leftover() {
             assert_eq!(
                 lines_of(receipt, "debug_artifacts"),
                 vec![
-                    (client.to_string(), 5),
-                    (client.to_string(), 9),
                     (helpers.to_string(), 5),
                     (helpers.to_string(), 9),
+                    (client.to_string(), 5),
+                    (client.to_string(), 9),
                     (spec.to_string(), 5),
                 ],
                 "{mode}: {receipt}"
