@@ -38,7 +38,7 @@ fn the_word_in_prose_or_a_marker_recased_in_place_is_not() {
     let recased = marked.replace("# TODO: drop", "# todo: drop");
     let other = "lib/other.rb";
     both_ways(
-        &[(LIB, OLD), (other, &marked)],
+        &[(LIB, OLD), (other, marked)],
         &writing(&[(LIB, prose), (other, &recased)]),
         &|_, receipt, mode| {
             assert_eq!(lines_of(receipt, "new_todos"), vec![], "{mode}: {receipt}");
