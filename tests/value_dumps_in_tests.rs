@@ -62,3 +62,25 @@ fn a_message_a_type_test_and_error_output_are_not_but_a_dump_beside_them_is() {
         },
     );
 }
+
+#[test]
+fn a_dump_written_as_the_files_kept_tests_write_it_follows_the_file() {
+    // The file's tests print through a helper that captures the console and checks it.
+    let spec = "test/completion.mjs";
+    let old = "it('zsh completes', () => {\n  const r = checkOutput(() => {\n    complete((err, completions) => {\n      completions.forEach(completion => {\n        console.log(completion);\n      });\n    });\n  });\n  r.logs.should.include('foo');\n});\n";
+    let new = format!(
+        "{old}\nit('fish completes', () => {{\n  const r = checkOutput(() => {{\n    complete((err, completions) => {{\n      completions.forEach(completion => {{\n        console.log(completion);\n        console.log(err);\n      }});\n    }});\n  }});\n  r.logs.should.include('foo');\n}});\n"
+    );
+    both_ways(
+        &[(spec, old)],
+        &writing(&[(spec, &new)]),
+        &|_, receipt: &Value, mode| {
+            // The repeated line follows the file; the dump of `err` is new (line 17).
+            assert_eq!(
+                lines_of(receipt, "debug_artifacts"),
+                vec![(spec.to_string(), 17)],
+                "{mode}: {receipt}"
+            );
+        },
+    );
+}

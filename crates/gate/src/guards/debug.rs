@@ -19,9 +19,12 @@
 
 use super::languages::Lang;
 use super::line::{indent, LineCtx};
+use super::print_probes::numbered_print;
 use super::tokens::{Chain, Tok};
+use std::collections::HashSet;
 
-/// Directories whose files are programs run by hand, where printing is the point.
+/// Directories whose files are programs run by hand, where printing is the point, or
+/// fixtures a test runs and reads the output of.
 const OUTPUT_DIRS: &[&str] = &[
     "bin",
     "script",
@@ -32,10 +35,13 @@ const OUTPUT_DIRS: &[&str] = &[
     "benchmarks",
     "example",
     "examples",
+    "fixture",
+    "fixtures",
+    "testdata",
 ];
 
 /// Whether printing is the intended output of the file at `path`: it lies under a script,
-/// benchmark or example directory, it starts with a `#!` line (an executable script), it
+/// benchmark, example or test-fixture directory, it starts with a `#!` line (an executable script), it
 /// is a JVM program's entry point ([`jvm_program`]), or it is a Go test file with testable
 /// examples (`func ExampleX()`), whose printing `go test` compares with their `// Output:`
 /// comments.
@@ -74,6 +80,27 @@ fn jvm_program(path: &str, text: &str) -> bool {
 /// less.
 pub fn under_debug_gate(lines: &[&str], number: usize) -> bool {
     enclosing_openers(lines, number).any(gates_on_debug)
+}
+
+/// Whether line `number` (1-based) of `lines` repeats, word for word, a line the change
+/// kept (one not among `added`). A JS test's value dump that its file's untouched tests
+/// already write the same way (`console.log(completion);` inside a helper that captures
+/// the console and checks what was printed) follows the file's idiom; a look at a value is
+/// written once, where it was needed.
+pub fn repeats_a_kept_line(lines: &[&str], added: &HashSet<u32>, number: usize) -> bool {
+    let Some(text) = number.checked_sub(1).and_then(|i| lines.get(i)) else {
+        return false;
+    };
+    let text = text.trim();
+    !text.is_empty()
+        && lines.iter().enumerate().any(|(i, other)| {
+            !added.contains(&(i as u32 + 1)) && i + 1 != number && other.trim() == text
+        })
+}
+
+/// Whether a label is a JS console dump (`console.log`, not a numbered print).
+pub fn is_console_dump(label: &str) -> bool {
+    label.starts_with("console.") && !label.ends_with(')')
 }
 
 /// Whether line `number` (1-based) sits in a Java or Kotlin catch block that catches
@@ -236,6 +263,11 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
     let n = &ch.names;
     let called = ch.called(&cx.toks);
     let code = !cx.is_test && !output_file;
+    if !output_file {
+        if let Some(label) = numbered_print(cx, ch) {
+            return Some(label);
+        }
+    }
     let label = match cx.lang {
         Lang::Js => {
             const CONSOLE: &[&str] = &["log", "debug", "dir", "table"];
@@ -424,6 +456,23 @@ mod tests {
         ] {
             assert!(!found(lang, true, line).is_empty(), "{line}");
         }
+    }
+
+    #[test]
+    fn a_line_repeating_a_kept_one_follows_the_file() {
+        let text = "it('a', () => {\n  console.log(x);\n});\nit('b', () => {\n  console.log(x);\n  console.log(y);\n});\n";
+        let lines: Vec<&str> = text.split('\n').collect();
+        let added: HashSet<u32> = [4, 5, 6, 7].into_iter().collect();
+        assert!(repeats_a_kept_line(&lines, &added, 5));
+        assert!(
+            !repeats_a_kept_line(&lines, &added, 6),
+            "only in added lines"
+        );
+        let all: HashSet<u32> = (1..=8).collect();
+        assert!(!repeats_a_kept_line(&lines, &all, 5), "the twin is new too");
+        assert!(is_console_dump("console.log"));
+        assert!(!is_console_dump("console.error(<number>)"));
+        assert!(!is_console_dump("debugger"));
     }
 
     #[test]

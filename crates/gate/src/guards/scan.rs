@@ -6,7 +6,7 @@ use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
 use super::{
     dead_return, debug, gated_return, js_announced_exit, junit_port, lint, miri_gates,
-    skip_helpers, skips, todos, type_assertions, Finding, Line,
+    output_modules, skip_helpers, skips, todos, type_assertions, Finding, Line,
 };
 use std::collections::HashSet;
 
@@ -51,8 +51,12 @@ impl Kind {
             Kind::Skips => skips::find(cx),
             Kind::Lint => lint::find(cx, role.type_test),
             Kind::Todos => todos::find(cx),
-            // A type test is only type-checked: what it would print never runs.
-            Kind::Debug => debug::find(cx, role.prints_are_output || role.type_test),
+            // A type test is only type-checked: what it would print never runs. A test of a
+            // CLI or a logger keeps the rules of tests.
+            Kind::Debug => debug::find(
+                cx,
+                role.prints_are_output || role.type_test || (role.output_module && !cx.is_test),
+            ),
         }
     }
 }
@@ -64,6 +68,9 @@ pub struct FileRole {
     pub prints_are_output: bool,
     /// A type-test file, where `@ts-expect-error` asserts (see [`lint::is_type_test`]).
     pub type_test: bool,
+    /// A command-line interface's or a logger's module (see
+    /// [`output_modules::prints_for_a_living`]).
+    pub output_module: bool,
 }
 
 impl FileRole {
@@ -71,6 +78,7 @@ impl FileRole {
         FileRole {
             prints_are_output: debug::prints_are_output(path, text),
             type_test: lint::is_type_test(path),
+            output_module: output_modules::prints_for_a_living(path),
         }
     }
 }
@@ -430,6 +438,12 @@ pub fn scan<'a>(
                     found.clear();
                 } else if debug::in_catch_of_throwable(all, number) {
                     found.retain(|label| label != "printStackTrace()");
+                } else if is_test && lang == Lang::Js {
+                    let added = added_numbers
+                        .get_or_insert_with(|| f.lines.iter().map(|l| l.number).collect());
+                    if debug::repeats_a_kept_line(all, added, number) {
+                        found.retain(|label| !debug::is_console_dump(label));
+                    }
                 }
             }
             if found.is_empty() {

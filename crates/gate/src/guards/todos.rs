@@ -2,6 +2,11 @@
 //! (a `TODO` inside a string is data, `todo` in prose is not a marker), `XXX` only where it
 //! is shaped as a marker, and Rust's `todo!()` macro in code.
 //!
+//! Casing is the author's habit, not the meaning: a comment that opens with the word in
+//! another case and goes straight on to an owner or a colon (`# todo(ana): drop this`,
+//! `// Fixme: racy`) is shaped as the marker, not as prose, and is one too
+//! ([`opens_as_marker`]). Lower case anywhere else (`the todo list`) stays prose.
+//!
 //! `XXX` is also the usual placeholder (`/PREFIX/XXX`, `XXX-XXXX`, "replace XXX with your
 //! key"), so it counts only at the start of a comment (`// XXX broken`) or followed by `:`,
 //! `(` or `!` (`XXX: later`, `XXX(ana)`).
@@ -27,6 +32,11 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
                 has_word(comment, word)
             };
             if here && !out.iter().any(|o| o == word) {
+                out.push(word.to_string());
+            }
+        }
+        if let Some(word) = opens_as_marker(comment) {
+            if !out.iter().any(|o| o == word) {
                 out.push(word.to_string());
             }
         }
@@ -74,6 +84,23 @@ pub fn family(label: &str) -> &str {
         "FIXME" | "XXX" | "HACK" => "TODO",
         other => other,
     }
+}
+
+/// The marker a comment opens with in any case, `TODO` or `FIXME`, when the word is
+/// followed at once by `(` (an owner) or `:`: `todo(ana):`, `Fixme: racy`. The comment's
+/// own leaders (`*`, `/`, `#`, `!`, `-`, `;`) and spaces before it are skipped.
+fn opens_as_marker(comment: &str) -> Option<&'static str> {
+    let rest = comment.trim_start_matches(|c: char| c.is_whitespace() || "*/!#-;".contains(c));
+    let end = rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(rest.len());
+    let (word, after) = rest.split_at(end);
+    if !after.starts_with([':', '(']) {
+        return None;
+    }
+    ["TODO", "FIXME"]
+        .into_iter()
+        .find(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// `XXX` as a marker: first in the comment, or followed by `:`, `(` or `!`.
@@ -127,6 +154,25 @@ mod tests {
     }
 
     #[test]
+    fn a_comment_opening_with_the_marker_in_another_case_is_one() {
+        for (lang, line, word) in [
+            (
+                Lang::Ruby,
+                "    # todo(guilherme): remove this once rigid mode is done",
+                "TODO",
+            ),
+            (Lang::Js, "  // todo: hook name validation?", "TODO"),
+            (Lang::Python, "x = 1  # ToDo: add test", "TODO"),
+            (Lang::Java, "  /* Fixme: racy */", "FIXME"),
+            (Lang::Rust, "/// todo(ana): docs", "TODO"),
+        ] {
+            assert_eq!(found(lang, line), vec![word], "{line}");
+        }
+        // Written both ways, one marker.
+        assert_eq!(found(Lang::Js, "// TODO: todo: twice"), vec!["TODO"]);
+    }
+
+    #[test]
     fn kotlin_todo_in_a_test_file_is_a_placeholder() {
         let view = lex_line(&Lang::Kotlin.syntax(), "  fun f(): Int = TODO()");
         assert!(find(&LineCtx::new(Lang::Kotlin, &view, true)).is_empty());
@@ -169,6 +215,12 @@ mod tests {
                 "throw new UnsupportedOperationException(\"TODO\");",
             ),
             (Lang::Go, "ctx := context.TODO()"),
+            // Another case is the marker only opening the comment, straight on to `:`/`(`.
+            (Lang::Js, "// todo list: one item per line"),
+            (Lang::Js, "// the fixme: tag is rare"),
+            (Lang::Ruby, "# todos: an array of hashes"),
+            (Lang::Python, "# Todo items (see below) are cached"),
+            (Lang::Js, "const todo = load(); // todo"),
         ] {
             assert!(found(lang, line).is_empty(), "{line}");
         }
