@@ -489,7 +489,15 @@ impl<'a> Analyzer<'a> {
                     let mut sub = st.clone();
                     self.script(&format!("({})", a.expr.value), &mut sub, depth + 1, false);
                     let found = self.take_findings_from(before);
-                    if found.is_empty() || found.iter().any(|f| f.rule == rule::PARSE) {
+                    // A substitution read as the subshell's command word (`(( $(git status
+                    // --porcelain | wc -l) == 0 ))`) is an operand: it ran, and was judged,
+                    // when the words were expanded above.
+                    let operand_only = found.iter().all(|f| f.rule == rule::DYNAMIC)
+                        && a.expr.value.trim_start().starts_with(['$', '`']);
+                    if found.is_empty()
+                        || operand_only
+                        || found.iter().any(|f| f.rule == rule::PARSE)
+                    {
                         // Arithmetic after all: nothing ran, so nothing is listed.
                         self.commands.truncate(listed);
                         self.written.truncate(written);
@@ -1007,6 +1015,9 @@ fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Vec<Vec<Ar
                     }
                 }
             }
+            if name.is_none() {
+                values = concatenation(&a.raw, vars);
+            }
             values
         };
         if values.is_empty() {
@@ -1036,6 +1047,62 @@ fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Vec<Vec<Ar
     } else {
         Vec::new()
     }
+}
+
+/// The values of a word built from literal text and variables assigned earlier in the
+/// string (`o=--ha; git reset ${o}rd`, `$p$s`, `"$d"/.config`): every combination of
+/// their static values, at most eight. Empty when the word holds anything else (quotes
+/// other than double, escapes, substitutions, globs) or names a variable with no value.
+fn concatenation(raw: &str, vars: &[(String, Option<String>)]) -> Vec<String> {
+    if raw.contains(['\'', '\\', '`', '*', '?', '[', ' ', '(']) || !raw.contains('$') {
+        return Vec::new();
+    }
+    // Double quotes only group: they are dropped from the literal text between names.
+    let mut out = vec![String::new()];
+    let mut rest = raw;
+    while !rest.is_empty() {
+        let at = rest.find('$').unwrap_or(rest.len());
+        let (lit, var) = rest.split_at(at);
+        let lit = lit.replace('"', "");
+        out.iter_mut().for_each(|o| o.push_str(&lit));
+        if var.is_empty() {
+            break;
+        }
+        let var = &var[1..];
+        let (name, after) = match var.strip_prefix('{') {
+            Some(b) => match b.split_once('}') {
+                Some((n, after)) => (n, after),
+                None => return Vec::new(),
+            },
+            None => {
+                let end = var
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(var.len());
+                var.split_at(end)
+            }
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Vec::new();
+        }
+        let mut values: Vec<&str> = Vec::new();
+        for (_, v) in vars.iter().filter(|(n, _)| n == name) {
+            match v {
+                Some(v) if !values.contains(&v.as_str()) => values.push(v),
+                Some(_) => {}
+                None => return Vec::new(),
+            }
+        }
+        if values.is_empty() {
+            return Vec::new();
+        }
+        out = out
+            .iter()
+            .flat_map(|o| values.iter().map(move |v| format!("{o}{v}")))
+            .take(8)
+            .collect();
+        rest = after;
+    }
+    out
 }
 
 /// The output of `$(echo WORDS)`, `$(printf FORMAT ARGS)` or the same in backticks, when
