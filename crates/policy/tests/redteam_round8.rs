@@ -248,3 +248,49 @@ fn a_makefile_the_string_spells_is_judged_by_its_recipes() {
         "makefile from standard input",
     );
 }
+
+#[test]
+fn find_piped_into_xargs_is_judged_as_find_exec() {
+    // Was asked: xargs' arguments were unknown. They are the paths the find selects.
+    allowed("find target -name '*.profraw' -print0 | xargs -0 rm -f");
+    allowed("find . -name '*.pyc' | xargs rm -f");
+    allowed("find . -name '*.orig' -print | xargs -I{} mv {} /tmp/");
+    allowed("find . -name '*.rs' -print0 | xargs -0 rustfmt --check");
+    refused(
+        "find ~/.config -type f -print0 | xargs -0 rm -f",
+        Deny,
+        "fs.escape",
+        "/home/dev/.config",
+    );
+    refused(
+        "find . -type f | xargs rm -f",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    refused(
+        "find . -name loopgate.toml | xargs truncate -s 0",
+        Deny,
+        "gate.tamper",
+        "loopgate.toml",
+    );
+    refused(
+        "find .. -maxdepth 1 | xargs rm -rf",
+        Deny,
+        "fs.destructive",
+        "repository root",
+    );
+    // The check script, protected by the hook's context, reached by a name test.
+    let mut ctx = support::redteam::ctx();
+    ctx.protected = vec!["scripts/test.sh".into()];
+    let cmd = "find scripts -name '*.sh' | xargs -I% cp /dev/null %";
+    let d = policy::agent::decide(cmd, &ctx);
+    support::assert_refused(&d, cmd, Deny, "gate.tamper", "scripts/test.sh");
+    // A find that runs something of its own prints what that prints: still unknown.
+    refused(
+        "find . -name '*.rs' -exec cat {} + | xargs rm -f",
+        Ask,
+        "fs.escape",
+        "xargs reads from its input",
+    );
+}

@@ -1538,6 +1538,39 @@ impl Analyzer<'_> {
             }
             return out;
         }
+        if !inv.stdin.found.is_empty() && !inv.stdin.remote {
+            // `find ARGS | xargs CMD` runs CMD on what the find selects, as `find ARGS
+            // -exec CMD {} +` does, and is judged that way (the selection rules of
+            // `find -exec` apply: a gate file below the root is reached by any test but a
+            // name that cannot match it).
+            let mut words = vec![Arg::literal("find")];
+            words.extend(
+                inv.stdin
+                    .found
+                    .iter()
+                    .filter(|a| !matches!(a.text(), Some("-print" | "-print0")))
+                    .cloned(),
+            );
+            words.push(Arg::literal("-exec"));
+            match &replace {
+                Some(r) => {
+                    words.extend(argv.iter().map(|a| match a.text() {
+                        Some(v) if v.contains(r.as_str()) => {
+                            Arg::literal(&v.replace(r.as_str(), "{}"))
+                        }
+                        _ => a.clone(),
+                    }));
+                    words.push(Arg::literal(";"));
+                }
+                None => {
+                    words.extend(argv.iter().cloned());
+                    words.push(Arg::literal("{}"));
+                    words.push(Arg::literal("+"));
+                }
+            }
+            let sub = Invocation::nested(words, inv.display.clone());
+            return self.invoke(&sub, 0, st, depth);
+        }
         if let Some(r) = replace {
             for a in argv.iter_mut().skip(1) {
                 if a.value.as_deref().is_some_and(|v| v.contains(&r)) {

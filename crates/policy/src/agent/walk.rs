@@ -81,6 +81,9 @@ pub(crate) struct Stdin {
     pub piped: bool,
     /// Files whose content flows in (`< file`, `cat a b |`).
     pub files: Vec<Arg>,
+    /// The arguments of a `find` that prints the paths it selects into this pipe
+    /// (`find target -name '*.o' | xargs rm`); empty otherwise.
+    pub found: Vec<Arg>,
 }
 
 impl Stdin {
@@ -90,6 +93,7 @@ impl Stdin {
             remote: false,
             piped: false,
             files: Vec::new(),
+            found: Vec::new(),
         }
     }
 }
@@ -320,18 +324,28 @@ impl<'a> Analyzer<'a> {
                     remote: upstream_remote,
                     piped: false,
                     files,
+                    found: Vec::new(),
+                },
+                Some(PipeOut::Found(found)) => Stdin {
+                    text: None,
+                    remote: upstream_remote,
+                    piped: true,
+                    files: Vec::new(),
+                    found,
                 },
                 Some(PipeOut::Text(text)) => Stdin {
                     text: Some(text),
                     remote: upstream_remote,
                     piped: true,
                     files: Vec::new(),
+                    found: Vec::new(),
                 },
                 None => Stdin {
                     text: None,
                     remote: upstream_remote,
                     piped: true,
                     files: Vec::new(),
+                    found: Vec::new(),
                 },
             });
             self.last_out = None;
@@ -652,6 +666,7 @@ impl<'a> Analyzer<'a> {
                             remote,
                             piped: true,
                             files: Vec::new(),
+                            found: Vec::new(),
                         });
                     }
                 }
@@ -669,6 +684,7 @@ impl<'a> Analyzer<'a> {
                     remote,
                     piped: false,
                     files: Vec::new(),
+                    found: Vec::new(),
                 });
             }
             R::HereString(_, w) => {
@@ -679,6 +695,7 @@ impl<'a> Analyzer<'a> {
                     text: arg.value.clone(),
                     remote: arg.remote,
                     files: Vec::new(),
+                    found: Vec::new(),
                 });
             }
         }
@@ -811,6 +828,7 @@ impl<'a> Analyzer<'a> {
                 remote: stdin_remote,
                 piped: false,
                 files: Vec::new(),
+                found: Vec::new(),
             },
         };
         for a in &assignments {
@@ -944,6 +962,8 @@ pub(crate) enum PipeOut {
     Text(String),
     /// The content of files named literally (`cat a b`), judged like a script file.
     Files(Vec<Arg>),
+    /// The paths a `find` with these arguments selects, one a line (or NUL-separated).
+    Found(Vec<Arg>),
 }
 
 /// What a command writes to its standard output, when the string spells it out: `echo`
@@ -964,6 +984,17 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
         "printf" => {
             let words = words.strip_prefix(&["--"][..]).unwrap_or(&words);
             printf_output(words).map(PipeOut::Text)
+        }
+        // Only the paths: an action that runs, deletes or prints other text ends it.
+        "find"
+            if words.iter().all(|w| {
+                !w.starts_with("-exec")
+                    && !w.starts_with("-ok")
+                    && !w.starts_with("-fprint")
+                    && !matches!(*w, "-delete" | "-printf" | "-ls" | "-fls")
+            }) =>
+        {
+            Some(PipeOut::Found(args.to_vec()))
         }
         "cat" if words.is_empty() => stdin.text.clone().map(PipeOut::Text),
         "cat"
@@ -1127,7 +1158,7 @@ fn static_substitution(word: &str) -> Option<String> {
     }
     match output_of(&words, &Stdin::none())? {
         PipeOut::Text(t) => Some(t),
-        PipeOut::Files(_) => None,
+        PipeOut::Files(_) | PipeOut::Found(_) => None,
     }
 }
 
