@@ -1943,6 +1943,7 @@ impl Analyzer<'_> {
     }
 
     /// One piece of inline code of language `lang`, handed over as `code`.
+    #[allow(clippy::too_many_arguments)]
     fn code_arg(
         &mut self,
         name: &str,
