@@ -347,13 +347,14 @@ pub const TABLE: &[Program] = &[
             "catchsegv",
             "fakeroot",
             "torsocks",
-            "caffeinate",
             "dbus-run-session",
         ],
         0,
         &[],
         &["-l", "-s", "-i", "--config-file"],
     ),
+    // macOS's `caffeinate -dimsu CMD`: its flags are switches; only `-t` and `-w` take a value.
+    wrapper(&["caffeinate"], 0, &[], &["-t", "-w"]),
     wrapper(&["proxychains", "proxychains4"], 0, &[], &["-f"]),
     wrapper(
         &["systemd-run"],

@@ -222,7 +222,14 @@ fn inline_code_in_every_spelling() {
     );
     caught("exec.inline", Ask, "vim -c ':!id' -c q x", "shell command");
     caught("exec.inline", Ask, "gdb -batch -ex 'shell id'", "shell id");
-    caught("exec.inline", Ask, "make --eval='x:; id' x", "make code");
+    // A plain rule's recipe is judged as the command it is (round eight); what make
+    // expands first is not known until it runs.
+    caught(
+        "exec.inline",
+        Ask,
+        "make --eval='x:; id $(X)' x",
+        "make code",
+    );
     caught("exec.inline", Ask, "make SHELL=/tmp/x.sh test", "SHELL=");
     caught(
         "exec.inline",

@@ -1443,7 +1443,12 @@ impl Analyzer<'_> {
                     words.push(a.clone());
                     i += 2;
                 }
-                words.extend(args[i.min(args.len())..].iter().cloned());
+                // The words after the string stay one argument each (`env -S bash -c 'rm
+                // -rf ~'`): quoted again before the line is parsed as shell.
+                words.extend(args[i.min(args.len())..].iter().map(|a| match a.text() {
+                    Some(t) => Arg::literal(&shell_quote(t)),
+                    None => a.clone(),
+                }));
                 self.code_words(&words, &inv.display, &local, depth, false);
                 return false;
             } else if t == "-u" || t == "--unset" {
@@ -1532,6 +1537,39 @@ impl Analyzer<'_> {
                 }
             }
             return out;
+        }
+        if !inv.stdin.found.is_empty() && !inv.stdin.remote {
+            // `find ARGS | xargs CMD` runs CMD on what the find selects, as `find ARGS
+            // -exec CMD {} +` does, and is judged that way (the selection rules of
+            // `find -exec` apply: a gate file below the root is reached by any test but a
+            // name that cannot match it).
+            let mut words = vec![Arg::literal("find")];
+            words.extend(
+                inv.stdin
+                    .found
+                    .iter()
+                    .filter(|a| !matches!(a.text(), Some("-print" | "-print0")))
+                    .cloned(),
+            );
+            words.push(Arg::literal("-exec"));
+            match &replace {
+                Some(r) => {
+                    words.extend(argv.iter().map(|a| match a.text() {
+                        Some(v) if v.contains(r.as_str()) => {
+                            Arg::literal(&v.replace(r.as_str(), "{}"))
+                        }
+                        _ => a.clone(),
+                    }));
+                    words.push(Arg::literal(";"));
+                }
+                None => {
+                    words.extend(argv.iter().cloned());
+                    words.push(Arg::literal("{}"));
+                    words.push(Arg::literal("+"));
+                }
+            }
+            let sub = Invocation::nested(words, inv.display.clone());
+            return self.invoke(&sub, 0, st, depth);
         }
         if let Some(r) = replace {
             for a in argv.iter_mut().skip(1) {
@@ -1749,11 +1787,11 @@ impl Analyzer<'_> {
             );
         }
         if lang == Lang::Make {
-            self.make(&p, rest, stdin, display);
+            self.make(&p, rest, stdin, display, st, depth);
         }
         if !codes.is_empty() {
             for code in &codes {
-                self.code_arg(name, lang, code, rest, display, st);
+                self.code_arg(name, lang, code, rest, display, st, depth);
             }
             return;
         }
@@ -1762,7 +1800,7 @@ impl Analyzer<'_> {
             match &stdin.text {
                 Some(text) if !stdin.remote => {
                     for line in text.lines() {
-                        self.code_arg(name, lang, &Arg::literal(line), rest, display, st);
+                        self.code_arg(name, lang, &Arg::literal(line), rest, display, st, depth);
                     }
                 }
                 _ => self.stdin_code(Some((name, lang)), stdin, display, st, depth),
@@ -1789,7 +1827,7 @@ impl Analyzer<'_> {
                 let mut code: Vec<Arg> = q.values(&["-s", "--setup"]);
                 code.extend(q.operands.iter().map(|a| (*a).clone()));
                 for c in &code {
-                    self.code_arg(name, lang, c, rest, display, st);
+                    self.code_arg(name, lang, c, rest, display, st, depth);
                 }
             }
             return;
@@ -1798,7 +1836,7 @@ impl Analyzer<'_> {
             let files = p.values(&["-f", "--file"]);
             if files.is_empty() {
                 if let Some(code) = p.operands.first() {
-                    self.code_arg(name, lang, code, rest, display, st);
+                    self.code_arg(name, lang, code, rest, display, st, depth);
                 }
             }
             return;
@@ -1812,7 +1850,7 @@ impl Analyzer<'_> {
                 .collect();
             if ops.first().is_some_and(|a| a.is("eval")) {
                 if let Some(code) = ops.get(1) {
-                    self.code_arg(name, lang, code, rest, display, st);
+                    self.code_arg(name, lang, code, rest, display, st, depth);
                 }
             } else if let Some(script) = ops
                 .iter()
@@ -1833,7 +1871,15 @@ impl Analyzer<'_> {
     }
 
     /// `make --eval`, `make SHELL=...`, a makefile read from standard input.
-    fn make(&mut self, p: &Parsed<'_>, rest: &[Arg], stdin: &Stdin, display: &str) {
+    fn make(
+        &mut self,
+        p: &Parsed<'_>,
+        rest: &[Arg],
+        stdin: &Stdin,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
         let files = p.values(&["-f", "--file", "--makefile"]);
         let from_stdin = files.iter().any(|f| f.text().is_some_and(reads_stdin));
         // The parser splits `--file=<(...)` into `--file=` and the substitution.
@@ -1865,7 +1911,14 @@ impl Analyzer<'_> {
                 "run make with the repository's own Makefile settings",
             ));
         }
-        if from_stdin && (stdin.text.is_some() || stdin.piped || stdin.remote) {
+        let spelled = stdin
+            .text
+            .as_deref()
+            .filter(|_| !stdin.remote)
+            .and_then(super::makefile::plain_recipes);
+        if let (true, Some(recipes)) = (from_stdin, spelled) {
+            self.recipes(&recipes, display, st, depth);
+        } else if from_stdin && (stdin.text.is_some() || stdin.piped || stdin.remote) {
             self.add(Finding::ask(
                 rule::INLINE,
                 format!(
@@ -1876,7 +1929,21 @@ impl Analyzer<'_> {
         }
     }
 
+    /// The recipes of a makefile the string spells, each judged as the shell command it is.
+    fn recipes(&mut self, recipes: &[String], display: &str, st: &ShellState, depth: usize) {
+        for recipe in recipes {
+            let before = self.findings_len();
+            let mut sub = st.clone();
+            self.script(recipe, &mut sub, depth + 1, false);
+            for mut f in self.take_findings_from(before) {
+                f.reason = format!("{} (a recipe of the makefile `{display}` reads)", f.reason);
+                self.add(f);
+            }
+        }
+    }
+
     /// One piece of inline code of language `lang`, handed over as `code`.
+    #[allow(clippy::too_many_arguments)]
     fn code_arg(
         &mut self,
         name: &str,
@@ -1885,6 +1952,7 @@ impl Analyzer<'_> {
         rest: &[Arg],
         display: &str,
         st: &ShellState,
+        depth: usize,
     ) {
         if code.remote {
             self.deny_remote(display, "runs downloaded content as inline code");
@@ -1922,7 +1990,13 @@ impl Analyzer<'_> {
             }
             Lang::Elisp => inline::elisp_mutating(text).map(str::to_string),
             Lang::Gdb => inline::gdb_mutating(text).then(|| format!("`{text}`")),
-            Lang::Make => Some("make code (rules run any command)".to_string()),
+            Lang::Make => match super::makefile::plain_recipes(text) {
+                Some(recipes) => {
+                    self.recipes(&recipes, display, st, depth);
+                    None
+                }
+                None => Some("make code (rules run any command)".to_string()),
+            },
             _ => {
                 self.inline_code(name, lang, text, display);
                 return;

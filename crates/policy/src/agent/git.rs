@@ -500,8 +500,16 @@ impl Analyzer<'_> {
                         o.starts_with("--unset")
                             || o.starts_with("--add")
                             || o.starts_with("--replace")
+                            || o.starts_with("--remove-section")
+                            || o.starts_with("--rename-section")
+                            || o == "--edit"
+                            || o == "-e"
                     })
-                    || p.operands.first().is_some_and(|a| a.is("unset"));
+                    // `git config remove-section alias` drops every alias of the file:
+                    // one operand, and a write all the same.
+                    || p.operands.first().is_some_and(|a| {
+                        a.is("unset") || a.is("remove-section") || a.is("rename-section") || a.is("edit")
+                    });
                 if writes {
                     // `git config -f loopgate.toml k v` rewrites that file, whatever it is.
                     if let Some(file) = p.value("--file", Some("-f")) {
@@ -1058,6 +1066,17 @@ fn executing_key(key: &str, value: Option<&str>) -> Option<&'static str> {
         return value
             .is_none_or(|v| v.trim_start().starts_with('!'))
             .then_some("defines an alias that runs a shell command");
+    }
+    // `core.fsmonitor` is a boolean (the built-in daemon) or a hook command.
+    if k == "core.fsmonitor"
+        && value.is_some_and(|v| {
+            matches!(
+                v.trim().to_ascii_lowercase().as_str(),
+                "false" | "true" | "no" | "yes" | "off" | "on" | "0" | "1"
+            )
+        })
+    {
+        return None;
     }
     let runs = matches!(
         k.as_str(),

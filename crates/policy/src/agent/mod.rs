@@ -15,6 +15,7 @@ mod find_select;
 mod git;
 mod git_refs;
 mod inline;
+mod makefile;
 mod opaque_code;
 mod output_options;
 mod patches;

@@ -49,6 +49,13 @@ impl Analyzer<'_> {
             });
             return;
         }
+        if let Some(what) = prints_credentials(name, &words) {
+            self.secret_named = Some(Named {
+                word: display.to_string(),
+                pattern: what.to_string(),
+            });
+            return;
+        }
         if name == "find" {
             if let Some(pattern) = self.secret_found_by_find(rest, st) {
                 self.secret_named = Some(Named {
@@ -173,6 +180,13 @@ impl Analyzer<'_> {
                         }
                     }
                 }
+                for file in CREDENTIAL_FILES {
+                    if let Some(secret) = self.pattern_path(file) {
+                        if names(&path, &secret) {
+                            return Some(format!("{file}, where a tool keeps its credentials"));
+                        }
+                    }
+                }
             }
         }
         None
@@ -269,6 +283,59 @@ impl Analyzer<'_> {
             home,
         ))
     }
+}
+
+/// Files in which tools keep passwords and tokens in the clear, whatever `deny_read` says:
+/// named by a command that also sends over the network, they are a secret leaving the
+/// machine. (They are not hidden from the jail by default: `git push` over HTTPS and
+/// `npm publish` read them.)
+const CREDENTIAL_FILES: [&str; 7] = [
+    "~/.netrc",
+    "~/.git-credentials",
+    "~/.npmrc",
+    "~/.pypirc",
+    "~/.docker/config.json",
+    "~/.kube/config",
+    "~/.config/gcloud",
+];
+
+/// A command whose purpose is to print a stored credential (`gh auth token`, `git
+/// credential fill`, `gcloud auth print-access-token`, a `docker-credential-*` helper):
+/// with a sender in the same string, the credential leaves the machine.
+fn prints_credentials(name: &str, words: &[&str]) -> Option<&'static str> {
+    let ops: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    let sub = |i: usize| ops.get(i).copied().unwrap_or("");
+    let yes = match name {
+        "gh" | "glab" => sub(0) == "auth" && (sub(1) == "token" || words.contains(&"--show-token")),
+        "git" => {
+            (sub(0) == "credential" && sub(1) == "fill")
+                || (sub(0).starts_with("credential-") && sub(1) == "get")
+        }
+        "gcloud" => sub(0) == "auth" && ops.iter().any(|w| w.starts_with("print-")),
+        "aws" => {
+            (sub(0) == "configure" && matches!(sub(1), "export-credentials" | "get"))
+                || (sub(0) == "ecr" && sub(1) == "get-login-password")
+                || (sub(0) == "sts" && sub(1) == "get-session-token")
+        }
+        "az" => sub(0) == "account" && sub(1) == "get-access-token",
+        "security" => {
+            sub(0).starts_with("find-")
+                && sub(0).ends_with("-password")
+                && words.iter().any(|w| *w == "-w" || *w == "-g")
+        }
+        "pass" | "gopass" => sub(0) == "show",
+        "op" => sub(0) == "read" || (sub(0) == "item" && sub(1) == "get"),
+        "vault" => sub(0) == "read" || (sub(0) == "kv" && sub(1) == "get"),
+        "secret-tool" => sub(0) == "lookup",
+        "heroku" => sub(0) == "auth:token",
+        "kubectl" => sub(0) == "get" && sub(1).starts_with("secret"),
+        _ => name.starts_with("docker-credential-"),
+    };
+    yes.then_some("a credential the command prints")
 }
 
 /// A program that prints every environment variable (`env`, `printenv`, `export -p`,

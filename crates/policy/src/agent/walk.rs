@@ -81,6 +81,9 @@ pub(crate) struct Stdin {
     pub piped: bool,
     /// Files whose content flows in (`< file`, `cat a b |`).
     pub files: Vec<Arg>,
+    /// The arguments of a `find` that prints the paths it selects into this pipe
+    /// (`find target -name '*.o' | xargs rm`); empty otherwise.
+    pub found: Vec<Arg>,
 }
 
 impl Stdin {
@@ -90,6 +93,7 @@ impl Stdin {
             remote: false,
             piped: false,
             files: Vec::new(),
+            found: Vec::new(),
         }
     }
 }
@@ -320,18 +324,28 @@ impl<'a> Analyzer<'a> {
                     remote: upstream_remote,
                     piped: false,
                     files,
+                    found: Vec::new(),
+                },
+                Some(PipeOut::Found(found)) => Stdin {
+                    text: None,
+                    remote: upstream_remote,
+                    piped: true,
+                    files: Vec::new(),
+                    found,
                 },
                 Some(PipeOut::Text(text)) => Stdin {
                     text: Some(text),
                     remote: upstream_remote,
                     piped: true,
                     files: Vec::new(),
+                    found: Vec::new(),
                 },
                 None => Stdin {
                     text: None,
                     remote: upstream_remote,
                     piped: true,
                     files: Vec::new(),
+                    found: Vec::new(),
                 },
             });
             self.last_out = None;
@@ -489,7 +503,15 @@ impl<'a> Analyzer<'a> {
                     let mut sub = st.clone();
                     self.script(&format!("({})", a.expr.value), &mut sub, depth + 1, false);
                     let found = self.take_findings_from(before);
-                    if found.is_empty() || found.iter().any(|f| f.rule == rule::PARSE) {
+                    // A substitution read as the subshell's command word (`(( $(git status
+                    // --porcelain | wc -l) == 0 ))`) is an operand: it ran, and was judged,
+                    // when the words were expanded above.
+                    let operand_only = found.iter().all(|f| f.rule == rule::DYNAMIC)
+                        && a.expr.value.trim_start().starts_with(['$', '`']);
+                    if found.is_empty()
+                        || operand_only
+                        || found.iter().any(|f| f.rule == rule::PARSE)
+                    {
                         // Arithmetic after all: nothing ran, so nothing is listed.
                         self.commands.truncate(listed);
                         self.written.truncate(written);
@@ -644,6 +666,7 @@ impl<'a> Analyzer<'a> {
                             remote,
                             piped: true,
                             files: Vec::new(),
+                            found: Vec::new(),
                         });
                     }
                 }
@@ -661,6 +684,7 @@ impl<'a> Analyzer<'a> {
                     remote,
                     piped: false,
                     files: Vec::new(),
+                    found: Vec::new(),
                 });
             }
             R::HereString(_, w) => {
@@ -671,6 +695,7 @@ impl<'a> Analyzer<'a> {
                     text: arg.value.clone(),
                     remote: arg.remote,
                     files: Vec::new(),
+                    found: Vec::new(),
                 });
             }
         }
@@ -803,6 +828,7 @@ impl<'a> Analyzer<'a> {
                 remote: stdin_remote,
                 piped: false,
                 files: Vec::new(),
+                found: Vec::new(),
             },
         };
         for a in &assignments {
@@ -936,6 +962,8 @@ pub(crate) enum PipeOut {
     Text(String),
     /// The content of files named literally (`cat a b`), judged like a script file.
     Files(Vec<Arg>),
+    /// The paths a `find` with these arguments selects, one a line (or NUL-separated).
+    Found(Vec<Arg>),
 }
 
 /// What a command writes to its standard output, when the string spells it out: `echo`
@@ -956,6 +984,17 @@ fn output_of(argv: &[Arg], stdin: &Stdin) -> Option<PipeOut> {
         "printf" => {
             let words = words.strip_prefix(&["--"][..]).unwrap_or(&words);
             printf_output(words).map(PipeOut::Text)
+        }
+        // Only the paths: an action that runs, deletes or prints other text ends it.
+        "find"
+            if words.iter().all(|w| {
+                !w.starts_with("-exec")
+                    && !w.starts_with("-ok")
+                    && !w.starts_with("-fprint")
+                    && !matches!(*w, "-delete" | "-printf" | "-ls" | "-fls")
+            }) =>
+        {
+            Some(PipeOut::Found(args.to_vec()))
         }
         "cat" if words.is_empty() => stdin.text.clone().map(PipeOut::Text),
         "cat"
@@ -1007,6 +1046,9 @@ fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Vec<Vec<Ar
                     }
                 }
             }
+            if name.is_none() {
+                values = concatenation(&a.raw, vars);
+            }
             values
         };
         if values.is_empty() {
@@ -1038,6 +1080,62 @@ fn with_variables(argv: &[Arg], vars: &[(String, Option<String>)]) -> Vec<Vec<Ar
     }
 }
 
+/// The values of a word built from literal text and variables assigned earlier in the
+/// string (`o=--ha; git reset ${o}rd`, `$p$s`, `"$d"/.config`): every combination of
+/// their static values, at most eight. Empty when the word holds anything else (quotes
+/// other than double, escapes, substitutions, globs) or names a variable with no value.
+fn concatenation(raw: &str, vars: &[(String, Option<String>)]) -> Vec<String> {
+    if raw.contains(['\'', '\\', '`', '*', '?', '[', ' ', '(']) || !raw.contains('$') {
+        return Vec::new();
+    }
+    // Double quotes only group: they are dropped from the literal text between names.
+    let mut out = vec![String::new()];
+    let mut rest = raw;
+    while !rest.is_empty() {
+        let at = rest.find('$').unwrap_or(rest.len());
+        let (lit, var) = rest.split_at(at);
+        let lit = lit.replace('"', "");
+        out.iter_mut().for_each(|o| o.push_str(&lit));
+        if var.is_empty() {
+            break;
+        }
+        let var = &var[1..];
+        let (name, after) = match var.strip_prefix('{') {
+            Some(b) => match b.split_once('}') {
+                Some((n, after)) => (n, after),
+                None => return Vec::new(),
+            },
+            None => {
+                let end = var
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(var.len());
+                var.split_at(end)
+            }
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Vec::new();
+        }
+        let mut values: Vec<&str> = Vec::new();
+        for (_, v) in vars.iter().filter(|(n, _)| n == name) {
+            match v {
+                Some(v) if !values.contains(&v.as_str()) => values.push(v),
+                Some(_) => {}
+                None => return Vec::new(),
+            }
+        }
+        if values.is_empty() {
+            return Vec::new();
+        }
+        out = out
+            .iter()
+            .flat_map(|o| values.iter().map(move |v| format!("{o}{v}")))
+            .take(8)
+            .collect();
+        rest = after;
+    }
+    out
+}
+
 /// The output of `$(echo WORDS)`, `$(printf FORMAT ARGS)` or the same in backticks, when
 /// every word is a plain literal.
 fn static_substitution(word: &str) -> Option<String> {
@@ -1060,7 +1158,7 @@ fn static_substitution(word: &str) -> Option<String> {
     }
     match output_of(&words, &Stdin::none())? {
         PipeOut::Text(t) => Some(t),
-        PipeOut::Files(_) => None,
+        PipeOut::Files(_) | PipeOut::Found(_) => None,
     }
 }
 
