@@ -661,7 +661,7 @@ pub(super) fn closing(text: &str, open: char, close: char) -> Option<&str> {
 
 /// The words of a test's name: its first string, or the word before its parameters, split
 /// where a word starts (`_`, a capital, a digit run), lowercased.
-fn name_words(shown: &str) -> BTreeSet<String> {
+pub(super) fn name_words(shown: &str) -> BTreeSet<String> {
     let raw: String = match shown.find(['"', '\'', '`']) {
         Some(at) => {
             let q = shown[at..].chars().next().unwrap_or('"');
@@ -700,7 +700,7 @@ fn name_words(shown: &str) -> BTreeSet<String> {
 }
 
 /// The naming line of a test without its opening bracket (past annotations on its line).
-fn shown(t: &Declared) -> String {
+pub(super) fn shown(t: &Declared) -> String {
     let first = t.key.split(" / ").next().unwrap_or(&t.key);
     let declares = first.contains('(') && !first.trim_start().starts_with(['@', '#', '[']);
     let named = match first.find(" public ").or_else(|| first.find(" void ")) {

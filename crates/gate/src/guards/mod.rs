@@ -53,6 +53,7 @@ mod merged;
 mod miri_gates;
 mod module_skips;
 mod module_wide;
+mod named_subject;
 mod named_tests;
 mod new_parameter;
 mod not_lowered;
