@@ -36,8 +36,13 @@ fn wide(rows: &[(&str, &str, &str, &str, &str)]) -> String {
     text
 }
 
-const BOOLEAN: (&str, &str, &str, &str, &str) =
-    ("Boolean", "Boolean", "AbstractBooleanAssert", "TRUE", "isTrue()");
+const BOOLEAN: (&str, &str, &str, &str, &str) = (
+    "Boolean",
+    "Boolean",
+    "AbstractBooleanAssert",
+    "TRUE",
+    "isTrue()",
+);
 const BOOLEAN_ARRAY: (&str, &str, &str, &str, &str) = (
     "boolean_array",
     "boolean[]",
@@ -45,8 +50,13 @@ const BOOLEAN_ARRAY: (&str, &str, &str, &str, &str) = (
     "{ true, false }",
     "containsExactly(true, false)",
 );
-const INTEGER: (&str, &str, &str, &str, &str) =
-    ("Integer", "Integer", "AbstractIntegerAssert", "0", "isZero()");
+const INTEGER: (&str, &str, &str, &str, &str) = (
+    "Integer",
+    "Integer",
+    "AbstractIntegerAssert",
+    "0",
+    "isZero()",
+);
 const LONG: (&str, &str, &str, &str, &str) =
     ("Long", "Long", "AbstractLongAssert", "0L", "isZero()");
 
@@ -100,5 +110,64 @@ fn a_test_named_for_the_subject_that_holds_nothing_of_the_removed_one_does_not_c
         "\n}\n",
         "\n  @Test\n  void should_accept_Integer() {\n    int parsed = Integer.parseInt(\"42\");\n    then(parsed).isEqualTo(42);\n  }\n\n}\n",
     );
-    check(text, &assert_one_deleted(integer, "was deleted with 1 test"));
+    check(
+        text,
+        &assert_one_deleted(integer, "was deleted with 1 test"),
+    );
+}
+
+const RENDER: &str = "test/integration/tags/render_tag_test.rb";
+const SNIPPET: &str = "test/integration/tags/snippet_test.rb";
+
+const RENDER_TESTS: &str = r#"require 'test_helper'
+
+class RenderTagTest < Minitest::Test
+  include Liquid
+
+  def test_render_with_no_arguments
+    assert_template_result('rendered content', '{% render "source" %}', partials: { 'source' => 'rendered content' })
+  end
+
+  def test_dynamically_chosen_templates_are_not_allowed
+    error = assert_raises(::ArgumentError) do
+      Template.parse('{% assign name = "snippet" %}{% render name %}').render!
+    end
+    assert_equal("Argument error in tag 'render' - Dynamically chosen templates are not allowed", error.message)
+  end
+end
+"#;
+
+const SNIPPET_TESTS: &str = r#"require 'test_helper'
+
+class SnippetTest < Minitest::Test
+  include Liquid
+
+  def test_render_with_non_existent_tag
+    template = Template.parse('{% render non_existent %}', error_mode: :rigid)
+    error = assert_raises(::ArgumentError) do
+      template.render!
+    end
+    assert_equal("Argument error in tag 'render' - snippet not found", error.message)
+  end
+end
+"#;
+
+#[test]
+fn a_test_a_kept_file_lost_is_deleted_though_a_new_test_elsewhere_bears_its_files_name() {
+    // `render_tag_test.rb` stays, about the render tag; its removed test checked a
+    // behaviour the change dropped, and the new snippet test only shares the tag's name.
+    let kept = RENDER_TESTS.replacen(
+        "\n  def test_dynamically_chosen_templates_are_not_allowed\n    error = assert_raises(::ArgumentError) do\n      Template.parse('{% assign name = \"snippet\" %}{% render name %}').render!\n    end\n    assert_equal(\"Argument error in tag 'render' - Dynamically chosen templates are not allowed\", error.message)\n  end\n",
+        "",
+        1,
+    );
+    assert_ne!(kept, RENDER_TESTS);
+    both_ways(
+        &[(RENDER, RENDER_TESTS)],
+        &|r: &Repo| {
+            r.write(RENDER, &kept);
+            r.write(SNIPPET, SNIPPET_TESTS);
+        },
+        &assert_one_deleted(RENDER, "dropped from 2 to 1"),
+    );
 }

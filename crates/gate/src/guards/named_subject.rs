@@ -75,7 +75,11 @@ pub fn carrier_by_subject(t: &Declared, old_path: &str, list: &[Candidate]) -> O
         };
         // Its name as written: `should_accept_ZonedDateTime` is named for `zoned date time`.
         let named = hidden::name_words(&hidden::shown(c.test));
-        let on: HashSet<&String> = left.iter().copied().filter(|w| named.contains(*w)).collect();
+        let on: HashSet<&String> = left
+            .iter()
+            .copied()
+            .filter(|w| named.contains(*w))
+            .collect();
         if on.is_empty() {
             continue;
         }
@@ -86,9 +90,9 @@ pub fn carrier_by_subject(t: &Declared, old_path: &str, list: &[Candidate]) -> O
         }
         // The tie: a word only this new test of its file holds, or a name built on the
         // subject it is named for (`AbstractBooleanAssert` for `Boolean`).
-        let tied = shared.iter().any(|w| {
-            c.unique.contains(*w) || name_words(w).iter().any(|p| on.contains(&p))
-        });
+        let tied = shared
+            .iter()
+            .any(|w| c.unique.contains(*w) || name_words(w).iter().any(|p| on.contains(&p)));
         if !tied {
             continue;
         }
@@ -142,24 +146,44 @@ mod tests {
                 "result.containsExactly(true, false);",
             ],
         );
-        let new_tests = [("api/Assertions_assertThat_Test.java", &array), ("api/Assertions_assertThat_Test.java", &boolean)];
+        let new_tests = [
+            ("api/Assertions_assertThat_Test.java", &array),
+            ("api/Assertions_assertThat_Test.java", &boolean),
+        ];
         let unique = unique_words(&new_tests);
         let list: Vec<Candidate> = new_tests
             .iter()
             .zip(unique)
             .map(|(&(path, test), unique)| Candidate { path, test, unique })
             .collect();
-        let at = carrier_by_subject(&old, "api/Assertions_assertThat_with_Boolean_Test.java", &list);
+        let at = carrier_by_subject(
+            &old,
+            "api/Assertions_assertThat_with_Boolean_Test.java",
+            &list,
+        );
         assert_eq!(at, Some(1));
     }
 
     #[test]
     fn a_test_of_a_file_named_for_what_the_new_file_is_named_for_is_not_carried() {
-        let old = test("void testParse() {", &["Parser p = new Parser();", "assertEquals(1, p.parse(\"1\"));"]);
-        let new = test("void testParserErrors() {", &["Parser p = new Parser();", "assertThrows(p.parse(\"x\"));"]);
+        let old = test(
+            "void testParse() {",
+            &[
+                "Parser p = new Parser();",
+                "assertEquals(1, p.parse(\"1\"));",
+            ],
+        );
+        let new = test(
+            "void testParserErrors() {",
+            &["Parser p = new Parser();", "assertThrows(p.parse(\"x\"));"],
+        );
         let tests = [("ParserErrorsTest.java", &new)];
         let unique = unique_words(&tests);
-        let list = vec![Candidate { path: tests[0].0, test: &new, unique: unique[0].clone() }];
+        let list = vec![Candidate {
+            path: tests[0].0,
+            test: &new,
+            unique: unique[0].clone(),
+        }];
         assert_eq!(carrier_by_subject(&old, "ParserTest.java", &list), None);
     }
 }
