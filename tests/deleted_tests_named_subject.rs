@@ -60,31 +60,35 @@ const INTEGER: (&str, &str, &str, &str, &str) = (
 const LONG: (&str, &str, &str, &str, &str) =
     ("Long", "Long", "AbstractLongAssert", "0L", "isZero()");
 
-fn old_files() -> Vec<(String, String)> {
-    vec![
-        per_type("Boolean", "AbstractBooleanAssert", "TRUE"),
-        per_type("Integer", "AbstractIntegerAssert", "0"),
-    ]
+fn boolean_file() -> (String, String) {
+    per_type("Boolean", "AbstractBooleanAssert", "TRUE")
 }
 
-fn folded(wide_text: String) -> impl Fn(&Repo) {
-    move |r: &Repo| {
-        for (path, _) in old_files() {
-            r.remove(&path);
+fn integer_file() -> (String, String) {
+    per_type("Integer", "AbstractIntegerAssert", "0")
+}
+
+/// Delete the files `old` (committed first) and write the wide file.
+fn check(
+    old: &[(String, String)],
+    wide_text: String,
+    verify: &dyn Fn(Option<i32>, &serde_json::Value, &str),
+) {
+    let files: Vec<(&str, &str)> = old.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let gone: Vec<String> = old.iter().map(|(p, _)| p.clone()).collect();
+    let change = move |r: &Repo| {
+        for path in &gone {
+            r.remove(path);
         }
         r.write(WIDE, &wide_text);
-    }
-}
-
-fn check(wide_text: String, verify: &dyn Fn(Option<i32>, &serde_json::Value, &str)) {
-    let old = old_files();
-    let files: Vec<(&str, &str)> = old.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
-    both_ways(&files, &folded(wide_text), verify);
+    };
+    both_ways(&files, &change, verify);
 }
 
 #[test]
 fn tests_of_one_subject_files_rewritten_in_the_tests_named_for_their_subjects_are_not_deleted() {
     check(
+        &[boolean_file(), integer_file()],
         wide(&[BOOLEAN_ARRAY, BOOLEAN, LONG, INTEGER]),
         &assert_no_deleted_tests,
     );
@@ -92,11 +96,11 @@ fn tests_of_one_subject_files_rewritten_in_the_tests_named_for_their_subjects_ar
 
 #[test]
 fn a_subject_no_new_test_is_named_for_is_still_deleted() {
-    let (integer, _) = per_type("Integer", "AbstractIntegerAssert", "0");
-    let integer: &'static str = Box::leak(integer.into_boxed_str());
+    let (integer, text) = integer_file();
     check(
+        &[(integer.clone(), text)],
         wide(&[BOOLEAN_ARRAY, BOOLEAN, LONG]),
-        &assert_one_deleted(integer, "was deleted with 1 test"),
+        &assert_one_deleted(&integer, "was deleted with 1 test"),
     );
 }
 
@@ -104,15 +108,15 @@ fn a_subject_no_new_test_is_named_for_is_still_deleted() {
 fn a_test_named_for_the_subject_that_holds_nothing_of_the_removed_one_does_not_carry_it() {
     // `should_accept_Integer` now checks a parsed string: no `AbstractIntegerAssert`, no
     // value of the old test.
-    let (integer, _) = per_type("Integer", "AbstractIntegerAssert", "0");
-    let integer: &'static str = Box::leak(integer.into_boxed_str());
-    let text = wide(&[BOOLEAN_ARRAY, BOOLEAN, LONG]).replace(
+    let (integer, text) = integer_file();
+    let wide_text = wide(&[BOOLEAN_ARRAY, BOOLEAN, LONG]).replace(
         "\n}\n",
         "\n  @Test\n  void should_accept_Integer() {\n    int parsed = Integer.parseInt(\"42\");\n    then(parsed).isEqualTo(42);\n  }\n\n}\n",
     );
     check(
-        text,
-        &assert_one_deleted(integer, "was deleted with 1 test"),
+        &[(integer.clone(), text)],
+        wide_text,
+        &assert_one_deleted(&integer, "was deleted with 1 test"),
     );
 }
 
