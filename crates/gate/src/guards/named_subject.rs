@@ -16,6 +16,10 @@ const FRAME: &[&str] = &[
     "test", "tests", "spec", "specs", "it", "should", "with", "and", "the", "for", "of",
 ];
 
+/// How well a candidate fits: subject words in its name, other name words (fewer first),
+/// words shared.
+type Rank = (usize, std::cmp::Reverse<usize>, usize);
+
 /// A new test of another file of the change that may carry a removed one.
 pub struct Candidate<'a> {
     /// The path of its file.
@@ -66,7 +70,7 @@ pub fn carrier_by_subject(t: &Declared, old_path: &str, list: &[Candidate]) -> O
     if subject.is_empty() {
         return None;
     }
-    let mut best: Option<((usize, std::cmp::Reverse<usize>, usize), usize)> = None;
+    let mut best: Option<(Rank, usize)> = None;
     for (k, c) in list.iter().enumerate() {
         // What the new file is named for is no subject of its own tests' names.
         let left: HashSet<&String> = {
