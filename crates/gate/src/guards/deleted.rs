@@ -49,6 +49,7 @@ use super::hidden::{
 use super::languages::Lang;
 use super::merged;
 use super::moved_along;
+use super::named_subject;
 use super::parametrised::parameterised_away;
 use super::rust_tests::TestMacros;
 use super::test_moves::{
@@ -843,7 +844,82 @@ fn moved_out(
     folds(deltas, tests, macros, &mut gains, drops, &mut out);
     twins(deltas, tests, macros, drops, &mut out);
     moved_with_subject(deltas, macros, &mut gains, &runners, drops, &mut out);
+    by_subject(deltas, &mut gains, &runners, drops, &mut out);
     out
+}
+
+/// Last, a test left of a file named for one subject that a new test of another file,
+/// named for that subject, holds by what tied it to it (see [`super::named_subject`]).
+/// Each such test takes one of its file's room, as a move does.
+fn by_subject(
+    deltas: &[&FileDelta],
+    gains: &mut [Gain],
+    runners: &[usize],
+    drops: &[Drop],
+    accounted: &mut [Accounted],
+) {
+    let mut unique: Option<Vec<BTreeSet<String>>> = None;
+    let mut taken: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+        let mut room = drop.lost.map_or(0, |l| acc.owed(l));
+        if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
+            continue;
+        }
+        let slots: Vec<(usize, usize)> = gains
+            .iter()
+            .enumerate()
+            .flat_map(|(k, g)| (0..g.tests.len()).map(move |i| (k, i)))
+            .collect();
+        let unique = unique.get_or_insert_with(|| {
+            let all: Vec<(&str, &Declared)> = slots
+                .iter()
+                .map(|&(k, i)| (deltas[gains[k].at].path.as_str(), &gains[k].tests[i]))
+                .collect();
+            named_subject::unique_words(&all)
+        });
+        // Only a file the change took away is one whose subject went to a wider file: a
+        // kept file still holds its subject, and a test it lost went nowhere by its name.
+        let d = deltas[drop.at];
+        let old_path = match &d.kind {
+            DeltaKind::Renamed { from } => from.as_str(),
+            DeltaKind::Deleted => d.path.as_str(),
+            _ => continue,
+        };
+        for t in std::mem::take(&mut acc.left) {
+            let open: Vec<usize> = (0..slots.len())
+                .filter(|&n| {
+                    let (k, _) = slots[n];
+                    room > 0
+                        && gains[k].at != drop.at
+                        && gains[k].room > 0
+                        && !runners.contains(&k)
+                        && !taken.contains(&slots[n])
+                })
+                .collect();
+            let list: Vec<named_subject::Candidate> = open
+                .iter()
+                .map(|&n| {
+                    let (k, i) = slots[n];
+                    named_subject::Candidate {
+                        path: deltas[gains[k].at].path.as_str(),
+                        test: &gains[k].tests[i],
+                        unique: unique[n].clone(),
+                    }
+                })
+                .collect();
+            match named_subject::carrier_by_subject(&t, old_path, &list) {
+                Some(h) => {
+                    let (k, i) = slots[open[h]];
+                    acc.carried
+                        .push((gains[k].at, folded::shown(&gains[k].tests[i])));
+                    taken.insert((k, i));
+                    gains[k].room -= 1;
+                    room -= 1;
+                }
+                None => acc.left.push(t),
+            }
+        }
+    }
 }
 
 /// Last, a test left that moved to another file with its subject and was rewritten there

@@ -56,6 +56,7 @@ mod miri_gates;
 mod module_skips;
 mod module_wide;
 mod moved_along;
+mod named_subject;
 mod named_tests;
 mod new_parameter;
 mod not_lowered;
