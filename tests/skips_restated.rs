@@ -3,9 +3,8 @@
 //! wrapped `parametrize` list joined onto one line with its `marks=` kept, and assumption
 //! calls in a test class of the assumption API itself. Lookalikes that still fire: another
 //! reason, a reach that grew, a `marks=` new in a list, an assumption in any other class.
-//! And Go's `testing.Short()`: `t.Skip()` under it is a skip; in place of a silent `return`
-//! under the same condition it is the early exit said out loud. Real repositories, the
-//! real binary, both ways.
+//! And Go's `testing.Short()`: `t.Skip()` under it is a skip. Real repositories, the real
+//! binary, both ways.
 
 mod gitrepo;
 
@@ -25,21 +24,9 @@ def test_fragmentation():
     assert FastProtocol
 
 
-@pytest.mark.parametrize(
-    \"protocol_cls, close_header\",
-    [
-        pytest.param(
-            FastProtocol,
-            b\"connection: close\",
-            marks=pytest.mark.skipif(
-                FastProtocol is None, reason=\"fastlib is not installed\"
-            ),
-        ),
-        (object, b\"Connection: close\"),
-    ],
-)
-def test_close_connection(protocol_cls, close_header):
-    assert close_header
+@pytest.mark.skipif(FastProtocol is None, reason=\"fastlib is not installed\")
+def test_huge_headers_pass():
+    assert FastProtocol
 ";
 
 fn http_new(reason: &str, extra_test: bool) -> String {
@@ -59,17 +46,9 @@ def test_fragmentation():
     assert FastProtocol
 
 
-@pytest.mark.parametrize(
-    \"protocol_cls, close_header\",
-    [
-        pytest.param(
-            FastProtocol, b\"connection: close\", marks=skip_if_no_fastlib
-        ),
-        (object, b\"Connection: close\"),
-    ],
-)
-def test_close_connection(protocol_cls, close_header):
-    assert close_header
+@skip_if_no_fastlib
+def test_huge_headers_pass():
+    assert FastProtocol
 "
     );
     if extra_test {
@@ -251,8 +230,9 @@ fn with_runner(old: &str) -> String {
 
   @Test
   void should_run_test_when_assumption_for_sql_exception_passes() {
-    thenCode(() -> assumeThat(new SQLException()).isInstanceOf(SQLException.class)).doesNotThrowAnyException();
-    expectAssumptionNotMetException(() -> assumeThat(new SQLException()).isInstanceOf(NullPointerException.class));
+    SQLException actual = new SQLException();
+    assumeThat(actual).isInstanceOf(SQLException.class);
+    assumeThat(actual).isNotNull();
   }
 }
 ",
@@ -269,9 +249,11 @@ fn assumptions_in_a_test_of_the_assumption_api_are_what_it_tests() {
     );
 }
 
+const SQL_TEST: &str = "src/test/java/org/example/api/SqlExceptionTest.java";
+
 #[test]
 fn an_assumption_in_any_other_test_class_is_a_skip() {
-    let path = "src/test/java/org/example/api/SqlExceptionTest.java";
+    let path = SQL_TEST;
     let old = ASSUMPTIONS_OLD.replace(
         "Assumptions_assumeThat_with_various_types_Test",
         "SqlExceptionTest",
@@ -280,7 +262,7 @@ fn an_assumption_in_any_other_test_class_is_a_skip() {
     both_ways(
         &[(path, &old)],
         &writing(&[(path, &new)]),
-        &skips_at(&[(path, 16), (path, 17)]),
+        &skips_at(&[(SQL_TEST, 17), (SQL_TEST, 18)]),
     );
 }
 
@@ -297,16 +279,6 @@ func TestCompaction(t *testing.T) {
 \tcompact(t)
 }
 ";
-
-#[test]
-fn a_short_mode_return_said_out_loud_is_no_new_skip() {
-    let new = STORE_OLD.replace("\t\treturn\n", "\t\tt.Skip(\"slow: compacts a large store\")\n");
-    both_ways(
-        &[GO_MOD, (STORE, STORE_OLD)],
-        &writing(&[(STORE, &new)]),
-        &no_new_skips,
-    );
-}
 
 #[test]
 fn a_short_mode_skip_on_a_test_that_always_ran_is_a_skip() {
@@ -433,14 +405,11 @@ fn a_disabled_test_moved_under_a_new_name_is_the_same_skip() {
 }
 
 #[test]
-fn a_disabled_test_with_another_body_is_a_new_skip() {
-    let new = list_new("assertThat(infiniteStream).endsWith(\"\", \"\");");
+fn a_copy_of_a_disabled_test_that_stays_is_a_new_skip() {
+    let new = list_new("assertThat(infiniteStream).startsWith(\"\", \"\");");
     both_ways(
         &[(STREAM, STREAM_OLD)],
-        &|r| {
-            r.remove(STREAM);
-            r.write(LIST, &new);
-        },
+        &writing(&[(LIST, &new)]),
         &skips_at(&[(LIST, 9)]),
     );
 }

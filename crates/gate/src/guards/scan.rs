@@ -458,7 +458,7 @@ pub fn scan<'a>(
                 };
                 if view.code.trim_start().starts_with(attribute) {
                     anchor = declaration(&line.text, all, line.number as usize);
-                } else if lang == Lang::Python && applies_alias(view, f.mark_aliases) {
+                } else if lang == Lang::Python && applies_alias(&view, f.mark_aliases) {
                     // A mark applied by name in a wrapped decorator list goes with the test
                     // under the decorator (see [`python_decorated`]); a mark written out
                     // there keeps its text, by which it pairs wherever it went.
