@@ -114,11 +114,7 @@ def test_accept_connection():
 
 #[test]
 fn a_module_mark_rewritten_into_the_import_branch_is_the_same_skip() {
-    both_ways(
-        &[(WS, WS_OLD)],
-        &writing(&[(WS, WS_NEW)]),
-        &no_new_skips,
-    );
+    both_ways(&[(WS, WS_OLD)], &writing(&[(WS, WS_NEW)]), &no_new_skips);
 }
 
 #[test]
@@ -283,7 +279,10 @@ func TestCompaction(t *testing.T) {
 #[test]
 fn a_short_mode_skip_on_a_test_that_always_ran_is_a_skip() {
     let old = STORE_OLD.replace("\tif testing.Short() {\n\t\treturn\n\t}\n", "");
-    let new = STORE_OLD.replace("\t\treturn\n", "\t\tt.Skip(\"slow: compacts a large store\")\n");
+    let new = STORE_OLD.replace(
+        "\t\treturn\n",
+        "\t\tt.Skip(\"slow: compacts a large store\")\n",
+    );
     both_ways(
         &[GO_MOD, (STORE, &old)],
         &writing(&[(STORE, &new)]),
@@ -343,7 +342,8 @@ class TestBaseReload:
     );
 }
 
-const STREAM: &str = "src/test/java/org/example/api/Assertions_assertThat_with_Stream_startsWith_Test.java";
+const STREAM: &str =
+    "src/test/java/org/example/api/Assertions_assertThat_with_Stream_startsWith_Test.java";
 const STREAM_OLD: &str = "package org.example.api;
 
 import org.junit.jupiter.api.Disabled;

@@ -58,8 +58,17 @@ mod tests {
 
     #[test]
     fn other_classes_and_other_skips_are_skips() {
-        assert!(!under_test("assumeTrue(", "src/test/java/org/x/LinuxOnlyTest.java"));
-        assert!(!under_test("assumeTrue(", "src/test/java/org/x/MeasurementTest.java"));
-        assert!(!under_test("@Disabled", "src/test/java/org/x/AssumptionTest.java"));
+        assert!(!under_test(
+            "assumeTrue(",
+            "src/test/java/org/x/LinuxOnlyTest.java"
+        ));
+        assert!(!under_test(
+            "assumeTrue(",
+            "src/test/java/org/x/MeasurementTest.java"
+        ));
+        assert!(!under_test(
+            "@Disabled",
+            "src/test/java/org/x/AssumptionTest.java"
+        ));
     }
 }

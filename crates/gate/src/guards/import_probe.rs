@@ -271,13 +271,12 @@ fn uses(lines: &[&str], name: &str) -> usize {
         .iter()
         .filter(|l| {
             let t = l.trim_start();
-            let binds = t
-                .strip_prefix(name)
-                .is_some_and(|r| r.trim_start().starts_with('=') && !r.trim_start().starts_with("=="));
+            let binds = t.strip_prefix(name).is_some_and(|r| {
+                r.trim_start().starts_with('=') && !r.trim_start().starts_with("==")
+            });
             !binds
-                && l.match_indices(name).any(|(i, _)| {
-                    !l[..i].ends_with(word) && !l[i + name.len()..].starts_with(word)
-                })
+                && l.match_indices(name)
+                    .any(|(i, _)| !l[..i].ends_with(word) && !l[i + name.len()..].starts_with(word))
         })
         .count()
 }
