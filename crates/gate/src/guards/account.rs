@@ -92,9 +92,17 @@ fn shared_words(old: &Mark, new: &Mark) -> usize {
 }
 
 /// A declaration as far as its body: `void f() {}` written on one line and `void f() {`
-/// opening a body over several declare the same test.
+/// opening a body over several declare the same test. A function declared with `def` is
+/// its name: parameters given type hints, or wrapped over lines, declare the same test.
 fn declared(anchor: &str) -> &str {
-    anchor.split('{').next().unwrap_or(anchor).trim_end()
+    let head = anchor.split('{').next().unwrap_or(anchor).trim_end();
+    let t = head.trim_start();
+    if t.starts_with("def ") || t.starts_with("async def ") {
+        if let Some(i) = head.find('(') {
+            return head[..i].trim_end();
+        }
+    }
+    head
 }
 
 /// How many words the code under two markers shares (see [`Mark::next`]).
@@ -1572,6 +1580,24 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
             }
             _ => false,
         };
+        // A skipped test moved under a new name (see [`super::moved_renamed`]).
+        let renamed_move =
+            m.anchor.is_some() && super::moved_renamed::moved_under_new_name(m, visible);
+        // An assumption in a test of the assumption API (see [`super::assumption_tests`]).
+        let subject = super::assumption_tests::under_test(&m.label, &d.path);
+        // A pytest skip for a missing module rewritten into the import's `except` branch
+        // (see [`super::import_probe`]).
+        let probe = Lang::from_path(&d.path) == Some(Lang::Python)
+            && match (d.new_text.as_deref(), d.old_text.as_deref()) {
+                (Some(new), Some(old)) => super::import_probe::restates_removed(
+                    &m.label,
+                    m.line,
+                    new,
+                    old,
+                    &d.removed_lines,
+                ),
+                _ => false,
+            };
         // An ignored Rust test its own file runs in a child process (see [`super::self_run`]).
         let entry = m.label == "#[ignore]"
             && Lang::from_path(&d.path) == Some(Lang::Rust)
@@ -1589,6 +1615,9 @@ fn not_lowered_skips(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Ver
             || sketch
             || from_setup
             || entry
+            || probe
+            || subject
+            || renamed_move
         {
             *v = Verdict::NotLowered;
         }

@@ -417,12 +417,14 @@ pub fn for_change(
     (new_side, old_side)
 }
 
-/// The uses of `aliases` on one line of a Python test file, each as its mark's label.
+/// The uses of `aliases` on one line of a Python test file, each as its mark's label:
+/// `marks=` inside a decorator written on one line counts too, anchored to the test under
+/// it as the same list wrapped over lines is (see [`super::scan::python_decorated`]).
 pub fn uses(cx: &LineCtx, aliases: &[Alias], out: &mut Vec<String>) {
     if aliases.is_empty() || cx.lang != Lang::Python || !cx.is_test {
         return;
     }
-    for name in applied(cx) {
+    for name in applied_anywhere(cx) {
         if let Some(a) = aliases.iter().find(|a| a.name == name) {
             out.push(a.label.clone());
         }
@@ -449,21 +451,14 @@ fn dotted_at(cx: &LineCtx, at: usize) -> Option<(String, usize)> {
 }
 
 /// The names a line applies as marks: `@name` alone on the line, `marks=name` or a name in
-/// a `marks=[..]` / `(..)` list, `pytestmark = name` or a name in its list. A name may be
-/// a module's attribute (`@h.needs_win`).
-pub fn applied(cx: &LineCtx) -> Vec<String> {
-    applied_on(cx, false)
-}
-
-/// [`applied`], and also `marks=` inside a decorator written on one line
-/// (`@pytest.mark.parametrize("x", [1, pytest.param(2, marks=name)])`): for counting the
-/// tests a name is put on. Such a use is not yet reported as a skip of its own: its
-/// rewrite from a wrapped list, whose lines name no test, would not pair with it.
+/// a `marks=[..]` / `(..)` list (also inside a decorator written on one line,
+/// `@pytest.mark.parametrize("x", [1, pytest.param(2, marks=name)])`), `pytestmark = name`
+/// or a name in its list. A name may be a module's attribute (`@h.needs_win`).
 pub fn applied_anywhere(cx: &LineCtx) -> Vec<String> {
-    applied_on(cx, true)
+    applied_on(cx)
 }
 
-fn applied_on(cx: &LineCtx, one_line_decorators: bool) -> Vec<String> {
+fn applied_on(cx: &LineCtx) -> Vec<String> {
     let mut out = Vec::new();
     if cx.punct(0, '@') {
         if let Some((n, end)) = dotted_at(cx, 1) {
@@ -471,9 +466,6 @@ fn applied_on(cx: &LineCtx, one_line_decorators: bool) -> Vec<String> {
                 out.push(n);
                 return out;
             }
-        }
-        if !one_line_decorators {
-            return out;
         }
     }
     for i in 0..cx.toks.len() {
@@ -578,7 +570,7 @@ pub fn listed(text: &str) -> Vec<Vec<String>> {
     out
 }
 
-/// The names a Python file applies as marks anywhere (see [`applied`]): only an import
+/// The names a Python file applies as marks anywhere (see [`applied_anywhere`]): only an import
 /// of one of these can bring an alias the file uses.
 pub fn applied_in(text: &str) -> Vec<String> {
     if !(text.contains('@') || text.contains("marks") || text.contains("pytestmark")) {
@@ -590,7 +582,7 @@ pub fn applied_in(text: &str) -> Vec<String> {
             continue;
         }
         let cx = LineCtx::new(Lang::Python, &view, true);
-        for n in applied(&cx) {
+        for n in applied_anywhere(&cx) {
             if !out.contains(&n) {
                 out.push(n);
             }

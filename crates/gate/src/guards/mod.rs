@@ -4,6 +4,7 @@
 
 mod account;
 mod alias_reach;
+mod assumption_tests;
 mod carried;
 mod catch_all_codes;
 mod cfg_ignore;
@@ -37,6 +38,7 @@ mod grown_condition;
 mod harness;
 mod heredoc;
 mod hidden;
+mod import_probe;
 mod inline_annotations;
 mod into_body;
 mod js_announced_exit;
@@ -56,6 +58,7 @@ mod miri_gates;
 mod module_skips;
 mod module_wide;
 mod moved_along;
+mod moved_renamed;
 mod named_subject;
 mod named_tests;
 mod new_parameter;

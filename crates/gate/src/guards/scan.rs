@@ -468,8 +468,19 @@ pub fn scan<'a>(
                 let all = all_lines.get_or_insert_with(|| {
                     f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
                 });
-                if view.code.trim_start().starts_with(['@', '#', '[']) {
+                // In Python a line opening with `[` is a list (the values of a wrapped
+                // `parametrize`), not an attribute over a declaration.
+                let attribute = match lang {
+                    Lang::Python => &['@'][..],
+                    _ => &['@', '#', '['][..],
+                };
+                if view.code.trim_start().starts_with(attribute) {
                     anchor = declaration(&line.text, all, line.number as usize);
+                } else if lang == Lang::Python && applies_alias(&view, f.mark_aliases) {
+                    // A mark applied by name in a wrapped decorator list goes with the test
+                    // under the decorator (see [`python_decorated`]); a mark written out
+                    // there keeps its text, by which it pairs wherever it went.
+                    anchor = python_decorated(all, line.number as usize);
                 }
                 let annotation_only = matches!(lang, Lang::Java | Lang::Kotlin)
                     && found
@@ -548,6 +559,53 @@ pub(super) fn declaration<'a>(own: &'a str, all: &[&'a str], number: usize) -> O
     }
     // Arguments that never close: the line stands for itself, as it is.
     open.map(|_| own.trim())
+}
+
+/// The declaration under the Python decorator whose brackets are still open at line
+/// `number` (1-based): a line of a `@pytest.mark.parametrize(` list wrapped over lines
+/// (`pytest.param(X, marks=m),`) belongs to the test the decorator is on, as the same
+/// list written on the decorator's own line does.
+pub(super) fn python_decorated<'a>(all: &[&'a str], number: usize) -> Option<&'a str> {
+    let at = number.checked_sub(1).filter(|&a| a < all.len())?;
+    let from = at.saturating_sub(ANNOTATION_LINES);
+    let decorator = (from..at)
+        .rev()
+        .find(|&i| all[i].trim_start().starts_with('@'))?;
+    let depth = all[decorator..at]
+        .iter()
+        .fold(0usize, |depth, l| open_after(l, depth));
+    if depth == 0 {
+        return None;
+    }
+    declaration(all[decorator], all, decorator + 1)
+}
+
+/// Whether a Python line applies one of `aliases` by name (`marks=skip_non_linux`).
+fn applies_alias(view: &LineView, aliases: &[super::mark_aliases::Alias]) -> bool {
+    !aliases.is_empty()
+        && super::mark_aliases::applied_anywhere(&LineCtx::new(Lang::Python, view, true))
+            .iter()
+            .any(|n| aliases.iter().any(|a| &a.name == n))
+}
+
+/// The brackets of any kind left open after `line`, `depth` of them open before it
+/// (quotes followed, a `#` comment ignored).
+fn open_after(line: &str, mut depth: usize) -> usize {
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '#' => break,
+                '"' | '\'' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    depth
 }
 
 /// How far an annotation's arguments are followed over the lines after it.
