@@ -424,6 +424,11 @@ pub fn scan<'a>(
                 let number = line.number as usize;
                 if debug::under_debug_gate(all, number) {
                     found.clear();
+                } else if found
+                    .iter()
+                    .all(|label| debug::gated_in_line(&view.code, label))
+                {
+                    found.clear();
                 } else if debug::in_catch_of_throwable(all, number) {
                     found.retain(|label| label != "printStackTrace()");
                 }
