@@ -422,11 +422,10 @@ pub fn scan<'a>(
                     f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
                 });
                 let number = line.number as usize;
-                if debug::under_debug_gate(all, number) {
-                    found.clear();
-                } else if found
-                    .iter()
-                    .all(|label| debug::gated_in_line(&view.code, label))
+                if debug::under_debug_gate(all, number)
+                    || found
+                        .iter()
+                        .all(|label| debug::gated_in_line(&view.code, label))
                 {
                     found.clear();
                 } else if debug::in_catch_of_throwable(all, number) {
