@@ -11,6 +11,7 @@
 //! parse, anything at all (every entry would look new).
 
 use super::clippy_groups;
+use super::config_baseline;
 use super::config_gradle;
 use super::config_ignores;
 use super::config_json;
@@ -40,6 +41,9 @@ pub struct Entry {
     /// The line that opens the block it belongs to (a RuboCop cop's name), where it is
     /// reported when the block is new: every entry of the block new and that line added.
     pub group: Option<u32>,
+    /// Reported at its first line whenever any of its lines was added: a baseline entry is
+    /// one issue, named by its message, whichever of its lines (a raised `count`) changed.
+    pub anchored: bool,
 }
 
 impl Entry {
@@ -51,7 +55,14 @@ impl Entry {
             scope: scope.strip_prefix("./").unwrap_or(scope).into(),
             lines,
             group: None,
+            anchored: false,
         }
+    }
+
+    /// The same entry, reported at its first line (see [`Entry::anchored`]).
+    pub fn anchored(mut self) -> Entry {
+        self.anchored = true;
+        self
     }
 
     /// The same entry inside the block opened at line `group`.
@@ -141,6 +152,10 @@ enum ConfigKind {
     /// A Gradle build script: ktlint rules `disabled` in an `editorConfigOverride` map,
     /// animal-sniffer `ignore(..)`s, javac `-Xlint:-name` (see [`config_gradle`]).
     Gradle,
+    /// A Psalm baseline: each issue occurrence it lists (see [`config_baseline`]).
+    PsalmBaseline,
+    /// A PHPStan `.neon` file: its `ignoreErrors` (see [`config_baseline`]).
+    Phpstan,
 }
 
 fn kind_of(path: &str) -> Option<ConfigKind> {
@@ -160,6 +175,8 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         _ if config_text::is_spotbugs_filter(name) => ConfigKind::SpotBugs,
         ".editorconfig" => ConfigKind::EditorConfig,
         _ if config_ktlint::is_ktlint_config(name) => ConfigKind::Gradle,
+        _ if config_baseline::is_psalm_baseline(name) => ConfigKind::PsalmBaseline,
+        _ if config_baseline::is_phpstan_config(name) => ConfigKind::Phpstan,
         _ => return None,
     })
 }
@@ -185,6 +202,8 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
             all.extend(config_gradle::javac_lints_off(text));
             Some(all)
         }
+        ConfigKind::PsalmBaseline => Some(config_baseline::psalm_entries(text)),
+        ConfigKind::Phpstan => Some(config_baseline::phpstan_entries(text)),
     }
 }
 
@@ -263,8 +282,9 @@ fn read(d: &FileDelta) -> Option<Read> {
     let new = new_kind
         .zip(d.new_text.as_deref())
         .and_then(|(k, t)| entries(k, t));
-    // A RuboCop, golangci-lint, SpotBugs or knip file the change adds sets the linter up:
-    // what it leaves out was never checked here (as a first flake8 section, below).
+    // A RuboCop, golangci-lint, SpotBugs, knip or PHPStan file or Psalm baseline the change
+    // adds sets the linter up: what it leaves out was never checked here (as a first
+    // flake8 section, below), and a first baseline records the issues the code had.
     let set_up = matches!(d.kind, DeltaKind::Added)
         && matches!(
             new_kind,
@@ -273,6 +293,8 @@ fn read(d: &FileDelta) -> Option<Read> {
                     | ConfigKind::Golangci
                     | ConfigKind::SpotBugs
                     | ConfigKind::Knip
+                    | ConfigKind::PsalmBaseline
+                    | ConfigKind::Phpstan
             )
         );
     let reported = if set_up {
@@ -461,6 +483,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             }
             if let Some(new) = r.new.as_deref() {
                 rename_cops(&mut r.old, new);
+                config_baseline::rename_psalm_issues(&mut r.old, new);
             }
             Some((*d, r))
         })
@@ -533,6 +556,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             let Some(&line) = e.lines.iter().find(|l| added.contains(l)) else {
                 continue;
             };
+            let line = if e.anchored { e.lines[0] } else { line };
             *left -= 1;
             if !e.scope.is_empty() && narrowed.contains(&(everywhere(&e.what), e.rule.as_str())) {
                 continue;

@@ -18,19 +18,19 @@ pub fn is_golangci_config(name: &str) -> bool {
 
 /// One meaningful line of a YAML file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct YLine {
-    number: u32,
+pub(super) struct YLine {
+    pub(super) number: u32,
     /// Column of the first character (of the `-` for a list item).
-    indent: usize,
+    pub(super) indent: usize,
     /// A list item (`- x`, `- key: x`).
-    item: bool,
+    pub(super) item: bool,
     /// The key of a `key: value` line (after the `- ` of an item).
-    key: Option<String>,
+    pub(super) key: Option<String>,
     /// The value, unquoted, comment removed.
-    value: String,
+    pub(super) value: String,
 }
 
-fn ylines(text: &str) -> Vec<YLine> {
+pub(super) fn ylines(text: &str) -> Vec<YLine> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let body = strip_comment(raw);

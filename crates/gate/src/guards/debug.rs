@@ -142,6 +142,28 @@ fn enclosing_openers<'a>(lines: &'a [&'a str], number: usize) -> impl Iterator<I
     })
 }
 
+/// Whether the statement holding `label` (a print found on the line whose code is `code`)
+/// is guarded on the same line by a condition that names debugging: `if (debug)
+/// console.log(..)`, `this.settings.debug && console.log(..)`, as a library's opt-in debug
+/// mode is written (minified code holds many statements on a line: only the one the print
+/// belongs to counts). A print after `&&` with no such word, or a debug word in another
+/// statement of the line, is no gate.
+pub fn gated_in_line(code: &str, label: &str) -> bool {
+    let Some(at) = code.find(label) else {
+        return false;
+    };
+    let before = code[..at].trim_end();
+    let before = before.strip_suffix('{').unwrap_or(before).trim_end();
+    let start = before.rfind([';', '{', '}']).map_or(0, |i| i + 1);
+    let statement = before[start..].trim();
+    let names_debug = statement
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w.to_ascii_lowercase().contains("debug"));
+    let conditional =
+        statement.ends_with("&&") || (statement.starts_with("if") && statement.ends_with(')'));
+    names_debug && conditional
+}
+
 fn gates_on_debug(opener: &str) -> bool {
     let words: Vec<&str> = opener
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -409,7 +431,7 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
                 return None;
             }
         }
-        Lang::Shell | Lang::Data => return None,
+        Lang::Shell | Lang::Data | Lang::Jsonc => return None,
     };
     Some(label)
 }
@@ -511,6 +533,26 @@ mod tests {
         let js = "function render() {\n  const debugged = 1;\n  console.log(debugged);\n}\n";
         let lines: Vec<&str> = js.split('\n').collect();
         assert!(!under_debug_gate(&lines, 3));
+    }
+
+    #[test]
+    fn a_print_guarded_on_its_line_by_a_debug_condition_is_gated() {
+        let label = "console.log";
+        assert!(gated_in_line(
+            "this.settings.debug && window.console && console.log(\"x\", e);",
+            label
+        ));
+        assert!(gated_in_line("  if (opts.debug) console.log(x);", label));
+        assert!(gated_in_line("if (isDebug()) { console.log(x) }", label));
+        assert!(gated_in_line(
+            "try{a()}catch(j){this.settings.debug&&window.console&&console.log(\"e\",j);throw j}",
+            label
+        ));
+        // No debug word in the print's own condition.
+        assert!(!gated_in_line("ready && console.log(x);", label));
+        assert!(!gated_in_line("debug = 1; console.log(x);", label));
+        assert!(!gated_in_line("console.log(debug);", label));
+        assert!(!gated_in_line("log(debugInfo); console.log(x);", label));
     }
 
     #[test]

@@ -67,7 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 fn had_tests(path: &str, old: Option<TestCounts>, tests: &TestPaths) -> bool {
     match old {
         Some(c) => c.tests > 0,
-        None => tests.is_test(path) && Lang::from_path(path).is_some_and(|l| l != Lang::Data),
+        None => tests.is_test(path) && Lang::from_path(path).is_some_and(|l| !l.is_data()),
     }
 }
 

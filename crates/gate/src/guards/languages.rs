@@ -23,6 +23,9 @@ pub enum Lang {
     /// line markers (a `# noqa` there is data); suppressions written in configuration are
     /// read by its parsers (`config_lint`).
     Data,
+    /// JSON that holds comments (`tsconfig.json`, `.vscode/settings.json`, `*.jsonc`):
+    /// configuration like [`Lang::Data`], its notes in `//` and `/* */` comments.
+    Jsonc,
 }
 
 /// A string literal form: what opens it, what closes it, whether a backslash escapes the
@@ -104,6 +107,9 @@ impl Lang {
     /// (documentation, data, unknown code), which no marker guard inspects.
     pub fn from_path(path: &str) -> Option<Lang> {
         let name = path.rsplit('/').next().unwrap_or(path);
+        if is_jsonc(path, name) {
+            return Some(Lang::Jsonc);
+        }
         let (_, ext) = name.rsplit_once('.')?;
         let lang = match ext.to_ascii_lowercase().as_str() {
             "js" | "jsx" | "mjs" | "cjs" | "ts" | "tsx" | "mts" | "cts" => Lang::Js,
@@ -305,7 +311,20 @@ impl Lang {
                     }
                 }
             }
+            Lang::Jsonc => {
+                const {
+                    Syntax {
+                        quotes: &[q("\"", "\"", true, false), q("'", "'", true, false)],
+                        ..BASE
+                    }
+                }
+            }
         }
+    }
+
+    /// Configuration, not code: only unfinished-work notes are read in it.
+    pub fn is_data(self) -> bool {
+        matches!(self, Lang::Data | Lang::Jsonc)
     }
 
     /// Whether `a->b` and `a::b` join names into one member chain, as `a.b` does.
@@ -314,9 +333,40 @@ impl Lang {
     }
 }
 
+/// JSON files whose tools read comments in them: TypeScript's and jsconfig projects,
+/// ESLint's and Oxlint's JSON configuration, VS Code and dev-container settings, and
+/// `.jsonc` / `.json5` files. Plain `.json` (package.json, data) allows none.
+fn is_jsonc(path: &str, name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let Some(stem) = lower.strip_suffix(".json") else {
+        return lower.ends_with(".jsonc") || lower.ends_with(".json5");
+    };
+    stem.starts_with("tsconfig")
+        || stem.starts_with("jsconfig")
+        || matches!(
+            stem,
+            ".eslintrc" | ".oxlintrc" | "devcontainer" | ".devcontainer"
+        )
+        || path.starts_with(".vscode/")
+        || path.contains("/.vscode/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_with_comments_is_told_from_plain_json() {
+        assert_eq!(Lang::from_path("tsconfig.json"), Some(Lang::Jsonc));
+        assert_eq!(
+            Lang::from_path("test/tsconfig.build.json"),
+            Some(Lang::Jsonc)
+        );
+        assert_eq!(Lang::from_path(".vscode/settings.json"), Some(Lang::Jsonc));
+        assert_eq!(Lang::from_path("a/b.jsonc"), Some(Lang::Jsonc));
+        assert_eq!(Lang::from_path("package.json"), None);
+        assert_eq!(Lang::from_path("fixtures/tsconfig-data/x.json"), None);
+    }
 
     #[test]
     fn extensions_map_to_languages() {

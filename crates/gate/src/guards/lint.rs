@@ -85,7 +85,7 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
             ("LCOV_EXCL", false),
         ],
         Lang::Shell => &[("shellcheck disable", false)],
-        Lang::Rust | Lang::Data => &[],
+        Lang::Rust | Lang::Data | Lang::Jsonc => &[],
     }
 }
 
@@ -343,7 +343,13 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
     }
     if cx.lang == Lang::CSharp {
         let attr = cx.chains.iter().any(|ch| {
-            ["SuppressMessage", "SuppressMessageAttribute"].contains(&ch.last())
+            [
+                "SuppressMessage",
+                "SuppressMessageAttribute",
+                "UnconditionalSuppressMessage",
+                "UnconditionalSuppressMessageAttribute",
+            ]
+            .contains(&ch.last())
                 && matches!(ch.before(&cx.toks), Some(Tok::Punct('[' | ',')))
         });
         if attr {
@@ -728,6 +734,10 @@ mod tests {
         assert!(hits(Lang::Php, "     * @psalm-suppress MixedAssignment"));
         assert!(hits(Lang::CSharp, "#pragma warning disable CS0168"));
         assert!(hits(Lang::CSharp, "[SuppressMessage(\"x\", \"y\")]"));
+        assert!(hits(
+            Lang::CSharp,
+            "    [UnconditionalSuppressMessage(\"Trimming\", \"IL2057\")]"
+        ));
         assert!(hits(Lang::C, "int x; // NOLINT(bugprone-foo)"));
         assert!(hits(Lang::C, "#pragma GCC diagnostic ignored \"-Wunused\""));
         assert!(hits(Lang::Shell, "# shellcheck disable=SC2086"));

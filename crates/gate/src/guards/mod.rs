@@ -10,6 +10,7 @@ mod catch_all_codes;
 mod cfg_ignore;
 mod clippy_groups;
 mod commented_tests;
+mod config_baseline;
 mod config_gradle;
 mod config_ignores;
 mod config_json;

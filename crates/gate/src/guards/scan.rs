@@ -434,7 +434,11 @@ pub fn scan<'a>(
                     f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
                 });
                 let number = line.number as usize;
-                if debug::under_debug_gate(all, number) {
+                if debug::under_debug_gate(all, number)
+                    || found
+                        .iter()
+                        .all(|label| debug::gated_in_line(&view.code, label))
+                {
                     found.clear();
                 } else if debug::in_catch_of_throwable(all, number) {
                     found.retain(|label| label != "printStackTrace()");

@@ -44,7 +44,7 @@ impl Remains {
             if !tests.is_test(old_path) {
                 code_lost.extend(d.removed_lines.iter().map(|l| normalise(&l.text)));
             }
-            let source = Lang::from_path(&d.path).is_some_and(|l| l != Lang::Data);
+            let source = Lang::from_path(&d.path).is_some_and(|l| !l.is_data());
             if source && !tests.is_test(&d.path) {
                 if let Some(text) = d.new_text.as_deref() {
                     code_now.extend(text.lines().map(normalise));
