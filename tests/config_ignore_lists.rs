@@ -8,18 +8,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-
-fn disabled_lint(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
-    move |_, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-    }
-}
+use gitrepo::{both_ways, lint_lines, writing};
 
 fn knip(ignore: &[&str], deps: &[&str]) -> String {
     let quote = |items: &[&str]| -> String {
@@ -47,7 +36,7 @@ fn patterns_added_to_knips_ignore_list_are_new() {
     both_ways(
         &[(".knip.jsonc", &old)],
         &writing(&[(".knip.jsonc", &new)]),
-        &disabled_lint(vec![(".knip.jsonc", 6), (".knip.jsonc", 8)]),
+        &lint_lines(vec![(".knip.jsonc", 6), (".knip.jsonc", 8)]),
     );
 }
 
@@ -58,13 +47,13 @@ fn knips_list_resorted_shrunk_or_its_other_keys_changed_is_silent() {
     both_ways(
         &[(".knip.jsonc", &old)],
         &writing(&[(".knip.jsonc", &new)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
     let resorted = knip(&[FIXTURE_B, FIXTURE_A], &["fake"]);
     both_ways(
         &[(".knip.jsonc", &old)],
         &writing(&[(".knip.jsonc", &resorted)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -74,7 +63,7 @@ fn a_knip_configuration_the_change_adds_sets_knip_up() {
     both_ways(
         &[("index.js", "module.exports = 1;\n")],
         &writing(&[("knip.json", &new)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -93,7 +82,7 @@ fn a_pattern_added_to_the_standardx_ignore_list_is_new() {
     both_ways(
         &[("package.json", &old)],
         &writing(&[("package.json", &new)]),
-        &disabled_lint(vec![("package.json", 11)]),
+        &lint_lines(vec![("package.json", 11)]),
     );
 }
 
@@ -107,6 +96,6 @@ fn package_json_lists_that_are_no_linters_ignore_list_are_silent() {
     both_ways(
         &[("package.json", &old)],
         &writing(&[("package.json", &new)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }

@@ -9,18 +9,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-
-fn disabled_lint(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
-    move |_, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-    }
-}
+use gitrepo::{both_ways, lint_lines, writing};
 
 const RUBOCOP_OLD: &str = "AllCops:\n  TargetRubyVersion: 2.2\n\nLineLength:\n  Enabled: false\n\nMetrics/MethodLength:\n  Max: 15\n\nStyle/GlobalVars:\n  Exclude:\n    - 'bin/tool'\n";
 
@@ -34,7 +23,7 @@ fn rubocop_cops_newly_off_or_excluded_are_new() {
     both_ways(
         &[(".rubocop.yml", RUBOCOP_OLD)],
         &writing(&[(".rubocop.yml", new)]),
-        &disabled_lint(vec![
+        &lint_lines(vec![
             (".rubocop.yml", 8),
             (".rubocop.yml", 17),
             (".rubocop.yml", 19),
@@ -54,7 +43,7 @@ fn rubocop_cops_renamed_or_moved_from_the_todo_file_are_not_new() {
     both_ways(
         &[(".rubocop.yml", old), (".rubocop_todo.yml", todo)],
         &writing(&[(".rubocop.yml", new), (".rubocop_todo.yml", new_todo)]),
-        &disabled_lint(vec![(".rubocop.yml", 8), (".rubocop.yml", 10)]),
+        &lint_lines(vec![(".rubocop.yml", 8), (".rubocop.yml", 10)]),
     );
 }
 
@@ -71,7 +60,7 @@ fn a_golangci_exclusion_rule_added_is_new() {
             ("main.go", "package main\n"),
         ],
         &writing(&[(".golangci.yml", &new)]),
-        &disabled_lint(vec![(".golangci.yml", 11)]),
+        &lint_lines(vec![(".golangci.yml", 11)]),
     );
 }
 
@@ -81,7 +70,7 @@ fn golangci_rules_migrated_from_v1_to_v2_are_not_new() {
     both_ways(
         &[(".golangci.yml", v1)],
         &writing(&[(".golangci.yml", GOLANGCI_V2)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -96,14 +85,14 @@ fn a_spotbugs_exclude_match_added_is_new_and_one_reordered_is_not() {
     both_ways(
         &[("src/conf/spotbugs-exclude-filter.xml", SPOTBUGS_OLD)],
         &writing(&[("src/conf/spotbugs-exclude-filter.xml", &added)]),
-        &disabled_lint(vec![("src/conf/spotbugs-exclude-filter.xml", 11)]),
+        &lint_lines(vec![("src/conf/spotbugs-exclude-filter.xml", 11)]),
     );
     // The same match with its elements re-ordered and a comment added.
     let reordered = "<?xml version=\"1.0\"?>\n<FindBugsFilter>\n  <!-- kept -->\n  <Match>\n    <Bug pattern=\"EI_EXPOSE_REP\" />\n    <Class name=\"a.B\" />\n  </Match>\n</FindBugsFilter>\n";
     both_ways(
         &[("src/conf/spotbugs-exclude-filter.xml", SPOTBUGS_OLD)],
         &writing(&[("src/conf/spotbugs-exclude-filter.xml", reordered)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -114,7 +103,7 @@ fn biome_ignore_format_is_a_formatter_directive_and_biome_ignore_lint_is_not() {
     both_ways(
         &[("src/a.ts", old)],
         &writing(&[("src/a.ts", new)]),
-        &disabled_lint(vec![("src/a.ts", 4)]),
+        &lint_lines(vec![("src/a.ts", 4)]),
     );
 }
 
@@ -127,7 +116,7 @@ fn a_linter_disabled_everywhere_then_excluded_for_tests_only_is_narrowed() {
     both_ways(
         &[(".golangci.yaml", old)],
         &writing(&[(".golangci.yaml", new)]),
-        &disabled_lint(vec![(".golangci.yaml", 9)]),
+        &lint_lines(vec![(".golangci.yaml", 9)]),
     );
 }
 
@@ -138,7 +127,7 @@ fn a_configuration_file_added_sets_the_linter_up() {
     both_ways(
         &[("lib/a.rb", "x = 1\n")],
         &writing(&[(".rubocop.yml", first)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -181,7 +170,7 @@ fn a_ktlint_rule_disabled_in_gradle_or_editorconfig_fires() {
     both_ways(
         &[("build.gradle", GRADLE), (".editorconfig", EDITORCONFIG)],
         &writing(&[("build.gradle", &gradle), (".editorconfig", &editorconfig)]),
-        &disabled_lint(vec![(".editorconfig", 8), ("build.gradle", 7)]),
+        &lint_lines(vec![(".editorconfig", 8), ("build.gradle", 7)]),
     );
 }
 
@@ -201,7 +190,7 @@ fn a_ktlint_rule_moved_to_gradle_or_enabled_is_no_finding() {
     both_ways(
         &[("build.gradle", GRADLE), (".editorconfig", &old)],
         &writing(&[("build.gradle", &gradle), (".editorconfig", EDITORCONFIG)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
     let quiet = format!(
         "{}ktlint_standard_filename = enabled\nktlint_experimental = disabled\n",
@@ -210,6 +199,6 @@ fn a_ktlint_rule_moved_to_gradle_or_enabled_is_no_finding() {
     both_ways(
         &[(".editorconfig", &old)],
         &writing(&[(".editorconfig", &quiet)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }

@@ -7,7 +7,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
+use gitrepo::{both_ways, lint_lines, writing};
 
 const SETUP_CFG: &str = concat!(
     "[metadata]\n",
@@ -39,17 +39,6 @@ const NEW_PYPROJECT: &str = concat!(
     "warn_unreachable = true\n",
 );
 
-fn disabled_lint(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
-    move |_, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-    }
-}
-
 #[test]
 fn flake8_and_mypy_settings_moved_from_setup_cfg_are_not_new() {
     // Only the per-file ignore of a rule flake8 checked is new (line 8).
@@ -59,7 +48,7 @@ fn flake8_and_mypy_settings_moved_from_setup_cfg_are_not_new() {
             r.remove("setup.cfg");
             r.write("pyproject.toml", NEW_PYPROJECT);
         },
-        &disabled_lint(vec![("pyproject.toml", 8)]),
+        &lint_lines(vec![("pyproject.toml", 8)]),
     );
 }
 
@@ -69,7 +58,7 @@ fn without_the_ini_settings_removed_the_same_pyproject_is_new() {
     both_ways(
         &[("setup.cfg", SETUP_CFG), ("pyproject.toml", OLD_PYPROJECT)],
         &|r| r.write("pyproject.toml", NEW_PYPROJECT),
-        &disabled_lint(vec![
+        &lint_lines(vec![
             ("pyproject.toml", 5),
             ("pyproject.toml", 8),
             ("pyproject.toml", 11),
@@ -85,7 +74,7 @@ fn a_new_flake8_section_is_never_reported_itself() {
     both_ways(
         &[("setup.cfg", first)],
         &|r| r.write("setup.cfg", &with_flake8),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -140,7 +129,7 @@ fn a_file_ignored_whole_and_now_linted_with_some_rules_off_is_narrowed() {
     both_ways(
         &[(ESLINT, OLD_ESLINT)],
         &writing(&[(ESLINT, LINTED_NOW)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -151,14 +140,14 @@ fn rules_off_for_files_that_were_linted_before_are_new() {
     both_ways(
         &[(ESLINT, OLD_ESLINT)],
         &writing(&[(ESLINT, &other)]),
-        &disabled_lint(vec![(ESLINT, 18), (ESLINT, 19)]),
+        &lint_lines(vec![(ESLINT, 18), (ESLINT, 19)]),
     );
     // Or over more files than were ignored (a directory holding the freed file).
     let wider = LINTED_NOW.replace("files: ['pino.d.ts']", "files: ['pino.d.ts', 'test/**/*']");
     both_ways(
         &[(ESLINT, OLD_ESLINT)],
         &writing(&[(ESLINT, &wider)]),
-        &disabled_lint(vec![(ESLINT, 18), (ESLINT, 19)]),
+        &lint_lines(vec![(ESLINT, 18), (ESLINT, 19)]),
     );
 }
 
@@ -183,7 +172,7 @@ fn a_mypy_module_section_added_where_mypy_was_set_up_is_new() {
     both_ways(
         &[("setup.cfg", MYPY_CFG)],
         &|r| r.write("setup.cfg", &new),
-        &disabled_lint(vec![("setup.cfg", 11)]),
+        &lint_lines(vec![("setup.cfg", 11)]),
     );
 }
 
@@ -194,7 +183,7 @@ fn a_first_mypy_set_up_or_a_module_section_moved_is_not() {
     both_ways(
         &[("setup.cfg", first)],
         &|r| r.write("setup.cfg", MYPY_CFG),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
     // A module section moved from mypy.ini into setup.cfg, which configured mypy.
     let ini = "[mypy]\n\n[mypy-dotenv.*]\nignore_missing_imports = True\n";
@@ -205,6 +194,6 @@ fn a_first_mypy_set_up_or_a_module_section_moved_is_not() {
             r.remove("mypy.ini");
             r.write("setup.cfg", &moved);
         },
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }

@@ -6,7 +6,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
+use gitrepo::{both_ways, lint_lines, writing};
 
 fn package(dev_xo: &str, rules: &[&str]) -> String {
     let rules: Vec<String> = rules.iter().map(|r| format!("\t\t\t{r}")).collect();
@@ -14,17 +14,6 @@ fn package(dev_xo: &str, rules: &[&str]) -> String {
         "{{\n\t\"name\": \"demo\",\n\t\"devDependencies\": {{\n\t\t\"xo\": \"{dev_xo}\"\n\t}},\n\t\"xo\": {{\n\t\t\"rules\": {{\n{}\n\t\t}}\n\t}}\n}}\n",
         rules.join(",\n")
     )
-}
-
-fn disabled_lint(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
-    move |_, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-    }
 }
 
 const OLD_RULES: &[&str] = &[
@@ -49,7 +38,7 @@ fn rules_turned_off_in_the_xo_block_are_new() {
     both_ways(
         &[("package.json", &old)],
         &writing(&[("package.json", &new)]),
-        &disabled_lint(vec![("package.json", 9), ("package.json", 10)]),
+        &lint_lines(vec![("package.json", 9), ("package.json", 10)]),
     );
 }
 
@@ -60,7 +49,7 @@ fn an_eslint_config_rule_off_is_new_and_a_dependency_bump_is_silent() {
     both_ways(
         &[("package.json", old)],
         &writing(&[("package.json", &bumped)]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
     let off = bumped.replace(
         "\"eslintConfig\": {\"rules\": {\"no-console\": \"error\"}}",
@@ -69,7 +58,7 @@ fn an_eslint_config_rule_off_is_new_and_a_dependency_bump_is_silent() {
     both_ways(
         &[("package.json", old)],
         &writing(&[("package.json", &off)]),
-        &disabled_lint(vec![("package.json", 6)]),
+        &lint_lines(vec![("package.json", 6)]),
     );
 }
 
@@ -92,6 +81,6 @@ fn rules_reordered_or_moved_from_an_eslintrc_are_not_new() {
             r.remove(".eslintrc.json");
             r.write("package.json", &new);
         },
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }

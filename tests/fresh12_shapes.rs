@@ -14,7 +14,8 @@
 mod gitrepo;
 
 use gitrepo::{
-    assert_one_deleted, both_ways, lines_of, messages, no_new_skips, skips_at, writing, Repo,
+    assert_one_deleted, both_ways, lines_of, lint_at, messages, no_new_skips, skips_at, writing,
+    Repo,
 };
 use serde_json::Value;
 
@@ -231,22 +232,6 @@ const BLOCK: &str = concat!(
     "  other = 1;\n",
     "});\n",
 );
-
-fn lint_at(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &Value, &str) {
-    move |code, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-        assert_eq!(
-            code,
-            Some(if want.is_empty() { 0 } else { 3 }),
-            "{mode}: {receipt}"
-        );
-    }
-}
 
 /// The block disable becomes a line disable on each of the two assignments it covered.
 #[test]

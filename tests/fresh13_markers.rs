@@ -7,24 +7,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, no_new_skips, skips_at, writing};
-use serde_json::Value;
-
-fn lint_at(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &Value, &str) {
-    move |code, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-        assert_eq!(
-            code,
-            Some(if want.is_empty() { 0 } else { 3 }),
-            "{mode}: {receipt}"
-        );
-    }
-}
+use gitrepo::{both_ways, lint_at, no_new_skips, skips_at, writing};
 
 const LIB: &str = "src/lib.rs";
 const LIB_BODY: &str = concat!(

@@ -7,19 +7,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-use serde_json::Value;
-
-fn expect(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &Value, &str) {
-    move |_, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-    }
-}
+use gitrepo::{both_ways, lint_lines, writing};
 
 const PYPROJECT: &str = "[project]\nname = \"app\"\n\n[tool.coverage.report]\nexclude_lines = [\n    \"pragma: no cover\",\n    \"pragma: full coverage\",\n    \"if TYPE_CHECKING:\",\n]\n\n[tool.coverage.coverage_conditional_plugin.rules]\npy-win32 = \"sys_platform == 'win32'\"\npy-darwin = \"sys_platform == 'darwin'\"\npy-not-linux = \"sys_platform != 'linux'\"\n";
 
@@ -34,7 +22,7 @@ fn a_pragma_the_repository_configures_is_a_coverage_suppression() {
     both_ways(
         &[("pyproject.toml", PYPROJECT), ("app/run.py", APP)],
         &writing(&[("app/run.py", new)]),
-        &expect(vec![("app/run.py", 5), ("app/run.py", 7)]),
+        &lint_lines(vec![("app/run.py", 5), ("app/run.py", 7)]),
     );
 }
 
@@ -48,7 +36,7 @@ fn a_pragma_the_change_configures_is_a_coverage_suppression() {
     both_ways(
         &[("setup.cfg", cfg), ("app/run.py", APP)],
         &writing(&[("setup.cfg", new_cfg), ("app/run.py", new)]),
-        &expect(vec![("app/run.py", 5)]),
+        &lint_lines(vec![("app/run.py", 5)]),
     );
 }
 
@@ -61,7 +49,7 @@ fn a_platform_pragma_widened_is_new() {
     both_ways(
         &[("pyproject.toml", PYPROJECT), ("app/run.py", old)],
         &writing(&[("app/run.py", new)]),
-        &expect(vec![("app/run.py", 5)]),
+        &lint_lines(vec![("app/run.py", 5)]),
     );
 }
 
@@ -77,14 +65,14 @@ fn pragmas_the_repository_does_not_configure_are_not_suppressions() {
     both_ways(
         &[("pyproject.toml", PYPROJECT), ("app/run.py", old)],
         &writing(&[("app/run.py", new)]),
-        &expect(vec![]),
+        &lint_lines(vec![]),
     );
     let bare = "[project]\nname = \"app\"\n";
     let new = "import sys\n\n\ndef run(x):\n    if x:  # pragma: full coverage\n        return 1\n    return 2  # pragma: py-win32\n";
     both_ways(
         &[("pyproject.toml", bare), ("app/run.py", APP)],
         &writing(&[("app/run.py", new)]),
-        &expect(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -95,7 +83,7 @@ fn pragmas_the_repository_does_not_configure_are_not_suppressions() {
 fn an_exclude_pattern_that_does_not_compile_is_skipped_with_a_note() {
     let cfg = "[tool.coverage.report]\nexclude_also = [\"(?<!def )pragma: odd\", \"pragma: full coverage\"]\n";
     let new = "import sys\n\n\ndef run(x):\n    if x:  # pragma: odd\n        return 1\n    return 2  # pragma: full coverage\n";
-    let found = expect(vec![("app/run.py", 7)]);
+    let found = lint_lines(vec![("app/run.py", 7)]);
     both_ways(
         &[("pyproject.toml", cfg), ("app/run.py", APP)],
         &writing(&[("app/run.py", new)]),
@@ -123,7 +111,7 @@ fn errcheck_exclude_functions_added_are_suppressions() {
     both_ways(
         &[(".golangci.yml", GOLANGCI), ("main.go", "package main\n")],
         &writing(&[(".golangci.yml", &new)]),
-        &expect(vec![(".golangci.yml", 11), (".golangci.yml", 13)]),
+        &lint_lines(vec![(".golangci.yml", 11), (".golangci.yml", 13)]),
     );
 }
 
@@ -137,6 +125,6 @@ fn errcheck_exclude_functions_moved_or_of_another_linter_are_not_new() {
     both_ways(
         &[(".golangci.yml", &v1), ("main.go", "package main\n")],
         &writing(&[(".golangci.yml", v2)]),
-        &expect(vec![]),
+        &lint_lines(vec![]),
     );
 }

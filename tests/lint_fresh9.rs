@@ -8,24 +8,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-use serde_json::Value;
-
-fn expect(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &Value, &str) {
-    move |code, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-        assert_eq!(
-            code,
-            Some(if want.is_empty() { 0 } else { 3 }),
-            "{mode}: {receipt}"
-        );
-    }
-}
+use gitrepo::{both_ways, lint_at, writing};
 
 const PY: &str = "def size(x):\n    return len(x)\n";
 
@@ -36,7 +19,7 @@ fn a_ty_ignore_comment_is_a_suppression() {
     both_ways(
         &[("pkg/size.py", PY)],
         &writing(&[("pkg/size.py", new)]),
-        &expect(vec![("pkg/size.py", 2)]),
+        &lint_at(vec![("pkg/size.py", 2)]),
     );
 }
 
@@ -47,7 +30,7 @@ fn ty_in_prose_is_not_a_directive() {
     both_ways(
         &[("pkg/size.py", PY)],
         &writing(&[("pkg/size.py", new)]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -61,7 +44,7 @@ fn a_suppress_annotation_named_for_a_check_is_a_suppression() {
     both_ways(
         &[("src/main/kotlin/a/Dns.kt", KT)],
         &writing(&[("src/main/kotlin/a/Dns.kt", new)]),
-        &expect(vec![("src/main/kotlin/a/Dns.kt", 4)]),
+        &lint_at(vec![("src/main/kotlin/a/Dns.kt", 4)]),
     );
 }
 
@@ -78,7 +61,7 @@ fn a_suppress_annotation_that_names_no_check_is_not_one() {
             ("src/main/kotlin/a/SuppressSignatureCheck.kt", decl),
             ("src/test/java/a/DnsTest.java", java),
         ]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -112,7 +95,7 @@ fn animal_sniffer_ignores_and_javac_lints_off_in_gradle_are_suppressions() {
     both_ways(
         &[("build.gradle.kts", GRADLE)],
         &writing(&[("build.gradle.kts", &new)]),
-        &expect(vec![
+        &lint_at(vec![
             ("build.gradle.kts", 8),
             ("build.gradle.kts", 9),
             ("build.gradle.kts", 15),
@@ -136,7 +119,7 @@ fn gradle_settings_that_silence_nothing_new_are_not_findings() {
     both_ways(
         &[("build.gradle.kts", GRADLE)],
         &writing(&[("build.gradle.kts", &new)]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
     let pom = "<project>\n<build>\n<plugins>\n<plugin>\n<artifactId>animal-sniffer-maven-plugin</artifactId>\n<configuration>\n<ignores>\n<ignore>java.lang.Boolean</ignore>\n</ignores>\n</configuration>\n</plugin>\n</plugins>\n</build>\n</project>\n";
     let moved = GRADLE.replace(
@@ -149,7 +132,7 @@ fn gradle_settings_that_silence_nothing_new_are_not_findings() {
             r.write("build.gradle.kts", &moved);
             r.remove("pom.xml");
         },
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -196,7 +179,7 @@ fn ts_expect_error_over_a_fake_answering_the_code_under_test_is_a_suppression() 
     both_ways(
         &[("test/timeout.ts", TS_TEST)],
         &writing(&[("test/timeout.ts", &new)]),
-        &expect(vec![("test/timeout.ts", 11), ("test/timeout.ts", 21)]),
+        &lint_at(vec![("test/timeout.ts", 11), ("test/timeout.ts", 21)]),
     );
 }
 
@@ -213,7 +196,7 @@ fn ts_expect_error_over_a_tests_own_dropped_call_stays_an_assertion() {
     both_ways(
         &[("test/options.ts", base)],
         &writing(&[("test/options.ts", &new)]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -245,7 +228,7 @@ fn a_per_file_ignore_follows_its_file_among_equally_like_variants() {
             r.write("docs/t2_an_py39.py", NOW);
             r.write("pyproject.toml", &new);
         },
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -266,7 +249,7 @@ fn a_per_file_ignore_moved_to_the_other_variant_is_new() {
             r.write("docs/t2_an_py39.py", NOW);
             r.write("pyproject.toml", &new);
         },
-        &expect(vec![("pyproject.toml", 2)]),
+        &lint_at(vec![("pyproject.toml", 2)]),
     );
 }
 
@@ -326,7 +309,7 @@ fn a_suppressed_statement_carried_into_a_helper_with_a_name_changed_is_moved() {
     both_ways(
         &[("source/core/request.ts", REQUEST)],
         &writing(&[("source/core/request.ts", &new)]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -340,7 +323,7 @@ fn a_suppression_on_other_code_in_the_helper_is_new() {
     both_ways(
         &[("source/core/request.ts", REQUEST)],
         &writing(&[("source/core/request.ts", &new)]),
-        &expect(vec![("source/core/request.ts", 16)]),
+        &lint_at(vec![("source/core/request.ts", 16)]),
     );
 }
 
@@ -375,7 +358,7 @@ fn a_suppressed_import_whose_module_moved_is_the_same_import() {
     both_ways(
         &[("pkg/testing.py", TESTING)],
         &writing(&[("pkg/testing.py", new)]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -397,7 +380,7 @@ fn a_suppressed_import_of_another_name_is_new() {
     both_ways(
         &[("pkg/testing.py", TESTING)],
         &writing(&[("pkg/testing.py", new)]),
-        &expect(vec![("pkg/testing.py", 6)]),
+        &lint_at(vec![("pkg/testing.py", 6)]),
     );
 }
 
@@ -419,7 +402,7 @@ fn ts_expect_error_in_a_type_test_module_is_an_assertion() {
     both_ways(
         &[("test/extend.types.ts", TYPES_TEST)],
         &writing(&[("test/extend.types.ts", &new)]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }
 
@@ -434,7 +417,7 @@ fn ts_expect_error_at_the_top_of_a_run_test_file_is_a_suppression() {
     both_ways(
         &[("test/extend.ts", &base)],
         &writing(&[("test/extend.ts", &new)]),
-        &expect(vec![("test/extend.ts", 10)]),
+        &lint_at(vec![("test/extend.ts", 10)]),
     );
 }
 
@@ -466,7 +449,7 @@ fn a_file_wide_suppression_does_not_move_between_files_that_both_stay() {
             r.write("dns/DnsTransport.kt", &kotlin("dns", "", "call"));
             r.write("dns/-Caching.kt", &kotlin("dns", FILENAME, "cache"));
         },
-        &expect(vec![("dns/-Caching.kt", 1)]),
+        &lint_at(vec![("dns/-Caching.kt", 1)]),
     );
 }
 
@@ -486,6 +469,6 @@ fn a_file_wide_suppression_moves_with_its_code_into_a_new_file() {
                 &kotlin("dns", FILENAME, "machine"),
             );
         },
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
 }

@@ -8,24 +8,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-use serde_json::Value;
-
-fn expect(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &Value, &str) {
-    move |code, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-        assert_eq!(
-            code,
-            Some(if want.is_empty() { 0 } else { 3 }),
-            "{mode}: {receipt}"
-        );
-    }
-}
+use gitrepo::{both_ways, lint_at, writing};
 
 const CARGO: &str = concat!(
     "[package]\n",
@@ -48,20 +31,20 @@ fn server_with(attr: &str) -> String {
 }
 
 /// `large_enum_variant = "allow"` leaves the crate's `[lints.clippy]` and the one enum that
-/// needs it gets `#[allow(clippy::large_enum_variant)]` (or `#[expect(.., reason)]`): the
+/// needs it gets `#[allow(clippy::large_enum_variant)]` (or `#[lint_at(.., reason)]`): the
 /// lint is back on for every other item.
 #[test]
 fn a_crate_wide_cargo_allow_moved_onto_one_item_is_narrowed() {
     let cargo = CARGO.replace("large_enum_variant = \"allow\"\n", "");
     for attr in [
         "#[allow(clippy::large_enum_variant)]",
-        "#[expect(clippy::large_enum_variant, reason = \"boxed by the caller\")]",
+        "#[lint_at(clippy::large_enum_variant, reason = \"boxed by the caller\")]",
     ] {
         let server = server_with(attr);
         both_ways(
             &[("Cargo.toml", CARGO), ("src/server.rs", SERVER)],
             &writing(&[("Cargo.toml", &cargo), ("src/server.rs", &server)]),
-            &expect(vec![]),
+            &lint_at(vec![]),
         );
     }
 }
@@ -76,20 +59,20 @@ fn an_item_allow_without_its_crate_wide_allow_removed_still_fires() {
     both_ways(
         &[("Cargo.toml", CARGO), ("src/server.rs", SERVER)],
         &writing(&[("src/server.rs", &kept)]),
-        &expect(vec![("src/server.rs", 1)]),
+        &lint_at(vec![("src/server.rs", 1)]),
     );
     let cargo = CARGO.replace("large_enum_variant = \"allow\"\n", "");
     let other = server_with("#[allow(clippy::large_enum_variant, clippy::type_complexity)]");
     both_ways(
         &[("Cargo.toml", CARGO), ("src/server.rs", SERVER)],
         &writing(&[("Cargo.toml", &cargo), ("src/server.rs", &other)]),
-        &expect(vec![("src/server.rs", 1)]),
+        &lint_at(vec![("src/server.rs", 1)]),
     );
     let whole = server_with("#![allow(clippy::large_enum_variant)]");
     both_ways(
         &[("Cargo.toml", CARGO), ("src/server.rs", SERVER)],
         &writing(&[("Cargo.toml", &cargo), ("src/server.rs", &whole)]),
-        &expect(vec![("src/server.rs", 1)]),
+        &lint_at(vec![("src/server.rs", 1)]),
     );
     let elsewhere = server_with("#[allow(clippy::large_enum_variant)]");
     both_ways(
@@ -99,7 +82,7 @@ fn an_item_allow_without_its_crate_wide_allow_removed_still_fires() {
             ("b/src/server.rs", SERVER),
         ],
         &writing(&[("a/Cargo.toml", &cargo), ("b/src/server.rs", &elsewhere)]),
-        &expect(vec![("b/src/server.rs", 1)]),
+        &lint_at(vec![("b/src/server.rs", 1)]),
     );
 }
 
@@ -132,7 +115,7 @@ fn a_bare_nolint_replaced_by_lint_ignore_of_one_check_is_narrowed() {
         both_ways(
             &[("demo_test.go", GO_TEST)],
             &writing(&[("demo_test.go", &new)]),
-            &expect(vec![]),
+            &lint_at(vec![]),
         );
     }
 }
@@ -154,7 +137,7 @@ fn a_lint_ignore_not_in_a_bare_nolints_place_still_fires() {
     both_ways(
         &[("demo_test.go", GO_TEST)],
         &writing(&[("demo_test.go", &elsewhere)]),
-        &expect(vec![("demo_test.go", 6)]),
+        &lint_at(vec![("demo_test.go", 6)]),
     );
     let kept = GO_TEST.replace(
         "\tcheck(t, h[\"x\"][0]) //nolint\n",
@@ -163,7 +146,7 @@ fn a_lint_ignore_not_in_a_bare_nolints_place_still_fires() {
     both_ways(
         &[("demo_test.go", GO_TEST)],
         &writing(&[("demo_test.go", &kept)]),
-        &expect(vec![("demo_test.go", 7)]),
+        &lint_at(vec![("demo_test.go", 7)]),
     );
     let scoped = GO_TEST.replace("//nolint\n", "//nolint:errcheck\n");
     let replaced = scoped.replace(
@@ -173,7 +156,7 @@ fn a_lint_ignore_not_in_a_bare_nolints_place_still_fires() {
     both_ways(
         &[("demo_test.go", &scoped)],
         &writing(&[("demo_test.go", &replaced)]),
-        &expect(vec![("demo_test.go", 7)]),
+        &lint_at(vec![("demo_test.go", 7)]),
     );
 }
 
@@ -225,7 +208,7 @@ fn a_suppression_rewritten_in_place_keeps_its_removal_and_an_identical_new_one_e
     both_ways(
         &[("src/Api.java", API)],
         &writing(&[("src/Api.java", &api), ("test/ApiTest.java", API_TEST)]),
-        &expect(vec![("test/ApiTest.java", 4)]),
+        &lint_at(vec![("test/ApiTest.java", 4)]),
     );
 }
 
@@ -262,7 +245,7 @@ fn a_suppression_moved_with_its_code_and_reworded_is_the_same_and_over_other_cod
     both_ways(
         &[("src/Api.java", &old)],
         &writing(&[("src/Api.java", moved)]),
-        &expect(vec![]),
+        &lint_at(vec![]),
     );
     let other = old
         .replace("  @SuppressWarnings(\"unchecked\") // casts/\n", "")
@@ -273,7 +256,7 @@ fn a_suppression_moved_with_its_code_and_reworded_is_the_same_and_over_other_cod
     both_ways(
         &[("src/Api.java", &old)],
         &writing(&[("src/Api.java", &other)]),
-        &expect(vec![("src/Api.java", 9)]),
+        &lint_at(vec![("src/Api.java", 9)]),
     );
     let wider = moved.replace(
         "(\"unchecked\") // casts",
@@ -282,6 +265,6 @@ fn a_suppression_moved_with_its_code_and_reworded_is_the_same_and_over_other_cod
     both_ways(
         &[("src/Api.java", &old)],
         &writing(&[("src/Api.java", &wider)]),
-        &expect(vec![("src/Api.java", 15)]),
+        &lint_at(vec![("src/Api.java", 15)]),
     );
 }

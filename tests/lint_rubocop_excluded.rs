@@ -8,18 +8,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
-
-fn disabled_lint(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
-    move |_, receipt, mode| {
-        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
-        assert_eq!(
-            lines_of(receipt, "disabled_lint"),
-            want,
-            "{mode}: {receipt}"
-        );
-    }
-}
+use gitrepo::{both_ways, lint_lines, writing};
 
 const TODO_YML: &str = "Performance/RedundantSplitRegexpArgument:\n  Exclude:\n    - 'lib/headers.rb'\n\nPerformance/StringInclude:\n  Exclude:\n    - 'spec/support/buffer.rb'\n";
 
@@ -45,7 +34,7 @@ fn a_files_exclusion_narrowed_to_its_one_line_is_not_new() {
             (".rubocop_todo.yml", &yml),
             ("spec/support/buffer.rb", &disabled),
         ]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -60,7 +49,7 @@ fn the_same_directive_where_the_cop_read_the_file_is_new() {
             ("spec/support/buffer.rb", BUFFER),
         ],
         &writing(&[("spec/support/buffer.rb", &disabled)]),
-        &disabled_lint(vec![("spec/support/buffer.rb", 4)]),
+        &lint_lines(vec![("spec/support/buffer.rb", 4)]),
     );
     let two = BUFFER.replace(
         "/a/\n",
@@ -72,7 +61,7 @@ fn the_same_directive_where_the_cop_read_the_file_is_new() {
             ("spec/support/buffer.rb", BUFFER),
         ],
         &writing(&[("spec/support/buffer.rb", &two)]),
-        &disabled_lint(vec![("spec/support/buffer.rb", 4)]),
+        &lint_lines(vec![("spec/support/buffer.rb", 4)]),
     );
 }
 
@@ -96,7 +85,7 @@ fn lines_moved_out_of_an_excluded_file_with_their_directive_are_moved() {
             ("lib/tool/shell/basic.rb", basic),
             ("lib/tool/shell/table_printer.rb", PRINTER),
         ]),
-        &disabled_lint(vec![]),
+        &lint_lines(vec![]),
     );
 }
 
@@ -111,7 +100,7 @@ fn lines_moved_out_of_a_file_excluded_from_another_cop_are_new() {
             ("lib/tool/shell/basic.rb", basic),
             ("lib/tool/shell/table_printer.rb", PRINTER),
         ]),
-        &disabled_lint(vec![
+        &lint_lines(vec![
             ("lib/tool/shell/table_printer.rb", 3),
             ("lib/tool/shell/table_printer.rb", 4),
             ("lib/tool/shell/table_printer.rb", 7),

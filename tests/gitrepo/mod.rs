@@ -256,3 +256,31 @@ pub fn skips_at(
         assert_eq!(code, Some(3), "{mode}");
     }
 }
+
+/// A judged change whose `disabled_lint` findings are exactly `want` (path, line).
+pub fn lint_lines(
+    want: Vec<(&'static str, u64)>,
+) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
+    move |_, receipt, mode| {
+        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
+        assert_eq!(
+            lines_of(receipt, "disabled_lint"),
+            want,
+            "{mode}: {receipt}"
+        );
+    }
+}
+
+/// As [`lint_lines`], and the exit code says so: 3 with findings, 0 without.
+pub fn lint_at(want: Vec<(&'static str, u64)>) -> impl Fn(Option<i32>, &serde_json::Value, &str) {
+    move |code, receipt, mode| {
+        let want: Vec<(String, u64)> = want.iter().map(|(p, l)| (p.to_string(), *l)).collect();
+        assert_eq!(
+            lines_of(receipt, "disabled_lint"),
+            want,
+            "{mode}: {receipt}"
+        );
+        let findings = if want.is_empty() { 0 } else { 3 };
+        assert_eq!(code, Some(findings), "{mode}: {receipt}");
+    }
+}
