@@ -1309,8 +1309,9 @@ impl Analyzer<'_> {
     }
 }
 
-/// A short-option cluster (`-anm`) holding `flag` before any letter that takes a value.
-fn short_cluster_has(opt: &str, flag: char, takes_value: &str) -> bool {
+/// A short-option cluster (`-anm`) holding `flag` before any letter that takes a value
+/// (`-fm MSG` has `f`; `-mf` is `-m` with the value `f`).
+pub(super) fn short_cluster_has(opt: &str, flag: char, takes_value: &str) -> bool {
     if opt.starts_with("--") || !opt.starts_with('-') {
         return false;
     }

@@ -14,6 +14,7 @@
 
 use super::args::Arg;
 use super::commands::Parsed;
+use super::git::short_cluster_has;
 use super::walk::Analyzer;
 use super::{rule, Finding};
 
@@ -70,23 +71,6 @@ const FETCH_VALUES: &[&str] = &[
     "--strategy-option",
 ];
 
-/// A short option, alone or in a cluster, that names `flag` before any letter taking a
-/// value (`-fm MSG` has `f`; `-mf` is `-m` with the value `f`).
-fn short_has(opt: &str, flag: char, takes_value: &str) -> bool {
-    if opt.starts_with("--") || !opt.starts_with('-') {
-        return false;
-    }
-    for c in opt[1..].chars() {
-        if c == flag {
-            return true;
-        }
-        if takes_value.contains(c) {
-            return false;
-        }
-    }
-    false
-}
-
 /// An object id made only of zeros: `update-ref REF NEW 0{40}` creates REF and fails
 /// when it exists.
 fn is_null_oid(t: &str) -> bool {
@@ -127,7 +111,7 @@ impl Analyzer<'_> {
         match sub {
             "branch" => {
                 let p = Parsed::new(args, BRANCH_VALUES);
-                let short = |c: char| p.opts.iter().any(|(o, _)| short_has(o, c, "u"));
+                let short = |c: char| p.opts.iter().any(|(o, _)| short_cluster_has(o, c, "u"));
                 let deleting = p.has("--delete", Some('d')) || short('D');
                 let listing = [
                     "--list",
@@ -161,7 +145,7 @@ impl Analyzer<'_> {
             }
             "tag" => {
                 let p = Parsed::new(args, TAG_VALUES);
-                let short = |c: char| p.opts.iter().any(|(o, _)| short_has(o, c, "mFu"));
+                let short = |c: char| p.opts.iter().any(|(o, _)| short_cluster_has(o, c, "mFu"));
                 let forced = p.has("--force", None) || short('f');
                 let other_mode = p.has("--delete", Some('d'))
                     || p.has("--list", Some('l'))
