@@ -1,7 +1,8 @@
 //! Arbitrary repository text through every guard: the lexer, the test counters, the skip,
-//! suppression, TODO and debug readers, the config-file parsers (TOML, pom, ESLint) and the
-//! Go build-constraint reader must answer, never panic, on any file of any known kind. The
-//! first byte picks the path, the rest splits at the first NUL into the old and new text.
+//! suppression, TODO and debug readers, the config-file parsers (TOML, INI, YAML, JSON, pom,
+//! ESLint, Psalm/PHPStan baselines, SpotBugs, ktlint) and the Go build-constraint reader
+//! must answer, never panic, on any file of any known kind. The first byte picks the path,
+//! the rest splits at the first NUL into the old and new text.
 #![no_main]
 
 use gate::config::GuardsConfig;
@@ -25,6 +26,28 @@ const PATHS: &[&str] = &[
     "eslint.config.js",
     "test/a.exs",
     "Tests/ATests.cs",
+    "Tests/ATests.swift",
+    "src/a.cpp",
+    "tests/ATest.php",
+    "lib/a.rb",
+    "src/a.go",
+    "src/a.ts",
+    "psalm-baseline.xml",
+    "phpstan-baseline.neon",
+    "spotbugs-exclude.xml",
+    ".rubocop.yml",
+    ".rubocop_todo.yml",
+    ".golangci.yml",
+    "setup.cfg",
+    "mypy.ini",
+    "ruff.toml",
+    ".cargo/config.toml",
+    "package.json",
+    "knip.json",
+    "tsconfig.json",
+    ".editorconfig",
+    "build.gradle.kts",
+    ".github/workflows/ci.yml",
 ];
 
 fn lines(text: &str) -> Vec<Line> {
