@@ -22,22 +22,39 @@ fn ctx(profile: Profile, rules: &[String]) -> GateContext {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&selector, rest)) = data.split_first() else { return };
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
     let text = String::from_utf8_lossy(rest);
     // The first line may be a user allow rule, the rest the subject.
     let (rule, subject) = text.split_once('\n').unwrap_or(("", &text));
-    let rules = if rule.is_empty() { Vec::new() } else { vec![rule.to_string()] };
+    let rules = if rule.is_empty() {
+        Vec::new()
+    } else {
+        vec![rule.to_string()]
+    };
     let paths = [PathBuf::from(subject)];
     let landings = [roots::Landing::Real(PathBuf::from(subject))];
     let request = match selector % 4 {
-        0 => ToolRequest::Shell { command: subject, cwd: None },
-        1 => ToolRequest::Write { paths: &paths, resolved: &landings },
-        2 => ToolRequest::Read { path: Path::new(subject) },
+        0 => ToolRequest::Shell {
+            command: subject,
+            cwd: None,
+        },
+        1 => ToolRequest::Write {
+            paths: &paths,
+            resolved: &landings,
+        },
+        2 => ToolRequest::Read {
+            path: Path::new(subject),
+        },
         _ => ToolRequest::Other { url: Some(subject) },
     };
     let tool = ["Bash", "Write", "Read", "WebFetch"][usize::from(selector % 4)];
     let standard = decide(tool, &request, &ctx(Profile::Standard, &rules));
-    assert_eq!(standard, decide(tool, &request, &ctx(Profile::Standard, &rules)));
+    assert_eq!(
+        standard,
+        decide(tool, &request, &ctx(Profile::Standard, &rules))
+    );
     if standard.decision != Verdict::Allow {
         assert!(!standard.rule.is_empty() && !standard.reason.is_empty());
     }
@@ -45,5 +62,8 @@ fuzz_target!(|data: &[u8]| {
     if selector % 4 == 0 && standard.decision == Verdict::Deny {
         assert_eq!(strict.decision, Verdict::Deny);
     }
-    assert_eq!(decide(tool, &request, &ctx(Profile::Observer, &rules)).decision, Verdict::Deny);
+    assert_eq!(
+        decide(tool, &request, &ctx(Profile::Observer, &rules)).decision,
+        Verdict::Deny
+    );
 });

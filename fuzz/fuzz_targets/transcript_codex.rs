@@ -8,7 +8,10 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let _ = parse_codex_line(data);
     let mut lines = Vec::new();
-    for prefix in [&br#"{"type":"token_usage_record","payload":"#[..], &br#"{"type":"event_msg","payload":{"type":"token_count","info":"#[..]] {
+    for prefix in [
+        &br#"{"type":"token_usage_record","payload":"#[..],
+        &br#"{"type":"event_msg","payload":{"type":"token_count","info":"#[..],
+    ] {
         let mut line = prefix.to_vec();
         line.extend(data.iter().filter(|&&b| b != b'\n'));
         line.extend_from_slice(b"}}\n");

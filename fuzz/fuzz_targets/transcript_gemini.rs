@@ -8,7 +8,10 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let _ = parse_gemini_line(data);
     let mut lines = Vec::new();
-    for prefix in [&br#"{"type":"gemini","id":"g","tokens":"#[..], &br#"{"$set":{"messages":"#[..]] {
+    for prefix in [
+        &br#"{"type":"gemini","id":"g","tokens":"#[..],
+        &br#"{"$set":{"messages":"#[..],
+    ] {
         let mut line = prefix.to_vec();
         line.extend(data.iter().filter(|&&b| b != b'\n'));
         line.extend_from_slice(b"}}\n");
