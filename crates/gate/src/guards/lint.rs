@@ -331,7 +331,11 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
     match cx.lang {
         Lang::Rust => rust(cx, &mut out),
         Lang::Java | Lang::Kotlin => jvm(cx, &mut out),
-        Lang::CSharp | Lang::C => pragmas(cx, &mut out),
+        Lang::CSharp => pragmas(cx, &mut out),
+        Lang::C => {
+            pragmas(cx, &mut out);
+            out.extend(pragma_macro(cx));
+        }
         Lang::Python
             if cx.chains.iter().any(|ch| {
                 ch.last() == "no_type_check" && ch.before(&cx.toks) == Some(Tok::Punct('@'))
@@ -438,6 +442,50 @@ fn pragmas(cx: &LineCtx, out: &mut Vec<String>) {
     };
     if hit {
         out.push(format!("#{}", words.join(" ")));
+    }
+}
+
+/// A warning-silencing pragma written through a macro, as C and C++ libraries do to
+/// reach several compilers from one line: a statement-leading call of `__pragma` (MSVC's
+/// operator) or of a macro whose name says it wraps one (`FMT_PRAGMA_GCC`,
+/// `HEDLEY_PRAGMA`), whose argument is the body of a pragma that silences a named warning:
+/// `warning(disable : 4702)` (numbers only) or `diagnostic ignored "-W.."` (a string),
+/// optionally after `GCC`/`clang`. A body whose warning is a macro parameter
+/// (`__pragma(warning(disable: warnings))` inside a `#define`) names none: it defines a
+/// suppression helper rather than suppressing. The macro's own `#define` line starts with
+/// `#` and is not a call.
+fn pragma_macro(cx: &LineCtx) -> Option<String> {
+    let name = cx.ident(0)?;
+    let wraps_pragma = name == "__pragma" || name.to_ascii_uppercase().contains("PRAGMA");
+    if !wraps_pragma || !cx.punct(1, '(') {
+        return None;
+    }
+    let mut i = 2;
+    if cx.ident(i).is_some_and(|c| c == "GCC" || c == "clang") {
+        i += 1;
+    }
+    match (cx.ident(i), cx.ident(i + 1)) {
+        (Some("warning"), _) if cx.punct(i + 1, '(') && cx.ident(i + 2) == Some("disable") => {
+            let ids = cx
+                .toks
+                .get(i + 3..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|t| **t != Tok::Punct(')'));
+            let (mut numbers, mut names) = (0, 0);
+            for t in ids {
+                match t {
+                    Tok::Num => numbers += 1,
+                    Tok::Ident(_) => names += 1,
+                    _ => {}
+                }
+            }
+            (numbers > 0 && names == 0).then(|| format!("{name}(warning(disable"))
+        }
+        (Some("diagnostic"), Some("ignored")) if cx.toks.get(i + 2) == Some(&Tok::Str) => {
+            Some(format!("{name}(diagnostic ignored"))
+        }
+        _ => None,
     }
 }
 
@@ -740,6 +788,27 @@ mod tests {
         ));
         assert!(hits(Lang::C, "int x; // NOLINT(bugprone-foo)"));
         assert!(hits(Lang::C, "#pragma GCC diagnostic ignored \"-Wunused\""));
+        // The same pragmas through a macro call.
+        assert!(hits(Lang::C, "FMT_PRAGMA_MSVC(warning(disable : 4702))"));
+        assert!(hits(
+            Lang::C,
+            "  FMT_PRAGMA_GCC(diagnostic ignored \"-Wconversion\")"
+        ));
+        assert!(hits(Lang::C, "__pragma(warning(disable: 4996))"));
+        assert!(hits(
+            Lang::C,
+            "JSON_PRAGMA(clang diagnostic ignored \"-Wfloat-equal\")"
+        ));
+        assert!(!hits(Lang::C, "FMT_PRAGMA_MSVC(warning(push))"));
+        assert!(!hits(Lang::C, "FMT_PRAGMA_GCC(diagnostic push)"));
+        assert!(!hits(Lang::C, "#  define FMT_PRAGMA_MSVC(x) __pragma(x)"));
+        assert!(!hits(Lang::C, "disable_warning(diagnostic ignored)"));
+        // A suppression helper's body names its warning by a parameter: no warning yet.
+        assert!(!hits(Lang::C, "    __pragma(warning(disable: warnings))"));
+        assert!(!hits(
+            Lang::C,
+            "  HEDLEY_PRAGMA(clang diagnostic ignored x)"
+        ));
         assert!(hits(Lang::Shell, "# shellcheck disable=SC2086"));
         assert!(hits(Lang::Elixir, "# credo:disable-for-next-line"));
         assert!(!hits(Lang::CSharp, "#pragma warning restore CS0168"));

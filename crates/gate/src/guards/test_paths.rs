@@ -71,8 +71,13 @@ fn builtin_is_test(path: &str) -> bool {
         }
         "php" => stem.ends_with("Test") || has_dir("tests"),
         "swift" => stem.ends_with("Tests") || stem.ends_with("Test") || has_dir("Tests"),
+        // googletest's own convention is `_test`/`_unittest`; many C++ projects spell the
+        // same suffix with a hyphen or in the plural (`format-test.cc`, `util_tests.cpp`).
         "c" | "cc" | "cpp" | "cxx" => {
-            stem.ends_with("_test") || stem.ends_with("_unittest") || stem.starts_with("test_")
+            ["_test", "-test", "_tests", "-tests", "_unittest"]
+                .iter()
+                .any(|suffix| stem.ends_with(suffix))
+                || stem.starts_with("test_")
         }
         _ => false,
     }
@@ -177,6 +182,9 @@ mod tests {
                 "**/Tests/**/*.swift",
                 // C / C++: googletest and friends
                 "**/*_test.{c,cc,cpp,cxx}",
+                "**/*-test.{c,cc,cpp,cxx}",
+                "**/*_tests.{c,cc,cpp,cxx}",
+                "**/*-tests.{c,cc,cpp,cxx}",
                 "**/*_unittest.{c,cc,cpp,cxx}",
                 "**/test_*.{c,cc,cpp,cxx}",
             ]
@@ -214,6 +222,7 @@ mod tests {
             stem in prop::sample::select(vec![
                 "a", "a.test", "a.spec", "a-test", "a_test", "test-a", "test", "test_a", "conftest",
                 "ATest", "ATests", "AIT", "a_spec", "a_unittest", "contest", "latest", "testing", "Test",
+                "a_tests", "a-tests", "a-tester", "a_testing",
             ]),
             ext in prop::sample::select(vec![
                 "js", "tsx", "mjs", "cts", "py", "go", "rs", "java", "kt", "kts", "rb", "exs", "ex",
