@@ -41,7 +41,22 @@ impl Landings {
     }
 
     pub fn resolve(&mut self, path: &Path) -> Landing {
-        self.walk(path).unwrap_or_else(|| resolve_links(path))
+        self.beside_a_sibling(path)
+            .or_else(|| self.walk(path))
+            .unwrap_or_else(|| resolve_links(path))
+    }
+
+    /// The usual case, a file in a directory already walked to: one look-up, not one per
+    /// ancestor. (A remembered directory's ancestors were all walked through as real
+    /// ones, so the full walk would reach it and use the same entry.)
+    fn beside_a_sibling(&self, path: &Path) -> Option<Landing> {
+        let (parent, name) = (path.parent()?, path.file_name()?);
+        match self.seen.get(parent)? {
+            Seen::Missing(landing) => Some(Landing::Real(landing.join(name))),
+            Seen::Real(real) => match look(real, name, path)? {
+                Seen::Real(p) | Seen::Missing(p) => Some(Landing::Real(p)),
+            },
+        }
     }
 
     /// `None`: the path needs the exact, slower walk of [`resolve_links`].
