@@ -7,6 +7,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
+mod landings;
+pub use landings::Landings;
+
 /// Make `path` absolute against `cwd`, expand a leading `~` to `home`, and fold `.`, `..`
 /// and repeated or trailing slashes. `..` never climbs above `/`.
 pub fn normalize(path: &Path, cwd: &Path, home: Option<&Path>) -> PathBuf {

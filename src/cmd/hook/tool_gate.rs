@@ -142,10 +142,7 @@ pub fn decide(call: &ToolCall, view: &View) -> Decision {
             policy::tool_gate::decide(tool, &request, ctx)
         }
         ToolCall::FileWrite { paths, .. } => {
-            let resolved: Vec<Landing> = paths
-                .iter()
-                .map(|p| workspace::resolve_target(p, &ctx.cwd, ctx.home.as_deref()))
-                .collect();
+            let resolved = workspace::resolve_targets(paths, &ctx.cwd, ctx.home.as_deref());
             if let Some(refused) = referee_state(&resolved) {
                 return refused;
             }

@@ -196,11 +196,16 @@ pub fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// Where a write to `path` really lands: made absolute and normalized, then symlinks
+/// Where writes to `paths` really land: each made absolute and normalized, then symlinks
 /// followed (a write through `link/x` where `link -> /etc` lands in `/etc`), or the dangling
-/// link that decides it.
-pub fn resolve_target(path: &Path, cwd: &Path, home: Option<&Path>) -> roots::Landing {
-    roots::resolve_links(&sandbox::normalize(path, cwd, home))
+/// link that decides it. All the paths of one call go through one [`roots::Landings`], which looks at a directory
+/// they share once (a patch may name a hundred thousand files in one directory).
+pub fn resolve_targets(paths: &[PathBuf], cwd: &Path, home: Option<&Path>) -> Vec<roots::Landing> {
+    let mut landings = roots::Landings::new();
+    paths
+        .iter()
+        .map(|p| landings.resolve(&sandbox::normalize(p, cwd, home)))
+        .collect()
 }
 
 /// The session already recorded a baseline in the repository around `start`.

@@ -5,9 +5,13 @@
 //! so each is noted as it is met and judged once, in `finish`.
 
 use super::args::Arg;
+use super::args::Cwd;
 use super::walk::{Analyzer, ShellState, Stdin};
 use super::{rule, Finding};
 use crate::programs;
+use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
 /// A secret path named by the command string.
@@ -17,6 +21,21 @@ pub(crate) struct Named {
     pub word: String,
     /// The `deny_read` pattern it names.
     pub pattern: String,
+}
+
+/// A secret path as [`parts`], and what a word naming it reports.
+#[derive(Debug)]
+pub(crate) struct Secret {
+    reported: String,
+    parts: Vec<String>,
+}
+
+/// What words named, remembered for one working directory (see `secret_in`).
+#[derive(Debug, Default)]
+pub(crate) struct SecretWords {
+    secrets: OnceCell<Vec<Secret>>,
+    cwd: Option<Cwd>,
+    named: HashMap<String, Option<String>>,
 }
 
 impl Analyzer<'_> {
@@ -146,7 +165,27 @@ impl Analyzer<'_> {
     /// The `deny_read` pattern a word names: the word itself, its value after `=`, or what
     /// follows an `@` or a `<` (curl's `@file`, `key=@file;type=...`, and `key=<file`,
     /// which sends the file's content as the field's value; HTTPie's `field@file`).
-    fn secret_in(&self, text: &str, st: &ShellState) -> Option<String> {
+    ///
+    /// Remembered per word while the working directory stays the same: a wrapper (`env`,
+    /// `sudo`, `timeout`) is scanned with every word after it, then the program it runs
+    /// with the same words again, so `env env ... env cmd` scanned one long line 64 times
+    /// (nearly all of a tool call's deadline on a loaded machine).
+    fn secret_in(&mut self, text: &str, st: &ShellState) -> Option<String> {
+        if self.secret_words.cwd.as_ref() != Some(&st.cwd) {
+            self.secret_words.cwd = Some(st.cwd.clone());
+            self.secret_words.named.clear();
+        }
+        if let Some(found) = self.secret_words.named.get(text) {
+            return found.clone();
+        }
+        let found = self.secret_in_word(text, st);
+        self.secret_words
+            .named
+            .insert(text.to_string(), found.clone());
+        found
+    }
+
+    fn secret_in_word(&self, text: &str, st: &ShellState) -> Option<String> {
         let mut candidates = vec![text];
         if let Some((_, v)) = text.split_once('=') {
             candidates.push(v);
@@ -173,23 +212,36 @@ impl Analyzer<'_> {
                 if self.holds_the_workspace(&path) {
                     continue;
                 }
-                for pattern in &self.ctx.secret_paths {
-                    if let Some(secret) = self.pattern_path(pattern) {
-                        if names(&path, &secret) {
-                            return Some(pattern.clone());
-                        }
-                    }
-                }
-                for file in CREDENTIAL_FILES {
-                    if let Some(secret) = self.pattern_path(file) {
-                        if names(&path, &secret) {
-                            return Some(format!("{file}, where a tool keeps its credentials"));
-                        }
-                    }
+                let path = parts(&path);
+                if let Some(secret) = self.secrets().iter().find(|s| names(&path, &s.parts)) {
+                    return Some(secret.reported.clone());
                 }
             }
         }
         None
+    }
+
+    /// The `deny_read` patterns, then the credential files, as path parts: made once per
+    /// command string rather than once per word and pattern.
+    fn secrets(&self) -> &[Secret] {
+        self.secret_words.secrets.get_or_init(|| {
+            let patterns = self
+                .ctx
+                .secret_paths
+                .iter()
+                .map(|p| (p.as_str(), p.clone()));
+            let files = CREDENTIAL_FILES
+                .iter()
+                .map(|f| (*f, format!("{f}, where a tool keeps its credentials")));
+            patterns
+                .chain(files)
+                .filter_map(|(pattern, reported)| {
+                    let path = self.pattern_path(pattern)?;
+                    let parts = parts(&path).into_iter().map(Cow::into_owned).collect();
+                    Some(Secret { reported, parts })
+                })
+                .collect()
+        })
     }
 
     /// `find ROOT -name NAME`: the secret it selects by name without spelling its path
@@ -412,20 +464,22 @@ fn is_process_environment(path: &str) -> bool {
 /// The path is the secret, lies under it, or is a directory above it (`~/.ssh` names
 /// `~/.ssh/id_*`: copying the directory copies the key). A part of the path that is a
 /// glob pattern stands for any name; a template (`.env.example`) is no secret, as in the
-/// jail (`roots::deny_read_name`).
-fn names(path: &Path, secret: &Path) -> bool {
-    let parts = |p: &Path| -> Vec<String> {
-        p.components()
-            .filter_map(|c| match c {
-                Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-                _ => None,
-            })
-            .collect()
-    };
-    let (p, s) = (parts(path), parts(secret));
-    p.iter()
-        .zip(s.iter())
-        .all(|(word, pat)| glob_reaches(word, pat) || roots::deny_read_name(pat, word))
+/// jail (`roots::deny_read_name`). Both are given as [`parts`].
+fn names<P: AsRef<str>, S: AsRef<str>>(path: &[P], secret: &[S]) -> bool {
+    path.iter().zip(secret.iter()).all(|(word, pat)| {
+        let (word, pat) = (word.as_ref(), pat.as_ref());
+        glob_reaches(word, pat) || roots::deny_read_name(pat, word)
+    })
+}
+
+/// The names of a path, without its root, `.` or `..`.
+fn parts(p: &Path) -> Vec<Cow<'_, str>> {
+    p.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether a glob the command wrote (`*.json`, `id_*`) can expand to the secret's name: as
@@ -447,6 +501,10 @@ fn glob_reaches(word: &str, pat: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(path: &Path, secret: &Path) -> bool {
+        super::names(&parts(path), &parts(secret))
+    }
 
     #[test]
     fn a_path_names_the_secret_itself_what_lies_under_it_and_the_directories_above_it() {

@@ -68,6 +68,7 @@ pub(crate) struct Analyzer<'a> {
     /// (`secrets.rs`): together they are one finding, whichever commands they sit in.
     pub(crate) secret_named: Option<super::secrets::Named>,
     pub(crate) sender: Option<(String, String)>,
+    pub(crate) secret_words: super::secrets::SecretWords,
 }
 
 /// The standard input a command gets, when the command string itself supplies it.
@@ -138,6 +139,7 @@ impl<'a> Analyzer<'a> {
             written: Vec::new(),
             secret_named: None,
             sender: None,
+            secret_words: Default::default(),
         }
     }
 
