@@ -142,7 +142,9 @@ pub fn home_gate_files() -> &'static PathSet {
 }
 
 /// The gate-file or protect pattern `rel` (repository-relative) matches, as written.
-pub fn gate_file_pattern(rel: &str, protect: &[String]) -> Option<String> {
+/// `protect` is the compiled `protect` list: a call that writes many files compiles it
+/// once, not once per file.
+pub fn gate_file_pattern(rel: &str, protect: &PathSet) -> Option<String> {
     let rel = rel.trim_start_matches('/');
     if rel.is_empty() {
         return None;
@@ -150,9 +152,7 @@ pub fn gate_file_pattern(rel: &str, protect: &[String]) -> Option<String> {
     if let Some(p) = gate_files().first_match(rel) {
         return Some(p.text.trim_start_matches('/').to_string());
     }
-    PathSet::new(protect)
-        .first_match(rel)
-        .map(|p| p.text.clone())
+    protect.first_match(rel).map(|p| p.text.clone())
 }
 
 /// The directory a pattern cannot reach above: the literal components before the first
@@ -369,7 +369,7 @@ mod tests {
         assert!(gate_files().is_match(".git/info/attributes"));
         assert!(!gate_files().is_match(".git/info/refs"));
         assert_eq!(
-            gate_file_pattern("crates/a/Cargo.toml", &["Cargo.toml".into()]).as_deref(),
+            gate_file_pattern("crates/a/Cargo.toml", &PathSet::new(&["Cargo.toml"])).as_deref(),
             Some("Cargo.toml")
         );
         assert_eq!(literal_prefix("ci/*.yml").as_deref(), Some("ci"));

@@ -210,6 +210,7 @@ pub fn check_writes(
             "cannot tell which files this edit writes, so it is refused".to_string(),
         );
     }
+    let protect = crate::globs::PathSet::new(protect);
     let mut paths = Vec::with_capacity(landings.len());
     for landing in landings {
         match landing {
@@ -252,7 +253,7 @@ pub fn check_writes(
         }
         if let Some(rel) = path.strip_prefix(root).ok().and_then(|r| r.to_str()) {
             let git_internal = rel.starts_with(".git/hooks") || rel == ".git/config";
-            let pattern = crate::globs::gate_file_pattern(rel, protect)
+            let pattern = crate::globs::gate_file_pattern(rel, &protect)
                 .or_else(|| git_internal.then(|| rel.to_string()));
             if let Some(pattern) = pattern {
                 return with_commands(
