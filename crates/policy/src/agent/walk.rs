@@ -64,6 +64,9 @@ pub(crate) struct Analyzer<'a> {
     /// Every path this command string writes, in the order analysed (a patch file
     /// written and applied by one command is not there yet when the command is decided).
     pub(crate) written: Vec<PathBuf>,
+    /// The content the string gave a file it wrote, where it spells it (`None`: written
+    /// with something it does not spell), the last write last (`written_code.rs`).
+    pub(crate) contents: Vec<(PathBuf, Option<String>)>,
     /// The first secret path the string names and the first network sender it runs
     /// (`secrets.rs`): together they are one finding, whichever commands they sit in.
     pub(crate) secret_named: Option<super::secrets::Named>,
@@ -136,6 +139,7 @@ impl<'a> Analyzer<'a> {
             last_out: None,
             pipe_in: None,
             written: Vec::new(),
+            contents: Vec::new(),
             secret_named: None,
             sender: None,
         }
@@ -381,6 +385,14 @@ impl<'a> Analyzer<'a> {
             ast::Command::Function(f) => {
                 if matches!(f.fname.value.as_str(), "cd" | "pushd" | "popd") {
                     st.cd_shadowed = true;
+                }
+                let name = f.fname.value.as_str();
+                if super::processes::fork_bomb(name, &f.body.to_string()) {
+                    self.add(Finding::ask(
+                        rule::PROCESSES,
+                        format!("the function `{name}` starts copies of itself concurrently, without bound (a fork bomb)"),
+                        "write a loop with a fixed count, or start the processes you need by name",
+                    ));
                 }
                 // The body may run later, from anywhere: analyse it as written.
                 let mut body = st.clone();
@@ -870,6 +882,7 @@ impl<'a> Analyzer<'a> {
             }
         }
         self.last_out = output_of(&argv, &stdin);
+        self.remember_contents(&argv, &stdin, &redirects, st);
         if argv.is_empty() {
             return false;
         }
@@ -916,6 +929,84 @@ impl<'a> Analyzer<'a> {
             }
         }
         remote_out || carries_remote
+    }
+}
+
+impl Analyzer<'_> {
+    /// What this command puts in the files it writes, when the string spells it: the
+    /// output of `echo`/`printf`/`cat` redirected with `>` (appended to with `>>`), what
+    /// `tee FILE` gets on standard input, and a `cp SRC DST` of such a file. Anything else
+    /// written by redirection is content the string does not spell.
+    fn remember_contents(
+        &mut self,
+        argv: &[Arg],
+        stdin: &Stdin,
+        redirects: &[&ast::IoRedirect],
+        st: &ShellState,
+    ) {
+        let home = self.ctx.home.as_deref();
+        let text = match &self.last_out {
+            Some(PipeOut::Text(t)) => Some(t.clone()),
+            _ => None,
+        };
+        for r in redirects {
+            use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T};
+            let ast::IoRedirect::File(_, kind, T::Filename(w)) = r else {
+                continue;
+            };
+            if !matches!(kind, K::Write | K::Clobber | K::Append) {
+                continue;
+            }
+            let arg = decode_arg(&w.value, home, &st.cwd);
+            for path in arg
+                .text()
+                .and_then(|t| st.cwd.resolve(t, home))
+                .unwrap_or_default()
+            {
+                let content = match (kind, &text) {
+                    (K::Append, Some(t)) => match self.written_as(&path) {
+                        // `echo` output is kept without its newline.
+                        super::written_code::Written::Text(old) if old.ends_with('\n') => {
+                            Some(format!("{old}{t}"))
+                        }
+                        super::written_code::Written::Text(old) => Some(format!("{old}\n{t}")),
+                        _ => None,
+                    },
+                    (_, t) => t.clone(),
+                };
+                self.wrote_content(path, content);
+            }
+        }
+        let words: Option<Vec<&str>> = argv.iter().map(|a| a.text()).collect();
+        let Some(words) = words else { return };
+        let name = words.first().map(|w| crate::programs::normalise(w));
+        let operands: Vec<&str> = words
+            .iter()
+            .skip(1)
+            .copied()
+            .filter(|w| !w.starts_with('-'))
+            .collect();
+        match name.as_deref() {
+            Some("tee") => {
+                for o in operands {
+                    for path in st.cwd.resolve(o, home).unwrap_or_default() {
+                        self.wrote_content(path, stdin.text.clone());
+                    }
+                }
+            }
+            Some("cp" | "install" | "mv") if operands.len() == 2 => {
+                let from = st.cwd.resolve(operands[0], home).unwrap_or_default();
+                let to = st.cwd.resolve(operands[1], home).unwrap_or_default();
+                let content = from.first().and_then(|f| match self.written_as(f) {
+                    super::written_code::Written::Text(t) => Some(t),
+                    _ => None,
+                });
+                for path in to {
+                    self.wrote_content(path, content.clone());
+                }
+            }
+            _ => {}
+        }
     }
 }
 
