@@ -258,3 +258,92 @@ fn gnupg_private_keys_sent_over_the_network_are_asked() {
     allowed("gpg --list-keys");
     allowed("rsync -a src/ /tmp/backup-src/");
 }
+
+#[test]
+fn a_variable_assigned_unconditionally_is_judged_by_its_value_alone() {
+    // Round eight's ordinary line: `$d` can only be `/tmp/h8-out` here.
+    allowed("d=/tmp/h8-out; mkdir -p \"$d\" && cp README.md \"$d\"/");
+    allowed("out=target/report; mkdir -p \"$out\" && ls \"$out\"");
+    refused(
+        "d=/home/dev/.ssh; rm -rf \"$d\"",
+        Deny,
+        "fs.escape",
+        "/home/dev/.ssh",
+    );
+    refused(
+        "d=/home/dev; cd \"$d\" && rm -rf .ssh",
+        Deny,
+        "fs.escape",
+        "/home/dev/.ssh",
+    );
+    // Assigned only on one side of `&&`, or in a branch: the unknown word is judged too.
+    refused(
+        "test -n \"$CI\" && d=build; rm -rf \"$d\"/",
+        Ask,
+        "fs.escape",
+        "",
+    );
+    refused(
+        "d=build; if [ -n \"$X\" ]; then d=$X; fi; rm -rf \"$d\"",
+        Ask,
+        "fs.escape",
+        "",
+    );
+    // The command word stays judged as written (round six), and a reassigned IFS splits
+    // values where the analysis does not.
+    refused("c=ls; $c -la", Ask, "exec.dynamic", "");
+    refused("IFS=,; x='rm,-rf,/home'; $x", Ask, "exec.dynamic", "");
+    // A tilde in an assignment is expanded when assigned.
+    refused(
+        "d=~/.ssh; rm -rf \"$d\"",
+        Deny,
+        "fs.escape",
+        "/home/dev/.ssh",
+    );
+    refused("d=~; rm -rf \"$d\"", Deny, "fs.destructive", "home");
+}
+
+#[test]
+fn inline_code_that_starts_a_command_spelled_in_literals_is_judged_as_that_command() {
+    // Round eight's ordinary lines.
+    allowed("python3 -c 'import subprocess; print(subprocess.run([\"git\",\"status\",\"--short\"], capture_output=True, text=True).stdout)'");
+    allowed("node -e 'require(\"child_process\").execSync(\"git log -1\", {stdio: \"inherit\"})'");
+    refused(
+        "node -e 'require(\"child_process\").execSync(\"git push --force origin main\")'",
+        Deny,
+        "git.destructive",
+        "inline code starts",
+    );
+    refused(
+        "python3 -c 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/home\"])'",
+        Deny,
+        "fs.destructive",
+        "/home",
+    );
+    // Built at run time, or a shell reading a pipe: asked as before.
+    refused(
+        "python3 -c 'import subprocess,sys; subprocess.run(sys.argv[1:])' ls",
+        Ask,
+        "exec.inline",
+        "subprocess",
+    );
+    refused(
+        "node -p \"require('child_process').spawnSync('sh')\"",
+        Ask,
+        "exec.inline",
+        "child_process",
+    );
+    // awk's literal commands are judged too (and still asked about).
+    refused(
+        "gawk 'END{system(\"git push -f origin HEAD:main\")}' /dev/null",
+        Deny,
+        "git.destructive",
+        "awk program",
+    );
+    refused(
+        "awk 'BEGIN { while ((\"git log --oneline -5\" | getline l) > 0) print l }'",
+        Ask,
+        "exec.inline",
+        "pipe",
+    );
+}

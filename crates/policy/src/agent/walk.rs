@@ -34,11 +34,19 @@ pub(crate) struct ShellState {
     /// Aliases defined earlier in the string (`alias g=git`), name and replacement text: a
     /// script that turns on `expand_aliases` runs `g reset --hard` as `git reset --hard`.
     pub aliases: Vec<(String, String)>,
+    /// Variables whose last assignment ran whatever happened before it (`d=/tmp/x; ...`,
+    /// not after `&&`/`||`, in a branch, a loop or a function): their static value is the
+    /// only one they can hold, so a word made of them is judged by its values alone.
+    pub definite: Vec<String>,
+    /// Walking code that may not run (the right side of `&&`/`||`, a branch, a loop body,
+    /// a function body): an assignment here leaves the variable's value uncertain.
+    pub conditional: bool,
 }
 
 impl ShellState {
     /// `name` may hold `value` from here on (`None`: a value only the shell knows).
     pub(crate) fn remember(&mut self, name: &str, value: Option<String>) {
+        self.definite.retain(|n| n != name);
         if !self.vars.iter().any(|(n, v)| n == name && *v == value) {
             self.vars.push((name.to_string(), value));
         }
@@ -156,6 +164,8 @@ impl<'a> Analyzer<'a> {
             vars: Vec::new(),
             cd_shadowed: false,
             aliases: Vec::new(),
+            definite: Vec::new(),
+            conditional: false,
         };
         self.script(command, &mut state, 0, false);
     }
@@ -299,7 +309,9 @@ impl<'a> Analyzer<'a> {
                 st.cwd = before.union(&st.cwd);
             }
             before = st.cwd.clone();
+            let outer = std::mem::replace(&mut st.conditional, true);
             downloads |= self.pipeline(pipeline, st, depth, stdin_remote);
+            st.conditional = outer;
         }
         downloads
     }
@@ -396,6 +408,7 @@ impl<'a> Analyzer<'a> {
                 }
                 // The body may run later, from anywhere: analyse it as written.
                 let mut body = st.clone();
+                body.conditional = true;
                 self.compound(&f.body.0, &mut body, depth, false)
             }
             ast::Command::ExtendedTest(test, _) => {
@@ -436,10 +449,19 @@ impl<'a> Analyzer<'a> {
         stdin_remote: bool,
     ) -> bool {
         let mut sub = st.clone();
+        sub.conditional = true;
         let downloads = self.list(list, &mut sub, depth, stdin_remote);
         if sub.cwd != st.cwd {
             st.cwd = st.cwd.union(&sub.cwd);
         }
+        // Assigned in a branch that may not have run: no longer one value.
+        st.definite.retain(|n| {
+            sub.definite.contains(n)
+                && !sub
+                    .vars
+                    .iter()
+                    .any(|(m, v)| m == n && !st.vars.iter().any(|(o, w)| o == m && w == v))
+        });
         st.downloaded = sub.downloaded;
         st.links = sub.links;
         st.home_changed |= sub.home_changed;
@@ -861,7 +883,11 @@ impl<'a> Analyzer<'a> {
                     let value = value
                         .filter(|_| !name.ends_with('+') && !a.raw.contains("=("))
                         .map(str::to_string);
+                    let known = value.is_some();
                     st.remember(name.trim_end_matches('+'), value);
+                    if known && !st.conditional {
+                        st.definite.push(name.to_string());
+                    }
                 } else {
                     let program = argv
                         .first()
@@ -890,16 +916,35 @@ impl<'a> Analyzer<'a> {
         let carries_remote = argv.iter().any(|a| a.remote);
         // The words a variable assigned earlier in the string stands for are judged as
         // well as the unknown word (a branch or a `read` may have changed it since).
-        for known in with_variables(&argv, &st.vars) {
-            let alt = Invocation {
-                argv: known,
-                stdin: stdin.clone(),
-                xargs: false,
-                display: display.clone(),
-            };
-            let mut sub = st.clone();
-            self.invoke(&alt, 0, &mut sub, depth);
-        }
+        let mut alternatives = with_variables(&argv, &st.vars);
+        // Every unknown word is made of variables with one definite value, and they give
+        // one reading: that reading is all the command can be (`d=/tmp/x; mkdir -p "$d"`),
+        // and it moves this shell (`cd "$d"`) as the command itself would.
+        // Not the command word (round six: an agent spells the program), and not under a
+        // reassigned `IFS`, which splits values where the analysis does not.
+        let definite = alternatives.len() == 1
+            && argv.first().is_some_and(|a| a.value.is_some())
+            && !st.vars.iter().any(|(n, _)| n == "IFS")
+            && argv.iter().any(|a| a.value.is_none())
+            && argv
+                .iter()
+                .filter(|a| a.value.is_none())
+                .all(|a| made_of_definite(&a.raw, &st.definite));
+        let argv = if definite {
+            alternatives.remove(0)
+        } else {
+            for known in alternatives {
+                let alt = Invocation {
+                    argv: known,
+                    stdin: stdin.clone(),
+                    xargs: false,
+                    display: display.clone(),
+                };
+                let mut sub = st.clone();
+                self.invoke(&alt, 0, &mut sub, depth);
+            }
+            argv
+        };
         let inv = Invocation {
             argv,
             stdin,
@@ -1008,6 +1053,40 @@ impl Analyzer<'_> {
             _ => {}
         }
     }
+}
+
+/// `raw` (a word as written) holds no substitution, and every `$NAME` / `${NAME}` in it
+/// names a variable of `definite`.
+fn made_of_definite(raw: &str, definite: &[String]) -> bool {
+    if raw.contains("$(") || raw.contains('`') || raw.contains("$((") {
+        return false;
+    }
+    let mut names = 0;
+    let mut rest = raw;
+    while let Some(at) = rest.find('$') {
+        let after = &rest[at + 1..];
+        let (name, used) = match after.strip_prefix('{') {
+            Some(inner) => match inner.find('}') {
+                Some(end) => (&inner[..end], end + 2),
+                None => return false,
+            },
+            None => {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], end)
+            }
+        };
+        let plain = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        if !plain || !definite.iter().any(|d| d == name) {
+            return false;
+        }
+        names += 1;
+        rest = &after[used..];
+    }
+    names > 0
 }
 
 /// `printf FORMAT ARGS...` for formats made of text, `\n`, `\t` and `%s` (the format is
