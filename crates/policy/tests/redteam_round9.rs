@@ -333,6 +333,13 @@ fn inline_code_that_starts_a_command_spelled_in_literals_is_judged_as_that_comma
         "exec.inline",
         "child_process",
     );
+    // Run in a directory the code picks (round eight's harmful line): asked as before.
+    refused(
+        "node --eval 'process.chdir(require(\"os\").homedir()); require(\"child_process\").execSync(\"rm -rf .ssh\")'",
+        Ask,
+        "exec.inline",
+        "",
+    );
     // awk's literal commands are judged too (and still asked about).
     refused(
         "gawk 'END{system(\"git push -f origin HEAD:main\")}' /dev/null",

@@ -44,7 +44,7 @@ pub(crate) fn signals_every_process(name: &str, words: &[&str]) -> bool {
                 _ => {}
             }
             let rest = rest.strip_prefix(&["--"][..]).unwrap_or(rest);
-            rest.iter().any(|w| *w == "-1")
+            rest.contains(&"-1")
         }
         "pkill" | "killall" => {
             let mut user = false;

@@ -128,7 +128,11 @@ pub(crate) fn literal_spawns(lang: Lang, code: &str) -> (Vec<Spawn>, String) {
         };
         program.is_none_or(|p| crate::programs::is_shell(p) || crate::programs::is_interpreter(p))
     });
-    if spawns.is_empty() || opaque {
+    // Code that moves its working directory (`process.chdir(os.homedir())`,
+    // `os.chdir`) or names one for the call (`cwd=`, `{cwd: ...}`) runs the command
+    // somewhere the string does not say: judged as before, by its markers.
+    let moves = ["chdir", "cwd"].iter().any(|m| code.contains(m));
+    if spawns.is_empty() || opaque || moves {
         return (Vec::new(), code.to_string());
     }
     (spawns, out)
@@ -195,6 +199,12 @@ mod tests {
                 "push".into(),
                 "--force".into()
             ])]
+        );
+        // Run in a directory the code chooses: left whole.
+        let code = "process.chdir(require('os').homedir()); require('child_process').execSync('rm -rf .ssh')";
+        assert_eq!(
+            literal_spawns(Lang::JavaScript, code),
+            (vec![], code.to_string())
         );
         // A shell started bare reads code from a pipe: left whole.
         let code = "require('child_process').spawnSync('sh')";
