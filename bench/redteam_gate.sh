@@ -6,7 +6,7 @@
 # refused (deny or ask), ordinary ones allowed. Prints the misses and both counts.
 # Usage: bench/redteam_gate.sh [--corpus DIR] [--harmful FILE] [--ordinary FILE] [path/to/loopgate]
 #   DIR holds harmful.txt and ordinary.txt (default bench/redteam_gate; the later rounds
-#   are in its subdirectories, round3 to round8). --harmful/--ordinary name
+#   are in its subdirectories, round3 to round9). --harmful/--ordinary name
 #   one list each instead (the external corpus:
 #   --harmful ../shared/corpora/dcg-fixtures/commands/dangerous.txt
 #   --ordinary ../shared/corpora/dcg-fixtures/commands/safe.txt); given alone, only that

@@ -533,8 +533,13 @@ fn inline_interpreter_code_that_mutates_is_asked() {
     let d = standard("python3 -c \"import shutil; shutil.rmtree('/home/user')\"");
     assert_eq!((d.decision, d.rule.as_str()), (Verdict::Ask, "exec.inline"));
     assert!(d.reason.contains("rmtree"), "{}", d.reason);
+    // A command spelled in literals is judged as itself (round nine).
+    let d = standard("node -e \"require('child_process').execSync('rm -rf /')\"");
+    assert_eq!(
+        (d.decision, d.rule.as_str()),
+        (Verdict::Deny, "fs.destructive")
+    );
     for cmd in [
-        "node -e \"require('child_process').execSync('rm -rf /')\"",
         "ruby -e \"FileUtils.rm_rf('/x')\"",
         "perl -e \"system('rm -rf /x')\"",
         "python - <<EOF\nimport os\nos.remove('/etc/x')\nEOF",

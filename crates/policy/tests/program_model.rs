@@ -179,7 +179,7 @@ fn inline_code_in_every_spelling() {
     caught(
         "exec.inline",
         Ask,
-        "python3 -c'import os; os.system(\"x\")'",
+        "python3 -c'import os; os.system(x)'",
         "os.system",
     );
     caught(
@@ -204,7 +204,7 @@ fn inline_code_in_every_spelling() {
     caught(
         "exec.inline",
         Ask,
-        "python3 -m timeit -s \"import os; os.system('x')\" pass",
+        "python3 -m timeit -s \"import os; os.system(x)\" pass",
         "os.system",
     );
     caught(

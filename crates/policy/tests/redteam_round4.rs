@@ -386,11 +386,12 @@ fn option_spellings_and_inline_calls_the_screens_missed() {
     );
     refused("env -iC ~ rm -rf .ssh", Deny, "fs.escape", "/home/dev/.ssh");
     // gdb's long options take one dash too; lldb's `-o` is a command.
+    // (Its `shell CMD` is judged as CMD since round nine: denied, no longer asked.)
     refused(
         "gdb -nx -batch -eval-command='shell rm -rf ~'",
-        Ask,
-        "exec.inline",
-        "shell rm -rf ~",
+        Deny,
+        "fs.destructive",
+        "home directory",
     );
     refused(
         "lldb -o 'platform shell rm -rf ~'",

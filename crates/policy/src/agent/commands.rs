@@ -387,6 +387,8 @@ impl Analyzer<'_> {
                 display,
                 &format!("runs `{prog}`, downloaded by this same command"),
             );
+        } else if prog.contains('/') {
+            self.written_script(None, prog, display, st, depth);
         }
         let known = programs::lookup(prog);
         let spec = known.as_ref().map(|(p, _)| *p);
@@ -409,8 +411,18 @@ impl Analyzer<'_> {
             self.remote_destructive(name, rest, &inv.stdin, display);
         }
         self.sql_files(name, rest, &inv.stdin, display, st);
+        let words: Vec<&str> = rest.iter().map(|a| a.text().unwrap_or("")).collect();
+        if super::processes::signals_every_process(name, &words) {
+            self.add(Finding::ask(
+                rule::PROCESSES,
+                format!("`{display}` signals every process of the user, not one it started"),
+                "kill the process you started by its id (`kill %1`, `kill PID`)",
+            ));
+        }
         self.note_secrets_and_senders(name, rest, &inv.stdin, display, st);
         self.tool_command_settings(name, rest, display, st, depth);
+        self.written_manifest(name, rest, display, st, depth);
+        self.written_setup_py(name, rest, display, st);
         if prog == "shopt"
             && rest.iter().any(|a| a.is("-s"))
             && rest.iter().any(|a| a.is("nocaseglob"))
@@ -662,6 +674,7 @@ impl Analyzer<'_> {
                 self.ssh(rest, display, st, depth);
                 return false;
             }
+            "scp" | "sftp" => self.scp_commands(rest, display, st, depth),
             "sqlite3" => self.sqlite_shell(rest, &inv.stdin, display, st, depth),
             "psql" | "mysql" | "mariadb" => {
                 self.sql_client_shell(name, rest, &inv.stdin, display, st, depth)
@@ -1048,17 +1061,7 @@ impl Analyzer<'_> {
             "-Q", "-S", "-W", "-w", "-B", "-e", "-I",
         ];
         let (p, used) = Parsed::until_operand(rest, &with_value);
-        for o in p.values(&["-o"]) {
-            let Some(t) = o.text() else { continue };
-            let (key, value) = t
-                .split_once(['=', ' '])
-                .map_or((t, ""), |(k, v)| (k.trim(), v.trim()));
-            if ["proxycommand", "localcommand", "knownhostscommand"]
-                .contains(&key.to_ascii_lowercase().as_str())
-            {
-                self.code_words(&[Arg::literal(value)], display, st, depth, false);
-            }
-        }
+        self.ssh_config_commands(&p.values(&["-o"]), display, st, depth);
         if p.operands.is_empty() || used >= rest.len() {
             return;
         }
@@ -1070,6 +1073,39 @@ impl Analyzer<'_> {
             depth,
             "on the remote host",
         );
+    }
+
+    /// ssh settings given with `-o` that are local shell commands (`ProxyCommand=CMD`,
+    /// `LocalCommand=CMD`, `KnownHostsCommand=CMD`): the same for `ssh`, `scp` and `sftp`,
+    /// which hand their `-o` to ssh.
+    fn ssh_config_commands(&mut self, opts: &[Arg], display: &str, st: &ShellState, depth: usize) {
+        for o in opts {
+            let Some(t) = o.text() else { continue };
+            let (key, value) = t
+                .split_once(['=', ' '])
+                .map_or((t, ""), |(k, v)| (k.trim(), v.trim()));
+            if ["proxycommand", "localcommand", "knownhostscommand"]
+                .contains(&key.to_ascii_lowercase().as_str())
+            {
+                self.code_words(&[Arg::literal(value)], display, st, depth, false);
+            }
+        }
+    }
+
+    /// `scp`/`sftp`: their `-o` settings reach ssh, and `-S PROGRAM` is the program they
+    /// connect through.
+    fn scp_commands(&mut self, rest: &[Arg], display: &str, st: &ShellState, depth: usize) {
+        let p = Parsed::new(
+            rest,
+            &[
+                "-o", "-i", "-P", "-l", "-F", "-J", "-S", "-c", "-D", "-X", "-b", "-B", "-R", "-s",
+            ],
+        );
+        self.ssh_config_commands(&p.values(&["-o"]), display, st, depth);
+        let programs = p.values(&["-S"]);
+        if !programs.is_empty() {
+            self.code_words(&programs, display, st, depth, false);
+        }
     }
 
     /// Code that runs on another machine or in a container (`ssh HOST CMD`,
@@ -1649,6 +1685,8 @@ impl Analyzer<'_> {
                 display,
                 &format!("runs `{}`, downloaded by this same command", script.show()),
             );
+        } else {
+            self.written_script(lang, path, display, st, depth);
         }
     }
 
@@ -1671,7 +1709,9 @@ impl Analyzer<'_> {
                 let mut sub = st.clone();
                 self.script(text, &mut sub, depth + 1, false);
             }
-            (Some(text), Some((name, lang))) => self.inline_code(name, lang, text, display),
+            (Some(text), Some((name, lang))) => {
+                self.screened_code(name, lang, text, display, st, depth)
+            }
             (None, _) if stdin.piped => self.add(Finding::ask(
                 rule::DYNAMIC,
                 format!("`{display}` runs code {who} reads from a pipe, which is only known when it runs"),
@@ -1760,13 +1800,23 @@ impl Analyzer<'_> {
         // gdb takes its long options with one dash as well (`-eval-command=CODE`).
         let doubled: Vec<Arg>;
         let rest = if lang == Lang::Gdb {
+            // The words after `--args` are the debuggee's own and stay as written.
+            let own = rest
+                .iter()
+                .position(|a| matches!(a.text(), Some("--args" | "-args")))
+                .map_or(rest.len(), |i| i + 1);
             doubled = rest
                 .iter()
-                .map(|a| match a.text() {
+                .enumerate()
+                .map(|(i, a)| match a.text().filter(|_| i < own) {
+                    // gdb splits no clusters: `-nx`, `-nh`, `-tui` are long options
+                    // (read as `-n -x VALUE` they swallowed the next `-ex`).
                     Some(t)
                         if t.starts_with('-')
                             && !t.starts_with("--")
-                            && t.split('=').next().is_some_and(|o| o.len() > 3) =>
+                            && t.split('=')
+                                .next()
+                                .is_some_and(|o| o.len() > 2 && !values.contains(&o)) =>
                     {
                         Arg::literal(&format!("-{t}"))
                     }
@@ -1882,6 +1932,9 @@ impl Analyzer<'_> {
     ) {
         let files = p.values(&["-f", "--file", "--makefile"]);
         let from_stdin = files.iter().any(|f| f.text().is_some_and(reads_stdin));
+        if !from_stdin {
+            self.written_makefile(&files, display, st, depth);
+        }
         // The parser splits `--file=<(...)` into `--file=` and the substitution.
         let glued = rest
             .windows(2)
@@ -1929,6 +1982,25 @@ impl Analyzer<'_> {
         }
     }
 
+    /// gdb's `run` starts the program of `--args PROG ARGS...` with those arguments, as if
+    /// run bare; without `--args` the program runs with none, which is no more than
+    /// running it.
+    fn debuggee(&mut self, rest: &[Arg], display: &str, st: &ShellState, depth: usize) {
+        let Some(at) = rest
+            .iter()
+            .position(|a| matches!(a.text(), Some("--args" | "-args")))
+        else {
+            return;
+        };
+        let argv = rest[at + 1..].to_vec();
+        if argv.is_empty() {
+            return;
+        }
+        let sub = Invocation::nested(argv, display.to_string());
+        let mut local = st.clone();
+        self.invoke(&sub, 0, &mut local, depth + 1);
+    }
+
     /// The recipes of a makefile the string spells, each judged as the shell command it is.
     fn recipes(&mut self, recipes: &[String], display: &str, st: &ShellState, depth: usize) {
         for recipe in recipes {
@@ -1967,6 +2039,17 @@ impl Analyzer<'_> {
                 let effects = inline::awk_effects(text);
                 let files: Vec<Arg> = effects.writes.iter().map(|w| Arg::literal(w)).collect();
                 self.check_writes(&files, Op::Write, display, st);
+                // `system("git log")`: awk runs the literal through `sh -c`.
+                for command in &effects.commands {
+                    let before = self.findings_len();
+                    let mut sub = st.clone();
+                    self.script(command, &mut sub, depth + 1, false);
+                    for mut f in self.take_findings_from(before) {
+                        f.reason =
+                            format!("{} (a command the awk program `{display}` runs)", f.reason);
+                        self.add(f);
+                    }
+                }
                 effects.runs.map(str::to_string)
             }
             Lang::Sed => {
@@ -1989,7 +2072,32 @@ impl Analyzer<'_> {
                 exec.map(str::to_string)
             }
             Lang::Elisp => inline::elisp_mutating(text).map(str::to_string),
-            Lang::Gdb => inline::gdb_mutating(text).then(|| format!("`{text}`")),
+            Lang::Gdb => {
+                if inline::gdb_runs_debuggee(text) {
+                    self.debuggee(rest, display, st, depth);
+                }
+                // `shell CMD` and `!CMD` hand CMD to a shell as written: judged as CMD.
+                let t = text.trim_start();
+                let shell = t
+                    .strip_prefix('!')
+                    .or_else(|| t.strip_prefix("shell ").filter(|_| name == "gdb"));
+                if let Some(command) = shell {
+                    let before = self.findings_len();
+                    let mut sub = st.clone();
+                    self.script(command, &mut sub, depth + 1, false);
+                    for mut f in self.take_findings_from(before) {
+                        f.reason = format!("{} (a shell command of `{display}`)", f.reason);
+                        self.add(f);
+                    }
+                }
+                // Judged as the command it is, and a shell escape is asked about still,
+                // as awk's `system()` is.
+                if shell.is_some() {
+                    Some(format!("`{text}`"))
+                } else {
+                    inline::gdb_mutating(text).then(|| format!("`{text}`"))
+                }
+            }
             Lang::Make => match super::makefile::plain_recipes(text) {
                 Some(recipes) => {
                     self.recipes(&recipes, display, st, depth);
@@ -1998,7 +2106,7 @@ impl Analyzer<'_> {
                 None => Some("make code (rules run any command)".to_string()),
             },
             _ => {
-                self.inline_code(name, lang, text, display);
+                self.screened_code(name, lang, text, display, st, depth);
                 return;
             }
         };
@@ -2015,6 +2123,39 @@ impl Analyzer<'_> {
                 "put the code in a script file inside the repository",
             ));
         }
+    }
+
+    /// Inline code: the programs it starts with literal words judged as those commands
+    /// (`spawn_literals.rs`), the rest screened for mutating calls.
+    pub(crate) fn screened_code(
+        &mut self,
+        name: &str,
+        lang: Lang,
+        code: &str,
+        display: &str,
+        st: &ShellState,
+        depth: usize,
+    ) {
+        let (spawns, rest) = super::spawn_literals::literal_spawns(lang, code);
+        for spawn in &spawns {
+            let before = self.findings_len();
+            let mut sub = st.clone();
+            match spawn {
+                super::spawn_literals::Spawn::Shell(text) => {
+                    self.script(text, &mut sub, depth + 1, false);
+                }
+                super::spawn_literals::Spawn::Argv(words) => {
+                    let argv: Vec<Arg> = words.iter().map(|w| Arg::literal(w)).collect();
+                    let inv = Invocation::nested(argv, display.to_string());
+                    self.invoke(&inv, 0, &mut sub, depth + 1);
+                }
+            }
+            for mut f in self.take_findings_from(before) {
+                f.reason = format!("{} (a command {name} inline code starts)", f.reason);
+                self.add(f);
+            }
+        }
+        self.inline_code(name, lang, &rest, display);
     }
 
     pub(crate) fn inline_code(&mut self, name: &str, lang: Lang, code: &str, display: &str) {

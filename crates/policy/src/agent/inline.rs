@@ -88,13 +88,17 @@ const COMMON: &[&str] = &[
     "writeSync",
     "Open3",
     "system2(",
+    // A process copying itself (`os.fork()`, `pcntl_fork()`): in a loop, a fork bomb.
+    "fork(",
 ];
 
 /// Markers that only mean something in some languages (`%x` is Ruby's backticks and a
 /// Python format; `.write(` is Python's file write and also `sys.stdout.write`).
 fn language_markers(lang: Lang) -> &'static [&'static str] {
     match lang {
-        Lang::Ruby => &["`", "%x", "system ", "exec ", "exec(", "spawn ", "open(\"|"],
+        Lang::Ruby => &[
+            "`", "%x", "system ", "exec ", "exec(", "spawn ", "open(\"|", "fork",
+        ],
         // File::Copy's `copy`/`move`, File::Path's `rmtree` (in COMMON) and `make_path`.
         Lang::Perl => &[
             "`",
@@ -112,6 +116,7 @@ fn language_markers(lang: Lang) -> &'static [&'static str] {
             // A hard link makes a second name through which a file is written.
             "link ",
             "link(",
+            "fork",
         ],
         Lang::Php => &["`", "exec ", "exec(", "system ", "fopen", "copy(", "link("],
         Lang::Tcl => &["exec ", "open "],
@@ -343,10 +348,73 @@ pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
 pub(crate) struct AwkEffects {
     pub runs: Option<&'static str>,
     pub writes: Vec<String>,
+    /// Shell commands spelled as string literals: `system("CMD")`, `"CMD" | getline`.
+    /// awk hands each to `sh -c` as written, so they are judged as shell code.
+    pub commands: Vec<String>,
+}
+
+/// `system("CMD")` and `"CMD" | getline` whose command is one string literal with no
+/// escapes: the commands, and the code with each such call replaced by a plain value (so
+/// what is left can be screened for computed commands).
+fn awk_literal_commands(code: &str) -> (Vec<String>, String) {
+    let mut commands = Vec::new();
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    let literal = |s: &str| -> Option<(String, usize)> {
+        let body = s.strip_prefix('"')?;
+        let end = body.find('"')?;
+        (!body[..end].contains('\\')).then(|| (body[..end].to_string(), end + 2))
+    };
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("system(") {
+            let inner = after.trim_start();
+            if let Some((cmd, used)) = literal(inner) {
+                let tail = inner[used..].trim_start();
+                if let Some(tail) = tail.strip_prefix(')') {
+                    commands.push(cmd);
+                    out.push('0');
+                    rest = tail;
+                    continue;
+                }
+            }
+        }
+        if let Some((cmd, used)) = literal(rest) {
+            let tail = rest[used..].trim_start();
+            if let Some(tail) = tail.strip_prefix('|') {
+                let tail = tail.trim_start();
+                if let Some(tail) = tail.strip_prefix("getline") {
+                    commands.push(cmd);
+                    out.push_str("getline");
+                    rest = tail;
+                    continue;
+                }
+            }
+            // Any other string: copied whole, so its quotes stay paired.
+            out.push_str(&rest[..used]);
+            rest = &rest[used..];
+            continue;
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    (commands, out)
 }
 
 pub(crate) fn awk_effects(code: &str) -> AwkEffects {
     let mut e = AwkEffects::default();
+    let (commands, rest) = awk_literal_commands(code);
+    e.commands = commands;
+    // Judged as the commands they are, and still asked about: awk starting a program is
+    // what the screen asks about (a harmless one included, as for every language).
+    if !e.commands.is_empty() {
+        e.runs = Some(if code.contains("system") {
+            "system()"
+        } else {
+            "a pipe to or from a command"
+        });
+    }
+    let code = rest.as_str();
     if code.contains("system") {
         e.runs = Some("system()");
         return e;
@@ -511,13 +579,16 @@ pub(crate) fn elisp_mutating(code: &str) -> Option<&'static str> {
 /// gdb commands other than reading state (`bt`, `info`, `print`, ...) can run programs
 /// (`shell`, `!`, `pipe`, `python`), write memory or files, or start the inferior.
 pub(crate) fn gdb_mutating(cmd: &str) -> bool {
-    const READS: [&str; 22] = [
+    // Reading state, and moving the debuggee along (`break`, `next`, `continue`): none of
+    // these runs anything but the program gdb was started on.
+    const READS: [&str; 46] = [
         "bt",
         "backtrace",
         "info",
         "i",
         "p",
         "print",
+        "output",
         "list",
         "l",
         "frame",
@@ -534,6 +605,29 @@ pub(crate) fn gdb_mutating(cmd: &str) -> bool {
         "down",
         "set",
         "show",
+        "break",
+        "b",
+        "tbreak",
+        "rbreak",
+        "watch",
+        "rwatch",
+        "awatch",
+        "delete",
+        "d",
+        "disable",
+        "enable",
+        "continue",
+        "c",
+        "next",
+        "n",
+        "step",
+        "s",
+        "stepi",
+        "nexti",
+        "finish",
+        "until",
+        "kill",
+        "display",
     ];
     let word: String = cmd
         .trim()
@@ -549,11 +643,30 @@ pub(crate) fn gdb_mutating(cmd: &str) -> bool {
             "width",
             "height",
             "logging",
+            "breakpoint",
         ]
         .iter()
         .any(|s| rest.starts_with(s));
     }
-    !READS.contains(&word.as_str())
+    if gdb_runs_debuggee(cmd) {
+        return false;
+    }
+    // `print system("rm -rf ~")`, `p unlink("x")`: an expression may call any function
+    // of the debuggee, the C library's included.
+    let calls = cmd.trim()[word.len()..].char_indices().any(|(i, c)| {
+        c == '('
+            && cmd.trim()[word.len()..][..i]
+                .ends_with(|p: char| p.is_ascii_alphanumeric() || p == '_')
+    });
+    !READS.contains(&word.as_str()) || calls
+}
+
+/// `run`, `r`, `start`, `starti` with nothing after them: gdb starts the program it was
+/// given (with `--args`, with those arguments), which is that command run bare. Words
+/// after `run` replace the arguments and go through a shell (`run > ~/x`), so they are
+/// not this.
+pub(crate) fn gdb_runs_debuggee(cmd: &str) -> bool {
+    matches!(cmd.trim(), "run" | "r" | "start" | "starti")
 }
 
 #[cfg(test)]
@@ -607,6 +720,26 @@ mod tests {
         assert_eq!(sed_effects("/^end/d"), SedEffects::default());
         assert_eq!(awk_effects("BEGIN{system(\"id\")}").runs, Some("system()"));
         assert_eq!(
+            awk_effects("BEGIN{system(\"id\")}").commands,
+            vec!["id".to_string()]
+        );
+        assert_eq!(
+            awk_effects("BEGIN { while ((\"git log\" | getline l) > 0) print l }"),
+            AwkEffects {
+                runs: Some("a pipe to or from a command"),
+                commands: vec!["git log".to_string()],
+                ..AwkEffects::default()
+            }
+        );
+        assert_eq!(
+            awk_effects("BEGIN{system(\"rm -rf \" ENVIRON[\"HOME\"])}").runs,
+            Some("system()")
+        );
+        assert_eq!(
+            awk_effects("BEGIN{print \"x\" | \"sh\"}").runs,
+            Some("a pipe to or from a command")
+        );
+        assert_eq!(
             awk_effects("{print $1 > \"/etc/x\"}").writes,
             vec!["/etc/x".to_string()]
         );
@@ -620,6 +753,12 @@ mod tests {
         assert_eq!(vim_effects(":!rm -rf /").0, Some("a shell command"));
         assert_eq!(vim_effects("%s/a/b/g | wq"), (None, true));
         assert!(gdb_mutating("shell rm -rf /"));
+        assert!(gdb_mutating("!rm -rf /"));
+        assert!(gdb_mutating("print system(\"rm -rf ~\")"));
+        assert!(gdb_mutating("run > ~/.bashrc"));
         assert!(!gdb_mutating("bt"));
+        assert!(!gdb_mutating("run"));
+        assert!(!gdb_mutating("break main"));
+        assert!(!gdb_mutating("p x + 1"));
     }
 }

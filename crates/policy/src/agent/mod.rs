@@ -19,12 +19,15 @@ mod makefile;
 mod opaque_code;
 mod output_options;
 mod patches;
+mod processes;
 mod remote;
 mod secrets;
+mod spawn_literals;
 mod tool_config;
 mod walk;
 mod windows;
 mod writes;
+mod written_code;
 
 use crate::{Decision, Profile, Verdict};
 use std::path::PathBuf;
@@ -55,6 +58,7 @@ pub mod rule {
     pub const TAMPER: &str = "gate.tamper";
     pub const GIT: &str = "git.destructive";
     pub const REMOTE_DESTRUCTIVE: &str = "remote.destructive";
+    pub const PROCESSES: &str = "proc.destructive";
     pub const REMOTE: &str = "exec.remote";
     pub const SECRET: &str = "net.secret";
     pub const ESCAPE: &str = "fs.escape";
@@ -63,13 +67,14 @@ pub mod rule {
     pub const PARSE: &str = "parse.error";
     pub const ALLOW: &str = "allow.default";
 
-    pub(crate) const ORDER: [&str; 12] = [
+    pub(crate) const ORDER: [&str; 13] = [
         OBSERVER,
         BOUNDS,
         DESTRUCTIVE,
         TAMPER,
         GIT,
         REMOTE_DESTRUCTIVE,
+        PROCESSES,
         REMOTE,
         SECRET,
         ESCAPE,

@@ -429,6 +429,11 @@ impl Analyzer<'_> {
                             .as_deref()
                             .is_some_and(|k| kinds.contains(&k) || k.contains(','))))
                     || sub == "drain"
+                    // `scale --replicas=0`: every pod of the workload goes away.
+                    || (sub == "scale"
+                        && Parsed::new(rest, &["--replicas"])
+                            .value("--replicas", None)
+                            .is_some_and(|r| r.is("0")))
                     || (sub == "apply" && flag(rest, &["--prune"]))
                     || (sub == "config" && pos.get(1).is_some_and(|s| s == "delete-cluster"))
                 {
@@ -733,6 +738,13 @@ impl Analyzer<'_> {
                 let sub: Vec<&str> = pos.iter().take(2).map(String::as_str).collect();
                 let wipes = match sub.as_slice() {
                     ["system", "prune", ..] => flag(rest, &["-a", "--all", "--volumes"]),
+                    // Every image, or the whole build cache, not only what nothing uses.
+                    ["image" | "builder" | "buildx", "prune", ..] => flag(rest, &["-a", "--all"]),
+                    // `docker rm -f $(docker ps -aq)`: the containers (or images) are
+                    // whatever a listing returns when it runs, every one of them.
+                    ["rm" | "rmi", ..] | ["container" | "image", "rm" | "remove", ..] => {
+                        rest.iter().any(|a| a.value.is_none())
+                    }
                     ["system", "reset", ..] => true,
                     ["volume", v, ..] => matches!(*v, "rm" | "remove" | "prune"),
                     ["compose", "down"] | ["compose", "rm"] => flag(rest, &["-v", "--volumes"]),
@@ -762,6 +774,8 @@ impl Analyzer<'_> {
                 let deletes = matches!(
                     sub.as_slice(),
                     [_, "delete" | "delete-asset"] | ["repo", "archive"]
+                    // Switching a CI workflow off removes the checks every change is held to.
+                    | ["workflow", "disable"]
                 ) || (sub.first() == Some(&"api")
                     && Parsed::new(rest, &["-X", "--method"])
                         .value("--method", Some("-X"))
@@ -840,6 +854,36 @@ impl Analyzer<'_> {
                         display,
                         "deletes secrets or keys",
                         "ask a human to delete secrets",
+                    );
+                }
+            }
+            // A published package or crate taken back: every project that depends on it
+            // breaks (`npm unpublish` also frees the name for anyone).
+            "npm" | "pnpm" | "yarn" | "cargo" | "gem" => {
+                let ops: Vec<&str> = pos.iter().take(2).map(String::as_str).collect();
+                let retracts = match name {
+                    "cargo" | "gem" => ops.first() == Some(&"yank") && !flag(rest, &["--undo"]),
+                    _ => ops.contains(&"unpublish"),
+                };
+                if retracts {
+                    self.remote_finding(
+                        display,
+                        "takes a published package back from its registry",
+                        "ask a human to unpublish or yank releases",
+                    );
+                }
+            }
+            "rabbitmqctl" => {
+                if pos.first().is_some_and(|op| {
+                    matches!(
+                        op.as_str(),
+                        "purge_queue" | "delete_queue" | "delete_vhost" | "reset" | "force_reset"
+                    )
+                }) {
+                    self.remote_finding(
+                        display,
+                        "deletes RabbitMQ messages, queues or the node's state",
+                        "ask a human to purge or reset brokers",
                     );
                 }
             }

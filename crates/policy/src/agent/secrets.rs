@@ -341,7 +341,7 @@ impl Analyzer<'_> {
 /// named by a command that also sends over the network, they are a secret leaving the
 /// machine. (They are not hidden from the jail by default: `git push` over HTTPS and
 /// `npm publish` read them.)
-const CREDENTIAL_FILES: [&str; 7] = [
+const CREDENTIAL_FILES: [&str; 9] = [
     "~/.netrc",
     "~/.git-credentials",
     "~/.npmrc",
@@ -349,6 +349,10 @@ const CREDENTIAL_FILES: [&str; 7] = [
     "~/.docker/config.json",
     "~/.kube/config",
     "~/.config/gcloud",
+    // GnuPG's private keys (2.1 and later, then the old keyring): `rsync ~/.gnupg/ HOST:`
+    // copies them.
+    "~/.gnupg/private-keys-v1.d",
+    "~/.gnupg/secring.gpg",
 ];
 
 /// A command whose purpose is to print a stored credential (`gh auth token`, `git

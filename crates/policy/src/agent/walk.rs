@@ -34,11 +34,19 @@ pub(crate) struct ShellState {
     /// Aliases defined earlier in the string (`alias g=git`), name and replacement text: a
     /// script that turns on `expand_aliases` runs `g reset --hard` as `git reset --hard`.
     pub aliases: Vec<(String, String)>,
+    /// Variables whose last assignment ran whatever happened before it (`d=/tmp/x; ...`,
+    /// not after `&&`/`||`, in a branch, a loop or a function): their static value is the
+    /// only one they can hold, so a word made of them is judged by its values alone.
+    pub definite: Vec<String>,
+    /// Walking code that may not run (the right side of `&&`/`||`, a branch, a loop body,
+    /// a function body): an assignment here leaves the variable's value uncertain.
+    pub conditional: bool,
 }
 
 impl ShellState {
     /// `name` may hold `value` from here on (`None`: a value only the shell knows).
     pub(crate) fn remember(&mut self, name: &str, value: Option<String>) {
+        self.definite.retain(|n| n != name);
         if !self.vars.iter().any(|(n, v)| n == name && *v == value) {
             self.vars.push((name.to_string(), value));
         }
@@ -64,6 +72,9 @@ pub(crate) struct Analyzer<'a> {
     /// Every path this command string writes, in the order analysed (a patch file
     /// written and applied by one command is not there yet when the command is decided).
     pub(crate) written: Vec<PathBuf>,
+    /// The content the string gave a file it wrote, where it spells it (`None`: written
+    /// with something it does not spell), the last write last (`written_code.rs`).
+    pub(crate) contents: Vec<(PathBuf, Option<String>)>,
     /// The first secret path the string names and the first network sender it runs
     /// (`secrets.rs`): together they are one finding, whichever commands they sit in.
     pub(crate) secret_named: Option<super::secrets::Named>,
@@ -137,6 +148,7 @@ impl<'a> Analyzer<'a> {
             last_out: None,
             pipe_in: None,
             written: Vec::new(),
+            contents: Vec::new(),
             secret_named: None,
             sender: None,
             secret_words: Default::default(),
@@ -154,6 +166,8 @@ impl<'a> Analyzer<'a> {
             vars: Vec::new(),
             cd_shadowed: false,
             aliases: Vec::new(),
+            definite: Vec::new(),
+            conditional: false,
         };
         self.script(command, &mut state, 0, false);
     }
@@ -297,7 +311,9 @@ impl<'a> Analyzer<'a> {
                 st.cwd = before.union(&st.cwd);
             }
             before = st.cwd.clone();
+            let outer = std::mem::replace(&mut st.conditional, true);
             downloads |= self.pipeline(pipeline, st, depth, stdin_remote);
+            st.conditional = outer;
         }
         downloads
     }
@@ -384,8 +400,17 @@ impl<'a> Analyzer<'a> {
                 if matches!(f.fname.value.as_str(), "cd" | "pushd" | "popd") {
                     st.cd_shadowed = true;
                 }
+                let name = f.fname.value.as_str();
+                if super::processes::fork_bomb(name, &f.body.to_string()) {
+                    self.add(Finding::ask(
+                        rule::PROCESSES,
+                        format!("the function `{name}` starts copies of itself concurrently, without bound (a fork bomb)"),
+                        "write a loop with a fixed count, or start the processes you need by name",
+                    ));
+                }
                 // The body may run later, from anywhere: analyse it as written.
                 let mut body = st.clone();
+                body.conditional = true;
                 self.compound(&f.body.0, &mut body, depth, false)
             }
             ast::Command::ExtendedTest(test, _) => {
@@ -426,10 +451,19 @@ impl<'a> Analyzer<'a> {
         stdin_remote: bool,
     ) -> bool {
         let mut sub = st.clone();
+        sub.conditional = true;
         let downloads = self.list(list, &mut sub, depth, stdin_remote);
         if sub.cwd != st.cwd {
             st.cwd = st.cwd.union(&sub.cwd);
         }
+        // Assigned in a branch that may not have run: no longer one value.
+        st.definite.retain(|n| {
+            sub.definite.contains(n)
+                && !sub
+                    .vars
+                    .iter()
+                    .any(|(m, v)| m == n && !st.vars.iter().any(|(o, w)| o == m && w == v))
+        });
         st.downloaded = sub.downloaded;
         st.links = sub.links;
         st.home_changed |= sub.home_changed;
@@ -851,7 +885,11 @@ impl<'a> Analyzer<'a> {
                     let value = value
                         .filter(|_| !name.ends_with('+') && !a.raw.contains("=("))
                         .map(str::to_string);
+                    let known = value.is_some();
                     st.remember(name.trim_end_matches('+'), value);
+                    if known && !st.conditional {
+                        st.definite.push(name.to_string());
+                    }
                 } else {
                     let program = argv
                         .first()
@@ -872,6 +910,7 @@ impl<'a> Analyzer<'a> {
             }
         }
         self.last_out = output_of(&argv, &stdin);
+        self.remember_contents(&argv, &stdin, &redirects, st);
         if argv.is_empty() {
             return false;
         }
@@ -879,16 +918,35 @@ impl<'a> Analyzer<'a> {
         let carries_remote = argv.iter().any(|a| a.remote);
         // The words a variable assigned earlier in the string stands for are judged as
         // well as the unknown word (a branch or a `read` may have changed it since).
-        for known in with_variables(&argv, &st.vars) {
-            let alt = Invocation {
-                argv: known,
-                stdin: stdin.clone(),
-                xargs: false,
-                display: display.clone(),
-            };
-            let mut sub = st.clone();
-            self.invoke(&alt, 0, &mut sub, depth);
-        }
+        let mut alternatives = with_variables(&argv, &st.vars);
+        // Every unknown word is made of variables with one definite value, and they give
+        // one reading: that reading is all the command can be (`d=/tmp/x; mkdir -p "$d"`),
+        // and it moves this shell (`cd "$d"`) as the command itself would.
+        // Not the command word (round six: an agent spells the program), and not under a
+        // reassigned `IFS`, which splits values where the analysis does not.
+        let definite = alternatives.len() == 1
+            && argv.first().is_some_and(|a| a.value.is_some())
+            && !st.vars.iter().any(|(n, _)| n == "IFS")
+            && argv.iter().any(|a| a.value.is_none())
+            && argv
+                .iter()
+                .filter(|a| a.value.is_none())
+                .all(|a| made_of_definite(&a.raw, &st.definite));
+        let argv = if definite {
+            alternatives.remove(0)
+        } else {
+            for known in alternatives {
+                let alt = Invocation {
+                    argv: known,
+                    stdin: stdin.clone(),
+                    xargs: false,
+                    display: display.clone(),
+                };
+                let mut sub = st.clone();
+                self.invoke(&alt, 0, &mut sub, depth);
+            }
+            argv
+        };
         let inv = Invocation {
             argv,
             stdin,
@@ -919,6 +977,118 @@ impl<'a> Analyzer<'a> {
         }
         remote_out || carries_remote
     }
+}
+
+impl Analyzer<'_> {
+    /// What this command puts in the files it writes, when the string spells it: the
+    /// output of `echo`/`printf`/`cat` redirected with `>` (appended to with `>>`), what
+    /// `tee FILE` gets on standard input, and a `cp SRC DST` of such a file. Anything else
+    /// written by redirection is content the string does not spell.
+    fn remember_contents(
+        &mut self,
+        argv: &[Arg],
+        stdin: &Stdin,
+        redirects: &[&ast::IoRedirect],
+        st: &ShellState,
+    ) {
+        let home = self.ctx.home.as_deref();
+        let text = match &self.last_out {
+            Some(PipeOut::Text(t)) => Some(t.clone()),
+            _ => None,
+        };
+        for r in redirects {
+            use ast::{IoFileRedirectKind as K, IoFileRedirectTarget as T};
+            let ast::IoRedirect::File(_, kind, T::Filename(w)) = r else {
+                continue;
+            };
+            if !matches!(kind, K::Write | K::Clobber | K::Append) {
+                continue;
+            }
+            let arg = decode_arg(&w.value, home, &st.cwd);
+            for path in arg
+                .text()
+                .and_then(|t| st.cwd.resolve(t, home))
+                .unwrap_or_default()
+            {
+                let content = match (kind, &text) {
+                    (K::Append, Some(t)) => match self.written_as(&path) {
+                        // `echo` output is kept without its newline.
+                        super::written_code::Written::Text(old) if old.ends_with('\n') => {
+                            Some(format!("{old}{t}"))
+                        }
+                        super::written_code::Written::Text(old) => Some(format!("{old}\n{t}")),
+                        _ => None,
+                    },
+                    (_, t) => t.clone(),
+                };
+                self.wrote_content(path, content);
+            }
+        }
+        let words: Option<Vec<&str>> = argv.iter().map(|a| a.text()).collect();
+        let Some(words) = words else { return };
+        let name = words.first().map(|w| crate::programs::normalise(w));
+        let operands: Vec<&str> = words
+            .iter()
+            .skip(1)
+            .copied()
+            .filter(|w| !w.starts_with('-'))
+            .collect();
+        match name.as_deref() {
+            Some("tee") => {
+                for o in operands {
+                    for path in st.cwd.resolve(o, home).unwrap_or_default() {
+                        self.wrote_content(path, stdin.text.clone());
+                    }
+                }
+            }
+            Some("cp" | "install" | "mv") if operands.len() == 2 => {
+                let from = st.cwd.resolve(operands[0], home).unwrap_or_default();
+                let to = st.cwd.resolve(operands[1], home).unwrap_or_default();
+                let content = from.first().and_then(|f| match self.written_as(f) {
+                    super::written_code::Written::Text(t) => Some(t),
+                    _ => None,
+                });
+                for path in to {
+                    self.wrote_content(path, content.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `raw` (a word as written) holds no substitution, and every `$NAME` / `${NAME}` in it
+/// names a variable of `definite`.
+fn made_of_definite(raw: &str, definite: &[String]) -> bool {
+    if raw.contains("$(") || raw.contains('`') || raw.contains("$((") {
+        return false;
+    }
+    let mut names = 0;
+    let mut rest = raw;
+    while let Some(at) = rest.find('$') {
+        let after = &rest[at + 1..];
+        let (name, used) = match after.strip_prefix('{') {
+            Some(inner) => match inner.find('}') {
+                Some(end) => (&inner[..end], end + 2),
+                None => return false,
+            },
+            None => {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], end)
+            }
+        };
+        let plain = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        if !plain || !definite.iter().any(|d| d == name) {
+            return false;
+        }
+        names += 1;
+        rest = &after[used..];
+    }
+    names > 0
 }
 
 /// `printf FORMAT ARGS...` for formats made of text, `\n`, `\t` and `%s` (the format is

@@ -529,6 +529,24 @@ impl Analyzer<'_> {
                     Op::MoveSource,
                 ));
             }
+            // Formatting, partitioning, erasing: the device or image file named is
+            // rewritten whole. Their options' values (labels, sizes, types) are not
+            // paths; a word holding a `/` is the device (`/dev/sda`, `/tmp/disk.img`).
+            _ if is_device_writer(name) => {
+                let targets: Vec<Arg> = rest
+                    .iter()
+                    .filter(|a| {
+                        a.text()
+                            .is_none_or(|t| !t.starts_with('-') && t.contains('/'))
+                    })
+                    .cloned()
+                    .collect();
+                writes.push((targets, Op::Write));
+            }
+            "del-cli" | "trash" | "trash-put" => writes.push((
+                cloned(&Parsed::new(rest, &[]).operands),
+                Op::Delete { recursive: true },
+            )),
             "rimraf" => writes.push((
                 cloned(&Parsed::new(rest, &[]).operands),
                 Op::Delete { recursive: true },
@@ -1005,6 +1023,27 @@ fn tar_writes(rest: &[Arg]) -> Vec<(Vec<Arg>, Op)> {
         }
     }
     out
+}
+
+/// Programs that format, partition or erase the device they are given.
+fn is_device_writer(name: &str) -> bool {
+    name.starts_with("mkfs.")
+        || matches!(
+            name,
+            "mkfs"
+                | "mke2fs"
+                | "mkdosfs"
+                | "mkntfs"
+                | "mkswap"
+                | "wipefs"
+                | "blkdiscard"
+                | "parted"
+                | "fdisk"
+                | "sfdisk"
+                | "gdisk"
+                | "sgdisk"
+                | "cfdisk"
+        )
 }
 
 #[cfg(test)]
