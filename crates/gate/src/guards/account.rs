@@ -1026,6 +1026,7 @@ pub fn marker_findings(
             carried::carried_across_files(visible, a, r, &mut used, &mut verdicts);
             carried::gathered_into_module(visible, a, r, &mut used, &mut verdicts);
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
+            narrowed_from_pyright_file_rules(visible, added.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
             narrowed_from_rubocop_config(visible, added.of(kind), rubocop, &mut verdicts);
             for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
@@ -1337,6 +1338,30 @@ fn narrowed_from_file_wide(
                 && super::widen::within_file_wide(lang, &m.label, r.text, m.text)
         });
         if covered {
+            *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// A `# pyright: ignore[rule]` added to a Python file from which the change removed a
+/// top-level `# pyright: rule=false` (see [`super::pyright_file_rules`]): the rule was off
+/// for the whole file and is now off for that line only ([`Verdict::Narrowed`]).
+fn narrowed_from_pyright_file_rules(
+    visible: &[&FileDelta],
+    added: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    let mut off: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New || !m.text.contains("pyright: ignore[") {
+            continue;
+        }
+        let d = visible[m.file];
+        let rules = off.entry(m.file).or_insert_with(|| {
+            let removed: Vec<&str> = d.removed_lines.iter().map(|l| l.text.as_str()).collect();
+            super::pyright_file_rules::rules_removed(&removed, d.new_text.as_deref().unwrap_or(""))
+        });
+        if super::pyright_file_rules::ignore_within(m.text, rules) {
             *v = Verdict::Narrowed;
         }
     }

@@ -70,6 +70,7 @@ mod parametrised;
 mod print_helpers;
 mod print_probes;
 mod protected;
+mod pyright_file_rules;
 mod rewrapped;
 mod rubocop_excluded;
 mod rust_tests;
