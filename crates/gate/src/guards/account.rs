@@ -1027,6 +1027,7 @@ pub fn marker_findings(
             carried::gathered_into_module(visible, a, r, &mut used, &mut verdicts);
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_pyright_file_rules(visible, added.of(kind), &mut verdicts);
+            attributes_respelt_as_pragmas(&places, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
             narrowed_from_rubocop_config(visible, added.of(kind), rubocop, &mut verdicts);
             for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
@@ -1339,6 +1340,34 @@ fn narrowed_from_file_wide(
         });
         if covered {
             *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// A C# `#pragma warning disable ID` added where the change removed a suppression attribute
+/// of the same check (see [`super::pragma_respelt`]), each removed attribute taken once:
+/// the same warning silenced on the same code, [`Verdict::Rewritten`].
+fn attributes_respelt_as_pragmas(
+    places: &[Places],
+    added: &[Mark],
+    removed: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    let mut used = vec![false; removed.len()];
+    for (a, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New || !a.text.trim_start().starts_with("#pragma warning disable") {
+            continue;
+        }
+        let found = removed.iter().enumerate().find(|(i, r)| {
+            !used[*i]
+                && r.file == a.file
+                && r.label == "[SuppressMessage]"
+                && places[a.file].same(r.line, a.line)
+                && super::pragma_respelt::same_check(r.text, a.text)
+        });
+        if let Some((i, _)) = found {
+            used[i] = true;
+            *v = Verdict::Rewritten;
         }
     }
 }

@@ -67,6 +67,7 @@ mod new_parameter;
 mod not_lowered;
 mod output_modules;
 mod parametrised;
+mod pragma_respelt;
 mod print_helpers;
 mod print_probes;
 mod protected;

@@ -7,6 +7,9 @@
 //! helper of the library, where output is its job. Whoever calls it decides when to print;
 //! the helper itself is no leftover. A function that does anything else (a call for its
 //! effect, a branch, a `return`), or prints nothing it was given, keeps its print a finding.
+//! Tests keep their own rules: there a callback printing what it receives
+//! (`completions.forEach(c => { console.log(c) })`) is a value dumped to look at it, or the
+//! test's idiom of printing for a captured console (see `debug::repeats_a_kept_line`).
 
 /// Whether the print on line `number` (1-based) of `lines` is the whole body of its
 /// function, read from the lines around it: above, up to the function's header, only blank
@@ -56,7 +59,16 @@ fn local_declaration(t: &str) -> bool {
 fn parameters(t: &str) -> Option<Vec<String>> {
     let header = t.trim_end_matches('{').trim_end();
     let list = if let Some(arrow) = header.strip_suffix("=>") {
-        arrow.trim_end()
+        let arrow = arrow.trim_end();
+        if !arrow.ends_with(')') {
+            // One parameter needs no parentheses: `label => {`.
+            let last = arrow
+                .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .next()
+                .filter(|w| !w.is_empty())?;
+            return Some(vec![last.to_string()]);
+        }
+        arrow
     } else {
         let opens = words(header).any(|w| w == "function" || w == "func");
         if !opens || !header.ends_with(')') {
@@ -97,6 +109,10 @@ mod tests {
             2
         ));
         assert!(helper("const show = (v) => {\n  console.log(v);\n};", 2));
+        assert!(helper(
+            "list.forEach(item => {\n  console.log(item);\n});",
+            2
+        ));
         assert!(helper(
             "func trace(format string, a ...any) {\n\tprintln(fmt.Sprintf(format, a...))\n}",
             2

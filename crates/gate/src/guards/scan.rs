@@ -460,7 +460,7 @@ pub fn scan<'a>(
                         .all(|label| debug::gated_in_line(&view.code, label))
                 {
                     found.clear();
-                } else if print_helpers::prints_for_its_function(all, number) {
+                } else if !is_test && print_helpers::prints_for_its_function(all, number) {
                     found.retain(|label| !debug::is_print_label(label));
                 } else if debug::in_catch_of_throwable(all, number) {
                     found.retain(|label| label != "printStackTrace()");
