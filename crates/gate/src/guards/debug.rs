@@ -724,7 +724,9 @@ mod tests {
             (Lang::Js, "const s = 'debugger;'"),
             (Lang::Js, "// console.log(x)"),
             (Lang::Js, "options.debugger = true;"),
-            (Lang::Python, "print(result)"),
+            // A Python program's message says what it prints (a bare value is a dump).
+            (Lang::Python, "print(\"result:\", result)"),
+            (Lang::Python, "print(result, file=sys.stderr)"),
             (Lang::Python, "def breakpoint(self): pass"),
             (Lang::Python, "obj.breakpoint()"),
             (Lang::Python, "# breakpoint()"),
@@ -753,5 +755,6 @@ mod tests {
         ] {
             assert!(!hits(lang, line), "{line}");
         }
+        assert!(hits(Lang::Python, "    print(page.file.src_uri)"));
     }
 }
