@@ -1026,6 +1026,8 @@ pub fn marker_findings(
             carried::carried_across_files(visible, a, r, &mut used, &mut verdicts);
             carried::gathered_into_module(visible, a, r, &mut used, &mut verdicts);
             narrowed_from_file_wide(visible, added.of(kind), removed.of(kind), &mut verdicts);
+            narrowed_from_pyright_file_rules(visible, added.of(kind), &mut verdicts);
+            attributes_respelt_as_pragmas(&places, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
             narrowed_from_rubocop_config(visible, added.of(kind), rubocop, &mut verdicts);
             for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
@@ -1337,6 +1339,58 @@ fn narrowed_from_file_wide(
                 && super::widen::within_file_wide(lang, &m.label, r.text, m.text)
         });
         if covered {
+            *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// A C# `#pragma warning disable ID` added where the change removed a suppression attribute
+/// of the same check (see [`super::pragma_respelt`]), each removed attribute taken once:
+/// the same warning silenced on the same code, [`Verdict::Rewritten`].
+fn attributes_respelt_as_pragmas(
+    places: &[Places],
+    added: &[Mark],
+    removed: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    let mut used = vec![false; removed.len()];
+    for (a, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New || !a.text.trim_start().starts_with("#pragma warning disable") {
+            continue;
+        }
+        let found = removed.iter().enumerate().find(|(i, r)| {
+            !used[*i]
+                && r.file == a.file
+                && r.label == "[SuppressMessage]"
+                && places[a.file].same(r.line, a.line)
+                && super::pragma_respelt::same_check(r.text, a.text)
+        });
+        if let Some((i, _)) = found {
+            used[i] = true;
+            *v = Verdict::Rewritten;
+        }
+    }
+}
+
+/// A `# pyright: ignore[rule]` added to a Python file from which the change removed a
+/// top-level `# pyright: rule=false` (see [`super::pyright_file_rules`]): the rule was off
+/// for the whole file and is now off for that line only ([`Verdict::Narrowed`]).
+fn narrowed_from_pyright_file_rules(
+    visible: &[&FileDelta],
+    added: &[Mark],
+    verdicts: &mut [Verdict],
+) {
+    let mut off: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        if *v != Verdict::New || !m.text.contains("pyright: ignore[") {
+            continue;
+        }
+        let d = visible[m.file];
+        let rules = off.entry(m.file).or_insert_with(|| {
+            let removed: Vec<&str> = d.removed_lines.iter().map(|l| l.text.as_str()).collect();
+            super::pyright_file_rules::rules_removed(&removed, d.new_text.as_deref().unwrap_or(""))
+        });
+        if super::pyright_file_rules::ignore_within(m.text, rules) {
             *v = Verdict::Narrowed;
         }
     }

@@ -53,6 +53,19 @@ pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
         || text.is_some_and(|t| t.starts_with("#!"))
         || go_examples
         || text.is_some_and(|t| jvm_program(path, t))
+        || text.is_some_and(|t| python_program(path, t))
+}
+
+/// Whether a Python file is a program: `__main__.py`, or a module that runs as one
+/// (`if __name__ == "__main__":`). What it prints is what the program says.
+fn python_program(path: &str, text: &str) -> bool {
+    path.ends_with(".py")
+        && (path.rsplit('/').next() == Some("__main__.py")
+            || text.lines().any(|l| {
+                l.starts_with("if __name__ ==")
+                    || l.starts_with("if '__main__' ==")
+                    || l.starts_with("if \"__main__\" ==")
+            }))
 }
 
 /// Whether a Java or Kotlin file is a program, not library code: it declares the entry
@@ -265,6 +278,35 @@ fn dumps_values(cx: &LineCtx, ch: &Chain) -> bool {
     false
 }
 
+/// Whether a call's arguments, on its line, pass a keyword (`print(x, file=sys.stderr)`,
+/// `end=""`): output sent somewhere or shaped on purpose.
+fn passes_keywords(cx: &LineCtx, ch: &Chain) -> bool {
+    let mut depth = 0usize;
+    for i in ch.end..cx.toks.len() {
+        match cx.tok(i) {
+            Some(Tok::Punct('(' | '[' | '{')) => depth += 1,
+            Some(Tok::Punct(')' | ']' | '}')) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return false;
+                }
+            }
+            Some(Tok::Punct('=')) if depth == 1 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a label is print-style output (as opposed to a debugger hook).
+pub fn is_print_label(label: &str) -> bool {
+    label.starts_with("console.")
+        || label.starts_with("System.")
+        || label.starts_with("println(")
+        || label.starts_with("print(")
+        || label == "printStackTrace()"
+}
+
 /// A bare call of a free function: `name(`, not `x.name(` nor `def name(`.
 fn bare_call(cx: &LineCtx, ch: &Chain, names: &[&str]) -> bool {
     ch.names.len() == 1
@@ -325,6 +367,14 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
                 format!("{}.set_trace()", n[0])
             } else if imports_debugger {
                 format!("import {}", ch.head())
+            } else if code
+                && bare_call(cx, ch, &["print"])
+                && dumps_values(cx, ch)
+                && !passes_keywords(cx, ch)
+            {
+                // A library module's `print(page.file.src_uri)`: a value looked at, with no
+                // word of its own to say what it is for.
+                "print(<value>)".into()
             } else {
                 return None;
             }
@@ -674,7 +724,9 @@ mod tests {
             (Lang::Js, "const s = 'debugger;'"),
             (Lang::Js, "// console.log(x)"),
             (Lang::Js, "options.debugger = true;"),
-            (Lang::Python, "print(result)"),
+            // A Python program's message says what it prints (a bare value is a dump).
+            (Lang::Python, "print(\"result:\", result)"),
+            (Lang::Python, "print(result, file=sys.stderr)"),
             (Lang::Python, "def breakpoint(self): pass"),
             (Lang::Python, "obj.breakpoint()"),
             (Lang::Python, "# breakpoint()"),
@@ -703,5 +755,6 @@ mod tests {
         ] {
             assert!(!hits(lang, line), "{line}");
         }
+        assert!(hits(Lang::Python, "    print(page.file.src_uri)"));
     }
 }

@@ -51,15 +51,7 @@ fn prints(lang: Lang) -> &'static [&'static [&'static str]] {
 /// The label of a numbered print at chain `ch`, if it is one: the print called with one
 /// number and nothing else (`console.error(4)`; Ruby's `puts 1` needs no parentheses).
 pub fn numbered_print(cx: &LineCtx, ch: &Chain) -> Option<String> {
-    // The body of an arrow function (`() => console.error(4)`) is free, though `>` ends it.
-    let arrow_body = ch.start >= 2 && cx.punct(ch.start - 1, '>') && cx.punct(ch.start - 2, '=');
-    if !prints(cx.lang).iter().any(|p| ch.is(p)) || !(ch.free(&cx.toks) || arrow_body) {
-        return None;
-    }
-    if matches!(
-        ch.before(&cx.toks),
-        Some(Tok::Ident("def" | "fn" | "func" | "function" | "fun"))
-    ) {
+    if !is_print(cx, ch) {
         return None;
     }
     let at = ch.end;
@@ -68,6 +60,19 @@ pub fn numbered_print(cx: &LineCtx, ch: &Chain) -> Option<String> {
         && cx.tok(at) == Some(Tok::Num)
         && matches!(cx.tok(at + 1), None | Some(Tok::Punct(';')));
     (in_parens || ruby_bare).then(|| format!("{}(<number>)", ch.names.join(".")))
+}
+
+/// Whether chain `ch` is one of the language's print calls, called on its own (not a
+/// method of something else, not a declaration of a function called `print`).
+pub fn is_print(cx: &LineCtx, ch: &Chain) -> bool {
+    // The body of an arrow function (`() => console.error(4)`) is free, though `>` ends it.
+    let arrow_body = ch.start >= 2 && cx.punct(ch.start - 1, '>') && cx.punct(ch.start - 2, '=');
+    prints(cx.lang).iter().any(|p| ch.is(p))
+        && (ch.free(&cx.toks) || arrow_body)
+        && !matches!(
+            ch.before(&cx.toks),
+            Some(Tok::Ident("def" | "fn" | "func" | "function" | "fun"))
+        )
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@ use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
 use super::{
-    dead_return, debug, gated_return, js_announced_exit, junit_port, lint, miri_gates,
-    output_modules, skip_helpers, skips, todos, type_assertions, Finding, Line,
+    banners, dead_return, debug, gated_return, js_announced_exit, junit_port, lint, miri_gates,
+    output_modules, print_helpers, print_probes, skip_helpers, skips, stand_in_prints, todos,
+    type_assertions, Finding, Line,
 };
 use std::collections::HashSet;
 
@@ -53,10 +54,7 @@ impl Kind {
             Kind::Todos => todos::find(cx),
             // A type test is only type-checked: what it would print never runs. A test of a
             // CLI or a logger keeps the rules of tests.
-            Kind::Debug => debug::find(
-                cx,
-                role.prints_are_output || role.type_test || (role.output_module && !cx.is_test),
-            ),
+            Kind::Debug => debug::find(cx, role.prints_for(cx.is_test)),
         }
     }
 }
@@ -74,6 +72,13 @@ pub struct FileRole {
 }
 
 impl FileRole {
+    /// Whether what the file prints is its output, not a leftover: a file whose role is to
+    /// print, a type test (only type-checked: its prints never run), or a CLI's or a
+    /// logger's module outside tests (a test of the CLI keeps the rules of tests).
+    pub fn prints_for(&self, is_test: bool) -> bool {
+        self.prints_are_output || self.type_test || (self.output_module && !is_test)
+    }
+
     pub fn of(path: &str, text: Option<&str>) -> Self {
         FileRole {
             prints_are_output: debug::prints_are_output(path, text),
@@ -429,6 +434,21 @@ pub fn scan<'a>(
                     }
                 }
             }
+            if kind == Kind::Debug && found.is_empty() && !role.prints_for(is_test) {
+                if let Some(ch) = cx.chains.iter().find(|ch| print_probes::is_print(&cx, ch)) {
+                    let all = all_lines.get_or_insert_with(|| {
+                        f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
+                    });
+                    let number = line.number as usize;
+                    let print = ch.names.join(".");
+                    // A print standing in for a commented-out raise, a test's banner.
+                    if stand_in_prints::replaces_commented_raise(all, number)
+                        || (is_test && banners::prints_a_banner(all, number, &print))
+                    {
+                        found.push(format!("{print}("));
+                    }
+                }
+            }
             if kind == Kind::Debug && !found.is_empty() {
                 let all = all_lines.get_or_insert_with(|| {
                     f.text.map(|t| t.split('\n').collect()).unwrap_or_default()
@@ -440,6 +460,8 @@ pub fn scan<'a>(
                         .all(|label| debug::gated_in_line(&view.code, label))
                 {
                     found.clear();
+                } else if !is_test && print_helpers::prints_for_its_function(all, number) {
+                    found.retain(|label| !debug::is_print_label(label));
                 } else if debug::in_catch_of_throwable(all, number) {
                     found.retain(|label| label != "printStackTrace()");
                 } else if is_test && lang == Lang::Js {
