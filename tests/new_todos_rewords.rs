@@ -60,3 +60,71 @@ fn a_todo_replaced_by_a_fixme_about_something_else_is_new() {
         },
     );
 }
+
+const CONNECT: &str = "fn tunnel_uri(scheme: Scheme, host: &str) -> Uri {
+    // TODO: Should the `http` crate get `From<(Scheme, Authority)> for Uri`?
+    build(scheme, host)
+}
+
+fn socks_connect(proxy: &Uri) -> Conn {
+    match proxy.scheme_str() {
+        Some(\"socks5\") => socks5(proxy),
+        _ => plain(proxy),
+    }
+}
+";
+
+/// A change that deletes a function with its TODO and writes another TODO, about other
+/// work, elsewhere in the file (fresh16, reqwest 4ec1fe5658): the two share one name
+/// (`Scheme`), not the note. The new one is new work.
+#[test]
+fn a_todo_sharing_one_name_with_a_removed_note_is_new() {
+    let r = Repo::with(&[("src/connect.rs", CONNECT), (".gitignore", ".loopgate/\n")]);
+    let after = CONNECT
+        .replace(
+            "fn tunnel_uri(scheme: Scheme, host: &str) -> Uri {\n    // TODO: Should the `http` crate get `From<(Scheme, Authority)> for Uri`?\n    build(scheme, host)\n}\n\n",
+            "",
+        )
+        .replace(
+            "    match proxy.scheme_str() {\n",
+            "    // TODO: can `Scheme::from_static()` be const fn, compare with a SOCKS5 constant?\n    match proxy.scheme_str() {\n",
+        );
+    assert_ne!(after, CONNECT);
+    r.write("src/connect.rs", &after);
+    let verify = |receipt: &Value, mode: &str| {
+        assert_eq!(
+            todos(receipt),
+            [("src/connect.rs".to_string(), 2)],
+            "{mode}: {receipt}"
+        );
+    };
+    let (_, receipt) = check(&r, &[]);
+    verify(&receipt, "uncommitted, against HEAD");
+    r.commit("the change");
+    let (_, receipt) = check(&r, &["--against", "HEAD^"]);
+    verify(&receipt, "committed, --against HEAD^");
+}
+
+/// Lookalike: the same note moved down the file and reworded, most of its words kept.
+#[test]
+fn a_todo_moved_in_its_file_and_reworded_is_not_new() {
+    let r = Repo::with(&[("src/connect.rs", CONNECT), (".gitignore", ".loopgate/\n")]);
+    let after = CONNECT
+        .replace(
+            "    // TODO: Should the `http` crate get `From<(Scheme, Authority)> for Uri`?\n",
+            "",
+        )
+        .replace(
+            "    match proxy.scheme_str() {\n",
+            "    // TODO: the `http` crate should get `From<(Scheme, Authority)> for Uri`\n    match proxy.scheme_str() {\n",
+        );
+    r.write("src/connect.rs", &after);
+    let verify = |receipt: &Value, mode: &str| {
+        assert_eq!(todos(receipt), [], "{mode}: {receipt}");
+    };
+    let (_, receipt) = check(&r, &[]);
+    verify(&receipt, "uncommitted, against HEAD");
+    r.commit("the change");
+    let (_, receipt) = check(&r, &["--against", "HEAD^"]);
+    verify(&receipt, "committed, --against HEAD^");
+}
