@@ -572,8 +572,8 @@ fn drop_lint_excluded(findings: &mut Vec<Finding>, deltas: &[&FileDelta], near: 
         return;
     }
     let is_config = |p: &str| lint_excluded::CONFIG_FILES.contains(&p);
-    let (mut before, mut after): (Vec<(String, String)>, Vec<(String, String)>) =
-        (Vec::new(), Vec::new());
+    let mut before: Vec<(String, String)> = Vec::new();
+    let mut after: Vec<(String, String)> = Vec::new();
     for d in deltas.iter().filter(|d| is_config(&d.path)) {
         before.extend(d.old_text.clone().map(|t| (d.path.clone(), t)));
         after.extend(d.new_text.clone().map(|t| (d.path.clone(), t)));
