@@ -91,28 +91,6 @@ fn shared_words(old: &Mark, new: &Mark) -> usize {
     o.intersection(&n).filter(|w| !label.contains(*w)).count()
 }
 
-/// Whether two notes sharing `shared` words (beyond the marker's own) are one note
-/// reworded: at least half the words of the shorter one. `// TODO: should http get
-/// From<(Scheme, Authority)>?` and `// TODO: can Scheme::from_static() be const?` share one
-/// name and are two notes.
-fn reworded_note(shared: usize, old: &Mark, new: &Mark) -> bool {
-    let count = |m: &Mark| {
-        let label: std::collections::BTreeSet<String> = m
-            .label
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .map(str::to_lowercase)
-            .collect();
-        m.text
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .filter(|w| !label.contains(w))
-            .collect::<std::collections::BTreeSet<String>>()
-            .len()
-    };
-    2 * shared >= count(old).min(count(new))
-}
-
 /// A declaration as far as its body: `void f() {}` written on one line and `void f() {`
 /// opening a body over several declare the same test. A function declared with `def` is
 /// its name: parameters given type hints, or wrapped over lines, declare the same test.
@@ -316,11 +294,7 @@ pub fn account_with_used(
                     continue;
                 }
                 let shared = shared_words(&removed[i], &added[j]);
-                // Where any left-over pair is a rewrite (`loose`), one shared word ranks
-                // it; where a note with other words is another note, the two must share a
-                // real part of their words, not a name both happen to mention.
-                let enough = loose || reworded_note(shared, &removed[i], &added[j]);
-                if shared > 0 && enough {
+                if shared > 0 {
                     scored.push((shared, ri, aj));
                 }
             }
