@@ -300,6 +300,19 @@ fn biome_format_only(piece: &str) -> bool {
     words.peek().is_some() && words.all(|w| w == "format")
 }
 
+/// Whether a comment piece sits inside a Markdown code span of its comment: an odd number
+/// of backticks before it (`# merging before \`# type: ignore\` would ..`). That is prose
+/// naming a directive, quoted as code, not one: every tool wants its directive to open a
+/// comment, and a quoted one is part of a sentence.
+fn in_code_span(cx: &LineCtx, piece: &str) -> bool {
+    cx.view.comments.iter().any(|comment| {
+        let (start, end) = (comment.as_ptr() as usize, piece.as_ptr() as usize);
+        end >= start
+            && end <= start + comment.len()
+            && comment[..end - start].matches('`').count() % 2 == 1
+    })
+}
+
 /// The suppressions on one line, as short labels (`eslint-disable`, `#[allow(`).
 /// `type_test`: the line is in a type-test file ([`is_type_test`]), where
 /// `@ts-expect-error` is an assertion; `@ts-ignore` and the rest stay suppressions there.
@@ -307,6 +320,9 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
     let mut out = Vec::new();
     let table = directives(cx.lang);
     for piece in cx.comment_pieces() {
+        if in_code_span(cx, piece) {
+            continue;
+        }
         if let Some((d, _)) = table
             .iter()
             .find(|(d, ci)| starts_with_directive(piece, d, *ci))
@@ -724,6 +740,7 @@ mod tests {
             "while True:  # pragma:no branch",
             "run(cmd)  # nosec",
             "x = 1  # type: int  # noqa",
+            "x = y  # see `z`  # type: ignore",
             "@no_type_check",
             "@typing.no_type_check",
         ] {
@@ -736,6 +753,7 @@ mod tests {
             "# type: int",
             "# nosecurity review needed",
             "no_type_check = 1",
+            "# a comment like `# type: ignore` follows the bracket",
         ] {
             assert!(!hits(Lang::Python, line), "{line}");
         }

@@ -53,6 +53,7 @@ mod languages;
 mod lexer;
 mod line;
 mod lint;
+mod lint_excluded;
 mod lint_tests;
 mod mark_aliases;
 mod merged;
@@ -514,6 +515,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     }
     if enabled.lint {
         markers.lint.extend(config_lint::findings(&visible));
+        drop_lint_excluded(&mut markers.lint, &visible, near);
     }
     let deleted = if on(cfg.deleted_tests) {
         deleted::deleted_tests(&visible, &new_counts, &tests, &macros, near)
@@ -563,6 +565,41 @@ fn repository_pragmas(deltas: &[&FileDelta], near: &Near) -> coverage_pragmas::C
         }));
     }
     coverage_pragmas::CoveragePragmas::read(files.iter().map(|(p, t)| (p.as_str(), t.as_str())))
+}
+
+/// Inline suppressions in files the repository keeps out of its linting (see
+/// [`lint_excluded`]), before and after the change, are dropped. The configuration is read
+/// only when such a finding is on a line of a source file: a file of the change from its
+/// two sides, the others at the root through `near` (unchanged, so the same on both).
+fn drop_lint_excluded(findings: &mut Vec<Finding>, deltas: &[&FileDelta], near: &Near) {
+    let inline = |f: &Finding| f.line.is_some() && Lang::from_path(&f.path).is_some();
+    if !findings.iter().any(inline) {
+        return;
+    }
+    let is_config = |p: &str| lint_excluded::CONFIG_FILES.contains(&p);
+    let mut before: Vec<(String, String)> = Vec::new();
+    let mut after: Vec<(String, String)> = Vec::new();
+    for d in deltas.iter().filter(|d| is_config(&d.path)) {
+        before.extend(d.old_text.clone().map(|t| (d.path.clone(), t)));
+        after.extend(d.new_text.clone().map(|t| (d.path.clone(), t)));
+    }
+    let in_change = |p: &str| deltas.iter().any(|d| d.path == p);
+    let root: Vec<(String, String)> = near(&[String::new()])
+        .into_iter()
+        .filter(|(p, _)| is_config(p) && !in_change(p))
+        .collect();
+    before.extend(root.iter().cloned());
+    after.extend(root);
+    let read = |files: &[(String, String)]| {
+        lint_excluded::Excluded::read(files.iter().map(|(p, t)| (p.as_str(), t.as_str())))
+    };
+    let (before, after) = (read(&before), read(&after));
+    if before.is_empty() || after.is_empty() {
+        return;
+    }
+    findings.retain(|f| {
+        !inline(f) || !lint_excluded::excluded_throughout(&before, &after, &f.path, &f.snippet)
+    });
 }
 
 /// What the RuboCop configuration excluded at the comparison point (see
