@@ -412,7 +412,7 @@ pub fn hidden(
                     let tables =
                         tables_cache.get_or_insert_with(|| folded::tables(deltas, tests, macros));
                     split_into_tables(&t, old, &before, s.at, tables)
-                        || folded_here(&t, &before, s.at, tables)
+                        || (!lost_check && folded_here(&t, &before, s.at, tables))
                 });
             if !carried {
                 lost.push(t);
