@@ -16,6 +16,7 @@
 //! (`for`, `t.Run(`, `subTest(`, `.each do`, `.forEach(`).
 
 use super::account::normalise;
+use super::array_rows::rows_above;
 use super::hidden::words;
 use super::languages::Lang;
 use super::line::indent;
@@ -221,15 +222,20 @@ pub fn tables(deltas: &[&FileDelta], tests: &TestPaths, macros: &TestMacros) -> 
                 .iter()
                 .position(|l| l.split_whitespace().collect::<String>() == now.sig)
                 .unwrap_or(0);
+            // A test declared in the `.forEach` callback of an array literal: the rows are
+            // its cases.
+            let above: Vec<String> = rows_above(&all, head).into_iter().map(normalise).collect();
             let mut rows: Vec<String> = match &was {
-                None => lines.clone(),
+                None => above.iter().chain(&lines).cloned().collect(),
                 Some(was) => {
                     let Some((old_head, mut left)) = extent(&old_all, &was.sig, &old_taken) else {
                         continue;
                     };
                     old_taken.insert(old_head);
-                    lines
+                    left.extend(rows_above(&old_all, old_head).into_iter().map(normalise));
+                    above
                         .iter()
+                        .chain(&lines)
                         .filter(|l| match left.iter().position(|o| o == *l) {
                             Some(i) => {
                                 left.swap_remove(i);
@@ -241,7 +247,7 @@ pub fn tables(deltas: &[&FileDelta], tests: &TestPaths, macros: &TestMacros) -> 
                         .collect()
                 }
             };
-            if rows.is_empty() || !(class || is_table(&lines, head_at)) {
+            if rows.is_empty() || !(class || !above.is_empty() || is_table(&lines, head_at)) {
                 continue;
             }
             if class {

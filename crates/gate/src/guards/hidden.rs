@@ -412,6 +412,7 @@ pub fn hidden(
                     let tables =
                         tables_cache.get_or_insert_with(|| folded::tables(deltas, tests, macros));
                     split_into_tables(&t, old, &before, s.at, tables)
+                        || (!lost_check && folded_here(&t, &before, s.at, tables))
                 });
             if !carried {
                 lost.push(t);
@@ -439,6 +440,25 @@ pub fn hidden(
         });
     }
     out
+}
+
+/// Whether a table the change added to the removed test `t`'s own file (at `at`; its old
+/// file held `before`) carries it, as a fold into a table is read where the count fell
+/// (see [`folded::carries`]): the tests added to the file are that table's rows, not
+/// others hiding the loss.
+fn folded_here(t: &Declared, before: &[Declared], at: usize, tables: &[folded::Table]) -> bool {
+    let mut skipped = false;
+    let others: Vec<&Declared> = before
+        .iter()
+        .filter(|o| {
+            let me = !skipped && o.key == t.key && o.body == t.body;
+            skipped |= me;
+            !me
+        })
+        .collect();
+    tables
+        .iter()
+        .any(|table| table.at == at && table.new && folded::carries(t, &others, &[], table, true))
 }
 
 /// Whether the words `w` hold the word `x`: the same word, or for a literal, one that

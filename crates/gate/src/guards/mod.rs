@@ -4,6 +4,7 @@
 
 mod account;
 mod alias_reach;
+mod array_rows;
 mod assumption_tests;
 mod banners;
 mod carried;

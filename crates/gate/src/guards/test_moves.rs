@@ -448,8 +448,29 @@ pub fn imports<'a>(importer: &str, lines: impl IntoIterator<Item = &'a str>, run
     };
     lines.into_iter().any(|line| {
         line.contains(stem)
-            && (quoted(line).any(&target) || python_relative(line).is_some_and(|s| target(&s)))
+            && (quoted(line).any(|spec| loads_by_path(line, spec) && target(spec))
+                || python_relative(line).is_some_and(|s| target(&s)))
     })
+}
+
+/// Whether the quoted `spec` on `line` names a file by its path: one written relative to
+/// the importer (`./common`, `../common.case.test`), or any spec of a Ruby load
+/// (`require_relative 'shared'`). A bare word elsewhere is a package (`import x from
+/// 'common'`) or no path at all: a test's title or an argument (`describe('command', ..)`
+/// beside `command.test.js` loads nothing).
+fn loads_by_path(line: &str, spec: &str) -> bool {
+    if spec.starts_with("./") || spec.starts_with("../") {
+        return true;
+    }
+    let code = line.trim_start();
+    [
+        "require_relative ",
+        "require_relative(",
+        "require ",
+        "load ",
+    ]
+    .iter()
+    .any(|w| code.starts_with(w))
 }
 
 /// The contents of the quoted strings on a line.
@@ -750,6 +771,22 @@ mod tests {
             runner
         ));
         assert!(!imports(importer, ["// see common.case.test.ts"], runner));
+        // A bare word beside a file of that name is a title or an argument, not a path.
+        assert!(!imports(
+            "test/yargs.mjs",
+            ["  describe('command', () => {"],
+            "test/command.mjs"
+        ));
+        assert!(!imports(
+            "test/yargs.mjs",
+            [".command('cmd', 'command', (y) => y)"],
+            "test/command.mjs"
+        ));
+        assert!(imports(
+            "test/yargs.mjs",
+            ["import './command.mjs';"],
+            "test/command.mjs"
+        ));
         assert!(imports(
             "tests/unit/test_a.py",
             ["from .shared import run_all"],
