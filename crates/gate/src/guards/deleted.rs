@@ -43,9 +43,7 @@
 use super::folded;
 use super::go_twins;
 use super::harness;
-use super::hidden::{
-    arrivals, carrier, hidden, of_the_others, test_name, words, Carrier, Reach, Steady,
-};
+use super::hidden::{arrivals, carrier, hidden, test_name, Before, Carrier, Reach, Steady};
 use super::languages::Lang;
 use super::merged;
 use super::moved_along;
@@ -953,6 +951,7 @@ fn moved_with_subject(
                 .collect(),
         };
         let before = old_tests(deltas[drop.at], &TestPaths::default(), macros);
+        let tallied = Before::new(&before);
         // Every test of each file after the change, those that moved there by name among
         // them: what the new test's neighbours use is no sign of where it came from.
         let after: Vec<Vec<Declared>> = deltas
@@ -960,10 +959,10 @@ fn moved_with_subject(
             .map(|d| new_tests(d, &TestPaths::default(), macros))
             .collect();
         let fits = |t: &Declared, gains: &[Gain]| -> Vec<(usize, usize)> {
-            let others = of_the_others(t, &before, |body| words(body));
-            let own: BTreeSet<String> = words(&t.body)
+            let own: BTreeSet<String> = tallied
+                .own_words(t)
                 .into_iter()
-                .filter(|w| w.starts_with('"') && !others.contains(w))
+                .filter(|w| w.starts_with('"'))
                 .collect();
             let mut out = Vec::new();
             for (k, g) in gains.iter().enumerate() {
@@ -1036,10 +1035,11 @@ fn twins(
             return;
         }
         let before = old_tests(deltas[drop.at], &builtin, macros);
+        let tallied = Before::new(&before);
         for t in std::mem::take(&mut acc.left) {
             let hit = match room {
                 0 => None,
-                _ => twins::twin_of(&t, &before, drop.at, renamed, &used),
+                _ => twins::twin_of(&t, &tallied, drop.at, renamed, &used),
             };
             match hit {
                 Some(k) => {
@@ -1324,11 +1324,12 @@ fn carried(
         }
         let mut list = arrivals(&added);
         let before = old_tests(deltas[drop.at], &builtin, macros);
+        let tallied = Before::new(&before);
         let mut taken: Vec<(usize, usize)> = Vec::new();
         for t in std::mem::take(&mut acc.left) {
             let hit = match room {
                 0 => None,
-                _ => carrier(&t, &before, &list, Reach::Moved { from: drop.at }),
+                _ => carrier(&t, &tallied, &list, Reach::Moved { from: drop.at }),
             };
             let Some(h) = hit else {
                 acc.left.push(t);

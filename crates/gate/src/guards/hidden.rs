@@ -25,7 +25,8 @@ use super::test_moves::{declared_with, rewritten, same_tests, Declared};
 use super::test_paths::TestPaths;
 use super::vanished::Remains;
 use super::{DeltaKind, FileDelta, Finding, Line};
-use std::collections::BTreeSet;
+use std::cell::OnceCell;
+use std::collections::{BTreeSet, HashMap};
 
 /// A file of the change that held tests and whose count did not fall.
 pub struct Steady {
@@ -189,35 +190,79 @@ pub fn arrivals(added: &[(usize, Declared)]) -> Vec<Carrier> {
         .collect()
 }
 
-/// What `pick` finds in the bodies of the tests of `before` other than `t` itself (one
-/// copy of `t` skipped, so a twin with the same body still counts): what is left of `t`'s
-/// own is what no other test of its old file held.
-pub fn of_the_others(
-    t: &Declared,
-    before: &[Declared],
-    pick: impl Fn(&[String]) -> BTreeSet<String>,
-) -> BTreeSet<String> {
-    let mut others = BTreeSet::new();
-    let mut skipped = false;
-    for o in before {
-        if !skipped && o.key == t.key && o.body == t.body {
-            skipped = true;
-            continue;
+/// The tests a file held before the change, with what each of them holds tallied once.
+/// A removed test's own words are those no other of them held; asking that of each of a
+/// thousand removed tests must not read the other thousand each time (quadratic work that
+/// turned one large deletion into a minute of a stop hook).
+pub struct Before<'a> {
+    pub tests: &'a [Declared],
+    words: OnceCell<HashMap<String, usize>>,
+    literals: OnceCell<HashMap<String, usize>>,
+}
+
+impl<'a> Before<'a> {
+    pub fn new(tests: &'a [Declared]) -> Self {
+        Before {
+            tests,
+            words: OnceCell::new(),
+            literals: OnceCell::new(),
         }
-        others.extend(pick(&o.body));
     }
-    others
+
+    /// The words of `t`'s body that no other test held (one copy of `t` itself skipped,
+    /// so a twin with the same body still counts as another).
+    pub fn own_words(&self, t: &Declared) -> BTreeSet<String> {
+        let tally = self.words.get_or_init(|| tally(self.tests, |b| words(b)));
+        self.own(t, words(&t.body), tally)
+    }
+
+    /// The literals of `t`'s body that no other test held, as [`Before::own_words`].
+    pub fn own_literals(&self, t: &Declared) -> BTreeSet<String> {
+        let tally = self
+            .literals
+            .get_or_init(|| tally(self.tests, |b| folded::literals(b)));
+        self.own(t, folded::literals(&t.body), tally)
+    }
+
+    fn own(
+        &self,
+        t: &Declared,
+        mine: BTreeSet<String>,
+        tally: &HashMap<String, usize>,
+    ) -> BTreeSet<String> {
+        let itself = usize::from(
+            self.tests
+                .iter()
+                .any(|o| o.key == t.key && o.body == t.body),
+        );
+        mine.into_iter()
+            .filter(|w| tally.get(w).copied().unwrap_or(0) <= itself)
+            .collect()
+    }
+}
+
+/// For each thing `pick` finds, how many of `tests` hold it.
+fn tally(
+    tests: &[Declared],
+    pick: impl Fn(&[String]) -> BTreeSet<String>,
+) -> HashMap<String, usize> {
+    let mut out: HashMap<String, usize> = HashMap::new();
+    for t in tests {
+        for w in pick(&t.body) {
+            *out.entry(w).or_default() += 1;
+        }
+    }
+    out
 }
 
 /// The first of `list` that carries the removed test `t`, whose old file held the tests
 /// `before` (its own words are those no other of them held): see [`hidden`].
-pub fn carrier(t: &Declared, before: &[Declared], list: &[Carrier], reach: Reach) -> Option<usize> {
+pub fn carrier(t: &Declared, before: &Before, list: &[Carrier], reach: Reach) -> Option<usize> {
     let mine = words(&t.body);
     if mine.is_empty() {
         return None;
     }
-    let others = of_the_others(t, before, |body| words(body));
-    let own: BTreeSet<&String> = mine.difference(&others).collect();
+    let own = before.own_words(t);
     let name_words_of = name_words(&shown(t));
     list.iter().position(|c| {
         let held = mine.iter().filter(|x| holds(&c.whole, x)).count();
@@ -377,6 +422,7 @@ pub fn hidden(
         let fixtures = matches!(lang, Lang::Java | Lang::Kotlin).then(|| Outline::of(lang, old));
         let counterparts: &Vec<Carrier> =
             counterparts_cache.get_or_insert_with(|| carriers(deltas, tests, macros, &added));
+        let tallied = Before::new(&before);
         let mut lost = Vec::new();
         for t in left {
             if fixtures
@@ -405,13 +451,13 @@ pub fn hidden(
             let by_likeness = if lost_check {
                 continued_by(&t, counterparts)
             } else {
-                carrier(&t, &before, counterparts, Reach::Named).is_some()
+                carrier(&t, &tallied, counterparts, Reach::Named).is_some()
             };
             let carried = !duplicate
                 && (by_likeness || {
                     let tables =
                         tables_cache.get_or_insert_with(|| folded::tables(deltas, tests, macros));
-                    split_into_tables(&t, old, &before, s.at, tables)
+                    split_into_tables(&t, old, &tallied, s.at, tables)
                         || (!lost_check && folded_here(&t, &before, s.at, tables))
                 });
             if !carried {

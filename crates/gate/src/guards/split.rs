@@ -5,10 +5,9 @@
 //! see it; the new tables of its file, read together, hold the cases it ran: the string
 //! literals of its own (a case's title, input and expectation), nearly every one whole.
 
-use super::folded::{case_words, literals, ran_cases, Table};
-use super::hidden::of_the_others;
+use super::folded::{case_words, ran_cases, Table};
+use super::hidden::Before;
 use super::test_moves::Declared;
-use std::collections::BTreeSet;
 
 /// Fewer literals of its own than this say too little to follow a test across tables.
 const OWN_MIN: usize = 4;
@@ -22,23 +21,21 @@ const OWN_MIN: usize = 4;
 pub fn split_into_tables(
     t: &Declared,
     old: &str,
-    before: &[Declared],
+    before: &Before,
     at: usize,
     tables: &[Table],
 ) -> bool {
     if !ran_cases(t, old) {
         return false;
     }
-    let mine = literals(&t.body);
-    let others = of_the_others(t, before, |body| literals(body));
-    let own: BTreeSet<&String> = mine.difference(&others).collect();
+    let own = before.own_literals(t);
     if own.len() < OWN_MIN {
         return false;
     }
     let pieces: Vec<&Table> = tables
         .iter()
         .filter(|table| {
-            table.at == at && table.new && own.iter().any(|w| table.literals().contains(*w))
+            table.at == at && table.new && own.iter().any(|w| table.literals().contains(w))
         })
         .collect();
     if pieces.len() < 2 {
@@ -46,7 +43,7 @@ pub fn split_into_tables(
     }
     let held_own = own
         .iter()
-        .filter(|w| pieces.iter().any(|table| table.literals().contains(**w)))
+        .filter(|w| pieces.iter().any(|table| table.literals().contains(*w)))
         .count();
     let words = case_words(t);
     let held = words

@@ -5,7 +5,7 @@
 //! removed the first. The receiving file's count stays, so the move found no room, yet
 //! nothing either twin checked stopped running.
 
-use super::hidden::{arrivals, carrier, test_name, Reach};
+use super::hidden::{arrivals, carrier, test_name, Before, Reach};
 use super::test_moves::Declared;
 
 /// A test the change renamed inside its file: the new test (its file's delta index,
@@ -21,7 +21,7 @@ pub struct Renamed {
 /// does (every one of `t`'s own words, at least two, and three quarters of all).
 pub fn twin_of(
     t: &Declared,
-    before: &[Declared],
+    before: &Before,
     from: usize,
     renamed: &[Renamed],
     used: &[usize],
