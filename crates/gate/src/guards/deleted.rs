@@ -1079,32 +1079,19 @@ fn folds(
         let d = deltas[drop.at];
         let (gone, stayed) = turnover(d, &builtin, macros);
         let stands = pair_off(&mut gone.clone(), stayed);
-        let mut kept = old_tests(d, &builtin, macros);
-        for g in &gone {
-            if let Some(i) = kept.iter().position(|k| k == g) {
-                kept.swap_remove(i);
-            }
-        }
-        let kept: Vec<&Declared> = kept.iter().collect();
+        let old = old_tests(d, &builtin, macros);
+        let tallied = Before::new(&old);
         let mut order: Vec<usize> = (0..tables.len()).collect();
         order.sort_by_key(|&k| tables[k].at != drop.at);
         let mut by: BTreeMap<usize, u32> = BTreeMap::new();
         let mut rest = Vec::new();
         for t in std::mem::take(&mut acc.left) {
-            let mut skipped = false;
-            let siblings: Vec<&Declared> = gone
-                .iter()
-                .filter(|g| {
-                    let me = !skipped && **g == t;
-                    skipped |= me;
-                    !me
-                })
-                .collect();
             let hit = (!t.body.is_empty())
                 .then(|| {
+                    let own = tallied.own_parts(&t);
                     order.iter().copied().find(|&k| {
                         let table = &tables[k];
-                        folded::carries(&t, &siblings, &kept, table, table.at == drop.at)
+                        folded::carries(&t, &own, table, table.at == drop.at)
                     })
                 })
                 .flatten();

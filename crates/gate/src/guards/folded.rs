@@ -354,29 +354,19 @@ pub fn case_words(t: &Declared) -> BTreeSet<String> {
     parts(&t.body).difference(&named).cloned().collect()
 }
 
-/// Whether `table` carries the removed test `t`, folded with `siblings` (the other tests
-/// its file lost in the change) while `kept` stayed. Its words are those of its body (see
-/// [`parts`]) but the names of its locals; its own words, those no sibling or kept test
-/// held. A table of its own file carries it when its rows hold three quarters of its words
-/// and at least half of its own ones; a table of another file, when they hold every one of
-/// its own words (two at least) and three quarters of all, as for a test renamed and
-/// reworded as it moved.
-pub fn carries(
-    t: &Declared,
-    siblings: &[&Declared],
-    kept: &[&Declared],
-    table: &Table,
-    own_file: bool,
-) -> bool {
+/// Whether `table` carries the removed test `t`, folded with the other tests its file lost
+/// in the change while the rest stayed. Its words are those of its body (see [`parts`]) but
+/// the names of its locals; its own words, those of `own_parts` (the parts no other test of
+/// its old file held, [`super::hidden::Before::own_parts`]). A table of its own file
+/// carries it when its rows hold three quarters of its words and at least half of its own
+/// ones; a table of another file, when they hold every one of its own words (two at least)
+/// and three quarters of all, as for a test renamed and reworded as it moved.
+pub fn carries(t: &Declared, own_parts: &BTreeSet<String>, table: &Table, own_file: bool) -> bool {
     let mine = case_words(t);
     if mine.len() < 3 {
         return false;
     }
-    let mut others = BTreeSet::new();
-    for s in siblings.iter().chain(kept) {
-        others.extend(parts(&s.body));
-    }
-    let own: Vec<&String> = mine.difference(&others).collect();
+    let own: Vec<&String> = mine.intersection(own_parts).collect();
     let held = own.iter().filter(|w| table.rows.contains(**w)).count();
     let all = mine.iter().filter(|w| table.rows.contains(*w)).count();
     let mostly = all * 4 >= mine.len() * 3;

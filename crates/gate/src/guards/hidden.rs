@@ -198,6 +198,7 @@ pub struct Before<'a> {
     pub tests: &'a [Declared],
     words: OnceCell<HashMap<String, usize>>,
     literals: OnceCell<HashMap<String, usize>>,
+    parts: OnceCell<HashMap<String, usize>>,
 }
 
 impl<'a> Before<'a> {
@@ -206,6 +207,7 @@ impl<'a> Before<'a> {
             tests,
             words: OnceCell::new(),
             literals: OnceCell::new(),
+            parts: OnceCell::new(),
         }
     }
 
@@ -222,6 +224,15 @@ impl<'a> Before<'a> {
             .literals
             .get_or_init(|| tally(self.tests, |b| folded::literals(b)));
         self.own(t, folded::literals(&t.body), tally)
+    }
+
+    /// The parts of `t`'s body (see [`folded::parts`]) that no other test held, as
+    /// [`Before::own_words`].
+    pub fn own_parts(&self, t: &Declared) -> BTreeSet<String> {
+        let tally = self
+            .parts
+            .get_or_init(|| tally(self.tests, |b| folded::parts(b)));
+        self.own(t, folded::parts(&t.body), tally)
     }
 
     fn own(
@@ -458,7 +469,7 @@ pub fn hidden(
                     let tables =
                         tables_cache.get_or_insert_with(|| folded::tables(deltas, tests, macros));
                     split_into_tables(&t, old, &tallied, s.at, tables)
-                        || (!lost_check && folded_here(&t, &before, s.at, tables))
+                        || (!lost_check && folded_here(&t, &tallied, s.at, tables))
                 });
             if !carried {
                 lost.push(t);
@@ -492,19 +503,11 @@ pub fn hidden(
 /// file held `before`) carries it, as a fold into a table is read where the count fell
 /// (see [`folded::carries`]): the tests added to the file are that table's rows, not
 /// others hiding the loss.
-fn folded_here(t: &Declared, before: &[Declared], at: usize, tables: &[folded::Table]) -> bool {
-    let mut skipped = false;
-    let others: Vec<&Declared> = before
-        .iter()
-        .filter(|o| {
-            let me = !skipped && o.key == t.key && o.body == t.body;
-            skipped |= me;
-            !me
-        })
-        .collect();
+fn folded_here(t: &Declared, before: &Before, at: usize, tables: &[folded::Table]) -> bool {
+    let own = before.own_parts(t);
     tables
         .iter()
-        .any(|table| table.at == at && table.new && folded::carries(t, &others, &[], table, true))
+        .any(|table| table.at == at && table.new && folded::carries(t, &own, table, true))
 }
 
 /// Whether the words `w` hold the word `x`: the same word, or for a literal, one that
