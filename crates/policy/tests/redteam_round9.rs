@@ -47,6 +47,30 @@ fn code_the_string_writes_and_then_runs_is_judged_as_that_code() {
 }
 
 #[test]
+fn a_written_script_that_only_writes_files_is_left_to_the_kernel() {
+    // A script file is what the inline-code refusal recommends; run jailed, its writes
+    // are confined to the write roots. (Found by tests/kernel_redteam.rs's ordinary
+    // `tmpdir-env` case, refused by the first build of the rule above.)
+    allowed(
+        "cat > tmpcheck.py <<'EOF'\nimport tempfile\nwith tempfile.NamedTemporaryFile() as f:\n    f.write(b\"x\")\nprint(\"ok\")\nEOF\npython3 tmpcheck.py",
+    );
+    allowed("printf 'open(\"out.txt\", \"w\").write(\"x\")\\n' > gen.py && python3 gen.py");
+    // What deletes, starts a process or evaluates code is still asked, written or inline.
+    refused(
+        "cat > t.py <<'EOF'\nimport shutil\nopen('a', 'w').write('x')\nshutil.rmtree('build')\nEOF\npython3 t.py",
+        Ask,
+        "exec.inline",
+        "rmtree",
+    );
+    refused(
+        "python3 -c 'open(\"out.txt\", \"w\").write(\"x\")'",
+        Ask,
+        "exec.inline",
+        ".write(",
+    );
+}
+
+#[test]
 fn a_makefile_the_string_writes_is_judged_by_its_recipes() {
     refused(
         "printf 'all:\\n\\trm -rf ~/.ssh\\n' > /tmp/M && make -f /tmp/M",

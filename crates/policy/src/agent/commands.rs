@@ -1710,7 +1710,7 @@ impl Analyzer<'_> {
                 self.script(text, &mut sub, depth + 1, false);
             }
             (Some(text), Some((name, lang))) => {
-                self.screened_code(name, lang, text, display, st, depth)
+                self.screened_code(name, lang, text, display, st, depth, false)
             }
             (None, _) if stdin.piped => self.add(Finding::ask(
                 rule::DYNAMIC,
@@ -2106,7 +2106,7 @@ impl Analyzer<'_> {
                 None => Some("make code (rules run any command)".to_string()),
             },
             _ => {
-                self.screened_code(name, lang, text, display, st, depth);
+                self.screened_code(name, lang, text, display, st, depth, false);
                 return;
             }
         };
@@ -2135,6 +2135,7 @@ impl Analyzer<'_> {
         display: &str,
         st: &ShellState,
         depth: usize,
+        script_file: bool,
     ) {
         let (spawns, rest) = super::spawn_literals::literal_spawns(lang, code);
         for spawn in &spawns {
@@ -2155,11 +2156,20 @@ impl Analyzer<'_> {
                 self.add(f);
             }
         }
-        self.inline_code(name, lang, &rest, display);
+        let marker = if script_file {
+            inline::mutating_call_beyond_writes(lang, &rest)
+        } else {
+            inline::mutating_call(lang, &rest)
+        };
+        self.inline_marked(name, marker, display);
     }
 
     pub(crate) fn inline_code(&mut self, name: &str, lang: Lang, code: &str, display: &str) {
-        if let Some(marker) = inline::mutating_call(lang, code) {
+        self.inline_marked(name, inline::mutating_call(lang, code), display);
+    }
+
+    fn inline_marked(&mut self, name: &str, marker: Option<&str>, display: &str) {
+        if let Some(marker) = marker {
             self.add(Finding::ask(
                 rule::INLINE,
                 format!("`{display}`: {name} inline code calls `{marker}`, whose targets cannot be checked statically"),

@@ -341,6 +341,28 @@ pub(crate) fn mutating_call(lang: Lang, code: &str) -> Option<&'static str> {
     None
 }
 
+/// Calls that only write a file: no deletion, no process, no evaluated code.
+const WRITES: [&str; 6] = [
+    ".write(",
+    ".write_text(",
+    ".write_bytes(",
+    ".writelines(",
+    "writeFile",
+    "appendFile",
+];
+
+/// [`mutating_call`] for a script file the same command writes and then runs: its plain
+/// file writes are left to the kernel, which confines the run to the write roots (and a
+/// script file is what the inline-code refusal itself recommends); what deletes, starts a
+/// process or evaluates code is still named.
+pub(crate) fn mutating_call_beyond_writes(lang: Lang, code: &str) -> Option<&'static str> {
+    let mut cleaned = code.to_string();
+    for w in WRITES.iter().chain(WRITE_MODES.iter()) {
+        cleaned = cleaned.replace(w, " ");
+    }
+    mutating_call(lang, &cleaned)
+}
+
 /// What an awk program does beyond printing: what it runs (`system()`, pipes to or from
 /// commands, output redirected to a file whose name is computed) and the files it writes
 /// through `> "FILE"` / `>> "FILE"`, which are judged as paths.

@@ -80,7 +80,9 @@ impl Analyzer<'_> {
             let lang = lang.or(from_shebang.as_ref().map(|(n, l)| (n.as_str(), *l)));
             let before = self.findings_len();
             match lang {
-                Some((name, lang)) => self.screened_code(name, lang, &text, display, st, depth),
+                Some((name, lang)) => {
+                    self.screened_code(name, lang, &text, display, st, depth, true)
+                }
                 None => {
                     let mut sub = st.clone();
                     self.script(&text, &mut sub, depth + 1, false);
