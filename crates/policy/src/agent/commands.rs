@@ -1710,7 +1710,7 @@ impl Analyzer<'_> {
                 self.script(text, &mut sub, depth + 1, false);
             }
             (Some(text), Some((name, lang))) => {
-                self.screened_code(name, lang, text, display, st, depth, false)
+                self.screened_code((name, lang), text, display, st, depth, false)
             }
             (None, _) if stdin.piped => self.add(Finding::ask(
                 rule::DYNAMIC,
@@ -2106,7 +2106,7 @@ impl Analyzer<'_> {
                 None => Some("make code (rules run any command)".to_string()),
             },
             _ => {
-                self.screened_code(name, lang, text, display, st, depth, false);
+                self.screened_code((name, lang), text, display, st, depth, false);
                 return;
             }
         };
@@ -2129,8 +2129,7 @@ impl Analyzer<'_> {
     /// (`spawn_literals.rs`), the rest screened for mutating calls.
     pub(crate) fn screened_code(
         &mut self,
-        name: &str,
-        lang: Lang,
+        (name, lang): (&str, Lang),
         code: &str,
         display: &str,
         st: &ShellState,

@@ -81,7 +81,7 @@ impl Analyzer<'_> {
             let before = self.findings_len();
             match lang {
                 Some((name, lang)) => {
-                    self.screened_code(name, lang, &text, display, st, depth, true)
+                    self.screened_code((name, lang), &text, display, st, depth, true)
                 }
                 None => {
                     let mut sub = st.clone();
