@@ -16,18 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-30}"
 ONLY="${2:-}"
-if [ -n "${LOOPGATE_BIN:-}" ]; then
-  BIN="$LOOPGATE_BIN"
-else
-  cargo build --release --quiet
-  BIN="$(bench/release-dir)/loopgate"
-fi
-BASE="${LOOPGATE_BASE_BIN:-}"
-T="python3 $PWD/bench/timing.py"
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-export HOME="$WORK/home"
-mkdir -p "$HOME"
+source bench/lib.sh
+bench_bin
+bench_work
 
 # The rows every guards-only comparison prints: git status first, so ratios are to it.
 rows() { # ARGS...

@@ -11,16 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-3}"
-if [ -n "${LOOPGATE_BIN:-}" ]; then
-  BIN="$LOOPGATE_BIN"
-else
-  cargo build --release --quiet
-  BIN="$(bench/release-dir)/loopgate"
-fi
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-export HOME="$WORK/home"
-mkdir -p "$HOME"
+source bench/lib.sh
+bench_bin
+bench_work
 
 # shape N old|new: prints the file; `new` drops every odd-numbered test.
 python_tests() {

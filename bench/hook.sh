@@ -12,12 +12,9 @@ rounds="${1:-5}"
 corpus="${LOOPGATE_DCG_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/shared/corpora/dcg}"
 
 # LOOPGATE_BIN measures a prebuilt binary instead (an A/B against another commit's build).
-if [[ -n "${LOOPGATE_BIN:-}" ]]; then
-  bin="$LOOPGATE_BIN"
-else
-  cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin loopgate
-  bin="$("$root/bench/release-dir")/loopgate"
-fi
+source "$root/bench/lib.sh"
+bench_bin
+bin="$BIN"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

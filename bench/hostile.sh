@@ -9,18 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
-if [ -n "${LOOPGATE_BIN:-}" ]; then
-  BIN="$LOOPGATE_BIN"
-else
-  cargo build --release --quiet
-  BIN="$(bench/release-dir)/loopgate"
-fi
-BASE="${LOOPGATE_BASE_BIN:-}"
-T="python3 $PWD/bench/timing.py"
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-export HOME="$WORK/home"
-mkdir -p "$HOME" "$WORK/repo/src"
+source bench/lib.sh
+bench_bin
+bench_work
+mkdir -p "$WORK/repo/src"
 git -C "$WORK/repo" init -q -b main
 echo 'pub fn one() -> u32 { 1 }' > "$WORK/repo/src/lib.rs"
 git -C "$WORK/repo" add -A
