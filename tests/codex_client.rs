@@ -1,82 +1,66 @@
 //! loopgate in the real Codex client (issue 10): `codex exec` 0.169.0, headless, against a
 //! scripted Responses API server, with the hooks `loopgate install codex` writes. One
-//! client run per scenario.
+//! client run per scenario; the scenarios every scripted client shares are in
+//! `support/scripted.rs`.
 
 mod support;
 
-use serde_json::Value;
+use std::path::Path;
 use std::time::Duration;
 use support::clients::{self, ClientRun};
 use support::model::{Turn, Usage};
 use support::repo::TestRepo;
 use support::responses::{apply_patch, exec, spawn_agent, wait_spawned, ResponsesServer};
+use support::script::Script;
+use support::scripted::{self, audit, Client, PLAIN, SUM_OK, SUM_TEST};
 
 const LIMIT: Duration = Duration::from_secs(180);
-const PLAIN: &str = "version = 1\n[sandbox]\ntemp_writable = false\n";
 
-const SUM_TEST: &str = "const test = require('node:test');\nconst assert = require('node:assert');\nconst sum = require('../src/sum.js');\ntest('sum adds', () => { assert.strictEqual(sum(1, 2), 3); });\n";
-const SUM_OK: &str = "module.exports = (a, b) => a + b;\n";
-const SUM_BUG: &str = "module.exports = (a, b) => a - b;\n";
+struct Codex;
+
+impl Client for Codex {
+    type Server = ResponsesServer;
+    const AGENT: &'static str = "codex";
+    const SHELL_TOOL: &'static str = "Bash";
+    const TOOL_EVENT: &'static str = "PreToolUse";
+    fn start(turns: Vec<Turn>, usage: Usage) -> ResponsesServer {
+        ResponsesServer::start(turns, usage)
+    }
+    fn script(server: &ResponsesServer) -> &Script {
+        &server.script
+    }
+    fn run(r: &TestRepo, server: &ResponsesServer, prompt: &str) -> Option<ClientRun> {
+        let bin = clients::codex()?;
+        Some(clients::run_codex(&bin, r, server, prompt, LIMIT))
+    }
+    fn shell(command: &str) -> Turn {
+        exec(command, None)
+    }
+    fn rewrite(path: &Path, old: &str, new: &str) -> Turn {
+        apply_patch(&format!(
+            "*** Begin Patch\n*** Update File: {}\n@@\n-{}\n+{}\n*** End Patch\n",
+            path.display(),
+            old.trim_end(),
+            new.trim_end()
+        ))
+    }
+}
 
 fn repo(config: &str, files: &[(&str, &str)]) -> TestRepo {
-    let mut all = vec![("loopgate.toml", config)];
-    all.extend_from_slice(files);
-    let r = TestRepo::with_files(&all);
-    clients::install(&r, "codex");
-    r
+    scripted::repo::<Codex>(config, files)
 }
 
 fn run(r: &TestRepo, server: &ResponsesServer, prompt: &str) -> Option<ClientRun> {
-    let bin = clients::codex()?;
-    Some(clients::run_codex(&bin, r, server, prompt, LIMIT))
+    Codex::run(r, server, prompt)
 }
 
-/// Some text the model was sent contains every needle.
 fn model_saw(server: &ResponsesServer, needles: &[&str]) -> bool {
-    server
-        .script
-        .sent_strings()
-        .iter()
-        .any(|s| needles.iter().all(|n| s.contains(n)))
-}
-
-fn audit(r: &TestRepo, rule: &str) -> Vec<Value> {
-    r.audit_lines()
-        .into_iter()
-        .filter(|l| l["rule"] == rule)
-        .collect()
+    scripted::model_saw::<Codex>(server, needles)
 }
 
 #[test]
 fn a_destructive_command_outside_the_roots_is_refused_and_the_model_is_told() {
-    let r = repo(PLAIN, &[("README.md", "demo\n")]);
-    let keep = r.home().join("keep");
-    std::fs::create_dir_all(&keep).unwrap();
-    std::fs::write(keep.join("data.txt"), "precious\n").unwrap();
-    let server = ResponsesServer::start(
-        vec![
-            exec(&format!("rm -rf {}", keep.display()), None),
-            Turn::text("Could not remove it."),
-        ],
-        Usage::default(),
-    );
-    let Some(run) = run(&r, &server, "clean up") else {
-        return;
-    };
-    assert!(run.success, "{}", run.explain());
-    assert!(keep.join("data.txt").exists(), "the command never ran");
-    assert!(
-        model_saw(&server, &["loopgate refused this", "keep"]),
-        "the model saw loopgate's reason: {:#?}\n{}",
-        server.script.sent_strings(),
-        run.explain()
-    );
-    let denied: Vec<Value> = r
-        .audit_lines()
-        .into_iter()
-        .filter(|l| l["event"] == "PreToolUse" && l["decision"] == "deny")
-        .collect();
-    assert_eq!(denied.len(), 1, "{:#?}", r.audit_lines());
+    scripted::destructive_command_outside_the_roots::<Codex>();
 }
 
 #[test]
@@ -114,80 +98,16 @@ fn an_apply_patch_outside_the_roots_is_refused() {
 
 #[test]
 fn a_failing_check_bounces_the_stop_with_its_output_until_fixed() {
-    let r = repo(
-        "version = 1\n[[check]]\nname = \"test\"\nrun = \"node --test\"\n",
-        &[("src/sum.js", SUM_BUG), ("test/sum.test.js", SUM_TEST)],
-    );
-    let fix = format!(
-        "*** Begin Patch\n*** Update File: {}\n@@\n-module.exports = (a, b) => a - b;\n+module.exports = (a, b) => a + b;\n*** End Patch\n",
-        r.file("src/sum.js").display()
-    );
-    let server = ResponsesServer::start(
-        vec![
-            Turn::text("All done."),
-            apply_patch(&fix),
-            Turn::text("Fixed the sign."),
-        ],
-        Usage::default(),
-    );
-    let Some(run) = run(&r, &server, "make the tests pass") else {
-        return;
-    };
-    assert!(run.success, "{}", run.explain());
-    assert_eq!(
-        r.read("src/sum.js").as_deref(),
-        Some(SUM_OK),
-        "{}",
-        run.explain()
-    );
-    assert!(
-        model_saw(
-            &server,
-            &["attempt 1/3", "`test` (node --test) failed", "sum adds"]
-        ),
-        "the check's output reached the model: {:#?}\n{}",
-        server.script.sent_strings(),
-        run.explain()
-    );
-    let stops = audit(&r, "gate.stop");
-    let decisions: Vec<&str> = stops
-        .iter()
-        .filter_map(|l| l["decision"].as_str())
-        .collect();
-    assert_eq!(decisions, ["block", "allow"], "{stops:#?}");
-    assert_eq!(r.latest_receipt().unwrap()["verdict"], "pass");
-    assert_eq!(server.script.turns_left(), 0, "{}", run.explain());
+    scripted::failing_check_bounces_the_stop_until_fixed::<Codex>();
 }
 
 #[test]
 fn a_spent_bounce_budget_lets_the_stop_through_red() {
-    let r = repo(
-        "version = 1\n[gate]\nmax_bounces = 1\n[[check]]\nname = \"test\"\nrun = \"node --test\"\n",
-        &[("src/sum.js", SUM_BUG), ("test/sum.test.js", SUM_TEST)],
-    );
-    let server = ResponsesServer::start(
-        vec![Turn::text("Done."), Turn::text("Still done.")],
-        Usage::default(),
-    );
-    let Some(run) = run(&r, &server, "finish") else {
+    let Some(o) = scripted::spent_bounce_budget_lets_the_stop_through_red::<Codex>() else {
         return;
     };
-    assert!(run.success, "{}", run.explain());
-    let stops = audit(&r, "gate.stop");
-    let decisions: Vec<&str> = stops
-        .iter()
-        .filter_map(|l| l["decision"].as_str())
-        .collect();
-    assert_eq!(
-        decisions,
-        ["block", "allow-red"],
-        "{stops:#?}\n{}",
-        run.explain()
-    );
-    assert!(model_saw(&server, &["attempt 1/1", "sum adds"]));
-    let receipt = r.latest_receipt().unwrap();
-    assert_eq!(receipt["verdict"], "fail", "{receipt:#}");
-    assert_eq!(server.script.requests().len(), 2, "{}", run.explain());
+    // One request a stop: the bounce's reason is the second.
+    assert_eq!(o.server.script.requests().len(), 2, "{}", o.run.explain());
 }
 
 #[test]
@@ -221,63 +141,21 @@ fn a_working_directory_outside_the_repository_cannot_act_outside_the_roots() {
 
 #[test]
 fn an_ask_is_answered_as_a_deny_and_never_hangs() {
-    let r = repo(
-        "version = 1\n[policy]\nask = [\"Bash(echo asked:*)\"]\n",
-        &[("README.md", "demo\n")],
-    );
-    let server = ResponsesServer::start(
-        vec![
-            exec("echo asked > asked.txt", None),
-            Turn::text("Waiting for a human."),
-        ],
-        Usage::default(),
-    );
-    let Some(run) = run(&r, &server, "ask first") else {
-        return;
-    };
-    assert!(run.success, "{}", run.explain());
-    assert!(r.read("asked.txt").is_none(), "the call did not run");
-    assert!(
-        model_saw(&server, &["a human must approve this first", "user.ask"]),
-        "{:#?}\n{}",
-        server.script.sent_strings(),
-        run.explain()
-    );
+    scripted::an_ask_is_answered_as_a_deny::<Codex>();
 }
 
-/// 120 tokens a response, a 250-token budget: the first two responses are within it (120,
-/// 240), the third is over (360). Exactly two commands run, on every run.
+/// Codex goes on after the halt and exits cleanly; its model is told the figures, and
+/// every tool call it is refused is one counted against the budget.
 #[test]
 fn the_token_budget_halts_exactly_at_the_response_over_it() {
-    let r = repo(
-        "version = 1\n[budget]\nsession_tokens = 250\n",
-        &[("README.md", "demo\n")],
-    );
-    let usage = Usage {
-        input_tokens: 100,
-        output_tokens: 20,
+    let Some((r, runs)) = scripted::token_budget_halts_at_the_response_over_it::<Codex>() else {
+        return;
     };
-    for round in 0..5 {
-        let _ = std::fs::remove_file(r.file("ran.txt"));
-        let turns: Vec<Turn> = (0..5)
-            .map(|i| exec(&format!("echo {i} >> ran.txt"), None))
-            .chain([Turn::text("Stopping.")])
-            .collect();
-        let server = ResponsesServer::start(turns, usage);
-        let Some(run) = run(&r, &server, "run the commands") else {
-            return;
-        };
+    for (round, (server, run)) in runs.iter().enumerate() {
         assert!(run.success, "round {round}: {}", run.explain());
-        let ran = r.read("ran.txt").unwrap_or_default();
-        assert_eq!(
-            ran.lines().count(),
-            2,
-            "round {round}: exactly the calls within the budget ran: {ran:?}\n{}",
-            run.explain()
-        );
         assert!(
             model_saw(
-                &server,
+                server,
                 &["token budget exceeded", "360 tokens", "limit 250 tokens"]
             ),
             "round {round}: {}",
@@ -285,20 +163,13 @@ fn the_token_budget_halts_exactly_at_the_response_over_it() {
         );
     }
     let halted = audit(&r, "budget.exhausted");
-    assert!(!halted.is_empty());
     assert!(
         halted
             .iter()
-            .filter(|l| l["event"] == "PreToolUse")
+            .filter(|l| l["event"] == Codex::TOOL_EVENT)
             .all(|l| l["extra"]["call_counted"] == true),
         "{halted:#?}"
     );
-    let bounced = r
-        .audit_lines()
-        .iter()
-        .filter(|l| l["decision"] == "block")
-        .count();
-    assert_eq!(bounced, 0, "a spent budget never bounces a stop");
 }
 
 #[test]

@@ -12,4 +12,5 @@ pub mod model;
 pub mod repo;
 pub mod responses;
 pub mod script;
+pub mod scripted;
 pub mod stops;
