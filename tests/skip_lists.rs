@@ -2,8 +2,9 @@
 //! tests. An Xcode test plan's `skippedTests` (and a name taken out of its `selectedTests`)
 //! stops tests from running with no marker in them; a test framework vendored with its
 //! own test suite (googletest's `DISABLED_` tests beside its `include/gtest/gtest.h`) tests
-//! its markers, and a `#define` of a skip macro is its definition. Real repositories, the
-//! real binary, judged uncommitted and committed.
+//! its markers, and a `#define` of a skip macro is its definition. A CMake `add_test` the
+//! file registered unconditionally, now inside an `if ()`, is skipped when the branch is not
+//! taken. Real repositories, the real binary, judged uncommitted and committed.
 
 mod gitrepo;
 
@@ -173,5 +174,39 @@ fn the_projects_own_tests_beside_a_vendored_framework_still_skip() {
         ],
         &writing(&[("test/format-test.cc", &disabled)]),
         &skips_at(&[("test/format-test.cc", 3)]),
+    );
+}
+
+const CMAKE: &str = "test/CMakeLists.txt";
+const CMAKE_BEFORE: &str = "enable_language(C)\nadd_executable(c-test c-test.c)\nadd_test(NAME c-test COMMAND c-test)\nadd_test(NAME format-test COMMAND format-test)\n";
+
+#[test]
+fn an_existing_cmake_test_put_under_an_if_is_a_skip() {
+    // Left out when the compiler is an old Clang: reported at that branch's first command.
+    let after = "enable_language(C)\n# _Generic is broken in old Clang.\nif (CMAKE_C_COMPILER_ID STREQUAL \"Clang\" AND CMAKE_C_COMPILER_VERSION\n                                             VERSION_LESS 3.8)\n  message(STATUS \"Skipping c-test\")\nelse ()\n  add_executable(c-test c-test.c)\n  add_test(NAME c-test COMMAND c-test)\nendif ()\nadd_test(NAME format-test COMMAND format-test)\n";
+    both_ways(
+        &[
+            (CMAKE, CMAKE_BEFORE),
+            ("test/c-test.c", "int main(void) { return 0; }\n"),
+        ],
+        &writing(&[(CMAKE, after)]),
+        &skips_at(&[(CMAKE, 5)]),
+    );
+    // No other branch: reported at the `if`.
+    let after = "enable_language(C)\nadd_executable(c-test c-test.c)\nif (NOT WIN32)\n  add_test(NAME c-test COMMAND c-test)\nendif ()\nadd_test(NAME format-test COMMAND format-test)\n";
+    both_ways(
+        &[(CMAKE, CMAKE_BEFORE)],
+        &writing(&[(CMAKE, after)]),
+        &skips_at(&[(CMAKE, 3)]),
+    );
+}
+
+#[test]
+fn a_new_conditional_cmake_test_or_one_reformatted_is_not() {
+    let after = "enable_language(C)\nadd_executable(c-test c-test.c)\nadd_test(\n  NAME c-test\n  COMMAND c-test)\n# if (OLD_CLANG)\nadd_test(NAME format-test COMMAND format-test)\nif (FMT_CUDA_TEST)\n  add_test(NAME cuda-test COMMAND cuda-test)\nendif ()\n";
+    both_ways(
+        &[(CMAKE, CMAKE_BEFORE)],
+        &writing(&[(CMAKE, after)]),
+        &no_new_skips,
     );
 }

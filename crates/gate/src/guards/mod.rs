@@ -11,6 +11,7 @@ mod carried;
 mod catch_all_codes;
 mod cfg_ignore;
 mod clippy_groups;
+mod cmake_tests;
 mod commented_tests;
 mod config_baseline;
 mod config_gradle;
@@ -525,6 +526,7 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     if enabled.skips {
         markers.skips.extend(go_build::findings(&visible));
         markers.skips.extend(xctest_plans::findings(&visible));
+        markers.skips.extend(cmake_tests::findings(&visible));
         drop_framework_self_tests(&mut markers.skips, &added.skips, &visible, near);
     }
     if enabled.lint {
