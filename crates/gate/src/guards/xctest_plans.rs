@@ -186,9 +186,12 @@ pub fn unparsable(deltas: &[&FileDelta]) -> Vec<(String, Side)> {
     out
 }
 
-/// A plan's targets at the comparison point, by key; `None` when its text is not at hand
-/// (dirty at baseline time): then only names on added lines are new.
-fn before(d: &FileDelta) -> Option<BTreeMap<String, Target>> {
+/// A plan's targets by key.
+type Targets = BTreeMap<String, Target>;
+
+/// A plan's targets at the comparison point; `None` when its text is not at hand (dirty at
+/// baseline time): then only names on added lines are new.
+fn before(d: &FileDelta) -> Option<Targets> {
     if matches!(d.kind, DeltaKind::Added) {
         return Some(BTreeMap::new());
     }
@@ -217,7 +220,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 || matches!(&d.kind, DeltaKind::Renamed { from } if is_test_plan(from))
         })
         .collect();
-    let read: Vec<(&FileDelta, Option<BTreeMap<String, Target>>, Vec<Target>)> = plans
+    let read: Vec<(&FileDelta, Option<Targets>, Vec<Target>)> = plans
         .iter()
         .map(|d| {
             let now = match d.kind {
