@@ -18,6 +18,11 @@
 //!
 //! The path alone is not enough: a repository may keep real tests under a directory of that
 //! name, and nothing of the change says otherwise.
+//!
+//! A test framework vendored with its own test suite is the same thing one level up: its
+//! tests of its skip markers (googletest's `DISABLED_` tests, run by its Python tests to
+//! check filtering) are inputs of the framework's tests, inside a tree that also holds the
+//! framework's defining header. See [`framework_copies`].
 
 use super::test_paths::TestPaths;
 use super::FileDelta;
@@ -87,6 +92,116 @@ pub fn is_fixture(d: &FileDelta, deltas: &[&FileDelta], tests: &TestPaths) -> bo
     })
 }
 
+/// A test framework's markers, with the header that defines them: a copy of the framework
+/// is the tree that holds that header, and a skip marker in it is the framework's own test
+/// of the marker (googletest's `gtest_filter_unittest_.cc` declares `DISABLED_` tests to
+/// check `--gtest_also_run_disabled_tests`), not a skip of the repository's tests.
+struct Framework {
+    /// The skip labels ([`super::skips`]) the framework defines.
+    labels: &'static [&'static str],
+    /// The defining header, by its last two path parts (`gtest/gtest.h`).
+    header: &'static str,
+    /// What the header's text holds when it is the framework's (its test macro's
+    /// definition), so a project's own file of that name is not taken for it.
+    defines: &'static [&'static str],
+}
+
+const FRAMEWORKS: &[Framework] = &[Framework {
+    labels: &["DISABLED_", "GTEST_SKIP("],
+    header: "gtest/gtest.h",
+    defines: &["define TEST(", "define GTEST_TEST("],
+}];
+
+/// The directories a defining header at `header` (a path ending in the framework's
+/// `gtest/gtest.h`) makes a copy of the framework: in the source layout
+/// (`R/include/gtest/gtest.h`) the whole of `R` (its sources, its own tests); a fused header
+/// (`test/gtest/gtest.h`) only its own `gtest/` directory, since the tree around it holds
+/// the project's tests that use it.
+fn copy_root(header: &str, name: &str) -> Option<String> {
+    let dir = header.strip_suffix(name)?;
+    if !(dir.is_empty() || dir.ends_with('/')) {
+        return None;
+    }
+    let dir = dir.trim_end_matches('/');
+    let top = name.split('/').next().unwrap_or(name);
+    Some(
+        match dir
+            .strip_suffix("include")
+            .filter(|r| r.is_empty() || r.ends_with('/'))
+        {
+            Some(root) => root.trim_end_matches('/').to_string(),
+            None if dir.is_empty() => top.to_string(),
+            None => format!("{dir}/{top}"),
+        },
+    )
+}
+
+/// Where a framework's defining header could be for a marker in `path`: for each directory
+/// above the file, `D/include/gtest/gtest.h` and `D/gtest/gtest.h`, as the directories to
+/// list (`D/include/gtest`, `D/gtest`).
+pub fn header_dirs(path: &str, label: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for fw in FRAMEWORKS.iter().filter(|f| f.labels.contains(&label)) {
+        let top = fw.header.rsplit_once('/').map_or("", |(d, _)| d);
+        let mut dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        loop {
+            let join = |rest: &str| {
+                if dir.is_empty() {
+                    rest.to_string()
+                } else {
+                    format!("{dir}/{rest}")
+                }
+            };
+            out.push(join(&format!("include/{top}")));
+            out.push(join(top));
+            match dir.rsplit_once('/') {
+                Some((up, _)) => dir = up,
+                None if !dir.is_empty() => dir = "",
+                None => break,
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The roots of the framework copies among `files` (`(path, text)`: the change's files and
+/// their neighbours as they are now) whose markers `label` is one of: see [`copy_root`].
+pub fn framework_copies<'a>(
+    files: impl IntoIterator<Item = (&'a str, &'a str)>,
+    label: &str,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, text) in files {
+        for fw in FRAMEWORKS.iter().filter(|f| f.labels.contains(&label)) {
+            let defines = || {
+                text.lines().any(|l| {
+                    let code: String = l.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let code = code.replace("# define", "#define");
+                    fw.defines.iter().any(|d| code.contains(&format!("#{d}")))
+                })
+            };
+            if let Some(root) = copy_root(path, fw.header).filter(|_| defines()) {
+                out.push(root);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Whether `path` lies in one of the framework copies `roots` (see [`framework_copies`]).
+pub fn in_copy(path: &str, roots: &[String]) -> bool {
+    roots.iter().any(|r| {
+        r.is_empty()
+            || path
+                .strip_prefix(r.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,5 +259,53 @@ mod tests {
         assert!(data_path("pkg/testdata/x_test.go"));
         assert!(data_path("spec/__fixtures__/a.js"));
         assert!(!data_path("test/fixture_loader.spec.js"));
+    }
+
+    const GTEST_H: &str = "#ifndef GTEST_H_\n# define TEST(a, b) GTEST_TEST(a, b)\n#endif\n";
+
+    #[test]
+    fn a_source_copy_of_the_framework_is_its_whole_tree() {
+        let roots = framework_copies([("gtest/include/gtest/gtest.h", GTEST_H)], "DISABLED_");
+        assert_eq!(roots, ["gtest"]);
+        assert!(in_copy("gtest/test/gtest_filter_unittest_.cc", &roots));
+        assert!(!in_copy("test/format-test.cc", &roots));
+        assert!(!in_copy("gtest-extra/a.cc", &roots));
+        // googletest's own repository: the header under the root's `include/`.
+        let own = framework_copies([("include/gtest/gtest.h", GTEST_H)], "GTEST_SKIP(");
+        assert_eq!(own, [""]);
+        assert!(in_copy("test/gtest_unittest.cc", &own));
+    }
+
+    #[test]
+    fn a_fused_header_is_a_copy_of_its_own_directory_only() {
+        let roots = framework_copies([("test/gtest/gtest.h", GTEST_H)], "GTEST_SKIP(");
+        assert_eq!(roots, ["test/gtest"]);
+        assert!(in_copy("test/gtest/gtest.h", &roots));
+        // The project's tests beside the fused header use it: they are no part of it.
+        assert!(!in_copy("test/chrono-test.cc", &roots));
+    }
+
+    #[test]
+    fn a_header_of_that_name_that_defines_no_test_macro_is_no_copy() {
+        let mine = "#pragma once\n#include <gtest/gtest.h>\n";
+        assert!(framework_copies([("include/gtest/gtest.h", mine)], "DISABLED_").is_empty());
+        assert!(framework_copies([("src/mygtest/gtest.h", GTEST_H)], "DISABLED_").is_empty());
+        assert!(framework_copies([("include/gtest/gtest.h", GTEST_H)], "@Ignore").is_empty());
+    }
+
+    #[test]
+    fn header_dirs_walk_up_from_the_file() {
+        assert_eq!(
+            header_dirs("gtest/test/a.cc", "DISABLED_"),
+            [
+                "gtest",
+                "gtest/gtest",
+                "gtest/include/gtest",
+                "gtest/test/gtest",
+                "gtest/test/include/gtest",
+                "include/gtest"
+            ]
+        );
+        assert!(header_dirs("a.cc", "XCTSkip(").is_empty());
     }
 }

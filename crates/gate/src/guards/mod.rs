@@ -11,6 +11,7 @@ mod carried;
 mod catch_all_codes;
 mod cfg_ignore;
 mod clippy_groups;
+mod cmake_tests;
 mod commented_tests;
 mod config_baseline;
 mod config_gradle;
@@ -96,6 +97,7 @@ pub mod unread;
 mod unwalked;
 mod vanished;
 mod widen;
+mod xctest_plans;
 
 use crate::config::{GuardsConfig, Level};
 use serde::{Deserialize, Serialize};
@@ -254,13 +256,23 @@ pub const DELTA_GUARDS: &[&str] = &[
 ];
 
 /// The receipt's notes on configuration files of the change that do not parse, so a
-/// suppression written in one is never passed in silence (`disabled_lint` on).
+/// suppression written in one (`disabled_lint` on), or a skip in an Xcode test plan
+/// (`new_skips` on), is never passed in silence.
 pub fn unparsable_configs(deltas: &[FileDelta], cfg: &GuardsConfig) -> Vec<unread::SkippedFile> {
-    if cfg.disabled_lint == Level::Off {
-        return Vec::new();
-    }
     let all: Vec<&FileDelta> = deltas.iter().collect();
-    unread::unparsable_notes(config_lint::unparsable(&all), &cfg.exclude)
+    let mut out = if cfg.disabled_lint == Level::Off {
+        Vec::new()
+    } else {
+        unread::unparsable_notes(config_lint::unparsable(&all), &cfg.exclude)
+    };
+    // A test plan is read for the tests it skips (`new_skips`).
+    if cfg.new_skips != Level::Off {
+        out.extend(unread::unparsable_plan_notes(
+            xctest_plans::unparsable(&all),
+            &cfg.exclude,
+        ));
+    }
+    out
 }
 
 /// The receipt's notes on coverage exclusion patterns the guards could not read (see
@@ -513,6 +525,9 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
     markers.skips.extend(rises);
     if enabled.skips {
         markers.skips.extend(go_build::findings(&visible));
+        markers.skips.extend(xctest_plans::findings(&visible));
+        markers.skips.extend(cmake_tests::findings(&visible));
+        drop_framework_self_tests(&mut markers.skips, &added.skips, &visible, near);
     }
     if enabled.lint {
         markers.lint.extend(config_lint::findings(&visible));
@@ -536,6 +551,50 @@ pub fn run_guards_near(deltas: &[FileDelta], cfg: &GuardsConfig, near: &Near) ->
         report("new_todos", cfg.new_todos, markers.todos),
         report("debug_artifacts", cfg.debug_artifacts, markers.debug),
     ]
+}
+
+/// Skips found in a copy of the test framework that defines them are the framework's own
+/// tests of its markers (see [`framework_fixtures::framework_copies`]): the defining header
+/// is looked for in the change and, through `near`, in the directories above each file
+/// that holds such a marker.
+fn drop_framework_self_tests(
+    skips: &mut Vec<Finding>,
+    added: &[scan::Mark],
+    visible: &[&FileDelta],
+    near: &Near,
+) {
+    let mut labels = std::collections::BTreeSet::new();
+    let mut dirs = std::collections::BTreeSet::new();
+    for m in added {
+        let found = framework_fixtures::header_dirs(&visible[m.file].path, &m.label);
+        if !found.is_empty() {
+            labels.insert(m.label.as_str());
+            dirs.extend(found);
+        }
+    }
+    if dirs.is_empty() {
+        return;
+    }
+    let dirs: Vec<String> = dirs.into_iter().collect();
+    let dir_of = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    let mut files: Vec<(String, String)> = visible
+        .iter()
+        .filter(|d| dirs.contains(&dir_of(&d.path)))
+        .filter_map(|d| Some((d.path.clone(), d.new_text.clone()?)))
+        .collect();
+    files.extend(near(&dirs));
+    let roots: Vec<String> = labels
+        .into_iter()
+        .flat_map(|label| {
+            framework_fixtures::framework_copies(
+                files.iter().map(|(p, t)| (p.as_str(), t.as_str())),
+                label,
+            )
+        })
+        .collect();
+    if !roots.is_empty() {
+        skips.retain(|f| !framework_fixtures::in_copy(&f.path, &roots));
+    }
 }
 
 /// The coverage pragmas configured at the repository root as it is now (see

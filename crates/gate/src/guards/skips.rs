@@ -655,6 +655,11 @@ fn swift(cx: &LineCtx, out: &mut Vec<String>) {
 
 fn c(cx: &LineCtx, out: &mut Vec<String>) {
     const GTEST: &[&str] = &["TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"];
+    // A macro's definition (`#define GTEST_SKIP() GTEST_SKIP_("")` in a framework's header)
+    // says what the name means; it skips nothing until some test uses it.
+    if defines_macro(&cx.view.code) {
+        return;
+    }
     let gtest = cx.ident(0).is_some_and(|m| GTEST.contains(&m)) && cx.punct(1, '(');
     if gtest
         && cx
@@ -669,6 +674,13 @@ fn c(cx: &LineCtx, out: &mut Vec<String>) {
             out.push("GTEST_SKIP(".into());
         }
     }
+}
+
+/// Whether the line is a preprocessor `#define` (`#define X`, `#  define X`).
+fn defines_macro(code: &str) -> bool {
+    code.trim_start()
+        .strip_prefix('#')
+        .is_some_and(|rest| rest.trim_start().starts_with("define"))
 }
 
 #[cfg(test)]
@@ -1273,6 +1285,11 @@ if (ci) { var skip = true }
         assert!(hits(Lang::C, "  GTEST_SKIP() << \"x\";"));
         assert!(!hits(Lang::C, "TEST(Suite, Works) {"));
         assert!(!hits(Lang::C, "int DISABLED_x = 1;"));
+        assert!(!hits(Lang::C, "#define GTEST_SKIP() GTEST_SKIP_(\"\")"));
+        assert!(!hits(
+            Lang::C,
+            "# define TEST_DISABLED_(a, b) TEST(a, DISABLED_##b)"
+        ));
     }
 
     #[test]

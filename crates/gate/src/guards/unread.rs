@@ -125,6 +125,11 @@ pub fn note(why: Unread, side: Side, cap: u64) -> String {
                 .to_string()
         }
     };
+    on_side(what, why, side)
+}
+
+/// A note's text for the side it is about.
+fn on_side(what: String, why: Unread, side: Side) -> String {
     match side {
         Side::Now if matches!(why, Unread::NotUtf8 | Unread::Unparsable | Unread::UnreadPattern) => {
             what
@@ -178,6 +183,19 @@ pub fn unparsable_notes(found: Vec<(String, Side)>, exclude: &[String]) -> Vec<S
             path,
             why: Unread::Unparsable,
             side,
+        })
+        .collect()
+}
+
+/// The notes on Xcode test plans that do not parse (see `xctest_plans::unparsable`),
+/// excluded paths aside: the skips they hold were not read.
+pub fn unparsable_plan_notes(found: Vec<(String, Side)>, exclude: &[String]) -> Vec<SkippedFile> {
+    let what = "does not parse (a syntax error): the tests it skips were not read";
+    unparsable_notes(found, exclude)
+        .into_iter()
+        .map(|mut n| {
+            n.note = on_side(what.to_string(), n.why, n.side);
+            n
         })
         .collect()
 }
