@@ -139,6 +139,9 @@ fn code_specials(syntax: &Syntax) -> [bool; 128] {
     if syntax.percent_literals {
         mark("%");
     }
+    if syntax.dollar_chars {
+        mark("$");
+    }
     table
 }
 
@@ -229,6 +232,11 @@ fn lex_one<'a>(
                         i += len;
                         continue;
                     }
+                }
+                if syntax.dollar_chars && c == '$' {
+                    view.code.push('"');
+                    i += 1 + dollar_char_len(&line[i + 1..]);
+                    continue;
                 }
                 if let Some(k) = syntax.quotes.iter().position(|q| rest.starts_with(q.open)) {
                     view.code.push('"');
@@ -321,6 +329,17 @@ fn lex_one<'a>(
         _ => {}
     }
     view
+}
+
+/// How many bytes the character after an Erlang `$` takes: one character, or a backslash
+/// and the character it escapes (`$\n`, `$\\`).
+fn dollar_char_len(rest: &str) -> usize {
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some('\\') => 1 + chars.next().map_or(0, char::len_utf8),
+        Some(c) => c.len_utf8(),
+        None => 0,
+    }
 }
 
 /// The line-comment marker starting at byte `i`, if one does.

@@ -85,7 +85,10 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
             ("LCOV_EXCL", false),
         ],
         Lang::Shell => &[("shellcheck disable", false)],
-        Lang::Rust | Lang::Data | Lang::Jsonc => &[],
+        // `-line`, `-next-line` and the block form (to `stylelint-enable` or the end of
+        // the file) reach as ESLint's directives do; see `widen`.
+        Lang::Css | Lang::Scss => &[("stylelint-disable", false)],
+        Lang::Rust | Lang::Erlang | Lang::Data | Lang::Jsonc => &[],
     }
 }
 
@@ -544,6 +547,7 @@ mod tests {
         Lang::Swift,
         Lang::C,
         Lang::Shell,
+        Lang::Scss,
     ];
 
     #[test]
