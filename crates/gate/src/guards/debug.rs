@@ -311,8 +311,9 @@ pub fn is_print_label(label: &str) -> bool {
 /// Foundation's `NSLog(..)`, the console print of Swift and Objective-C, treated as JS's
 /// `console.log`: a finding in library and application code; in a test only when it dumps
 /// values, its format string holding conversions and no word of its own
-/// (`NSLog("%@", progress)`, `NSLog(@"%@ %ld", a, b)`). A test that logs on purpose says
-/// what it logs (`NSLog("retrying after %@", error)`).
+/// (`NSLog("%@", progress)`, `NSLog(@"%@ %ld", a, b)`) and values with none either (no
+/// string among them). A test that logs on purpose says what it logs (`NSLog("retrying
+/// after %@", error)`, `NSLog("%@", "Request: \(request)")`).
 fn nslog(cx: &LineCtx, ch: &Chain, code: bool, output_file: bool) -> bool {
     bare_call(cx, ch, &["NSLog"])
         && (code || (cx.is_test && !output_file && format_dumps_values(cx.raw, "NSLog(")))
@@ -354,7 +355,10 @@ fn format_dumps_values(raw: &str, opener: &str) -> bool {
             Some(_) => {}
         }
     }
-    conversions > 0 && !words && chars.as_str().trim_start().starts_with(',')
+    // The values after it hold no text either: `NSLog("%@", "Request: \(request)")` logs a
+    // message, written through the format.
+    let values = chars.as_str().trim_start();
+    conversions > 0 && !words && values.starts_with(',') && !values.contains('"')
 }
 
 /// A bare call of a free function: `name(`, not `x.name(` nor `def name(`.
@@ -773,6 +777,31 @@ mod tests {
 
     #[test]
     fn lookalikes_and_program_output_are_not_debug() {
+        // Foundation's `NSLog` in a test: a dump of values only with a format of
+        // conversions alone.
+        assert_eq!(
+            found(Lang::Swift, true, "    NSLog(\"%@\", progress)"),
+            vec!["NSLog("]
+        );
+        assert_eq!(
+            found(Lang::C, true, "  NSLog(@\"%@: %.2f\", a, b);"),
+            vec!["NSLog("]
+        );
+        assert_eq!(
+            found(Lang::Swift, false, "NSLog(\"ready\")"),
+            vec!["NSLog("]
+        );
+        for line in [
+            "NSLog(\"retrying after %@\", e)",
+            "NSLog(\"%@\")",
+            "NSLog(\"%%\", x)",
+            "NSLog(\"%@\", \"Request: \\(request)\")",
+            "NSLog(format, x)",
+            "// NSLog(\"%@\", x)",
+            "log.NSLog(\"%@\", x)",
+        ] {
+            assert!(found(Lang::Swift, true, line).is_empty(), "{line}");
+        }
         assert!(!hits(Lang::Js, "  } catch (err) { console.trace(err) }"));
         for (lang, line) in [
             (Lang::Js, "console.error(err)"),

@@ -556,6 +556,28 @@ mod tests {
     }
 
     #[test]
+    fn stylesheet_strings_and_urls_open_no_comment() {
+        let v = views(
+            Lang::Scss,
+            "a { content: \"/* x */\"; b: url(//cdn/a.png); } // note\n/* c */ d",
+        );
+        assert_eq!(v[0].code, "a { content: \"; b: \"; } ");
+        assert_eq!(v[0].comments, vec![" note".to_string()]);
+        assert_eq!(v[1].comments, vec![" c ".to_string()]);
+        // `//` is no comment in plain CSS.
+        let v = views(Lang::Css, "a { b: c } // d /* e */");
+        assert_eq!(v[0].code, "a { b: c } // d ");
+        assert_eq!(v[0].comments, vec![" e ".to_string()]);
+    }
+
+    #[test]
+    fn erlang_char_literals_open_no_comment_or_string() {
+        let v = views(Lang::Erlang, "f($%) -> {$\", $\\\\, '%'}. % done\n");
+        assert_eq!(v[0].code, "f(\") -> {\", \", \"}. ");
+        assert_eq!(v[0].comments, vec![" done".to_string()]);
+    }
+
+    #[test]
     fn unterminated_single_line_string_recovers_on_next_line() {
         let v = views(Lang::Js, "a('oops\nb()");
         assert_eq!(v[1].code, "b()");

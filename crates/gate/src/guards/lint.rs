@@ -798,6 +798,17 @@ mod tests {
 
     #[test]
     fn other_language_suppressions_are_caught() {
+        assert!(hits(
+            Lang::Scss,
+            "  margin: 0; // stylelint-disable-line declaration-no-important"
+        ));
+        assert!(hits(Lang::Css, "/* stylelint-disable-next-line a */"));
+        assert!(!hits(Lang::Css, "/* stylelint-enable */"));
+        assert!(!hits(
+            Lang::Css,
+            "a::before { content: \"/* stylelint-disable */\"; }"
+        ));
+        assert!(!hits(Lang::Scss, "// we never use stylelint-disable here"));
         assert!(hits(Lang::Swift, "// swiftlint:disable force_cast"));
         assert!(hits(Lang::Ruby, "def x # rubocop:disable Metrics/AbcSize"));
         assert!(hits(Lang::Php, "    /** @phpstan-ignore-next-line */"));

@@ -144,6 +144,13 @@ mod tests {
 
     #[test]
     fn markers_in_comments_are_caught() {
+        assert_eq!(found(Lang::Erlang, "%% @todo Drop this."), vec!["TODO"]);
+        assert_eq!(found(Lang::Erlang, "f() -> ok. % @todo"), vec!["TODO"]);
+        assert_eq!(found(Lang::Erlang, "%% todo: later"), vec!["TODO"]);
+        assert!(found(Lang::Erlang, "%% see the @todo list").is_empty());
+        assert!(found(Lang::Erlang, "%% @todos are listed").is_empty());
+        assert_eq!(found(Lang::Scss, "a: b; // TODO: v6"), vec!["TODO"]);
+        assert_eq!(found(Lang::Css, "/* FIXME */ a { }"), vec!["FIXME"]);
         assert_eq!(found(Lang::Js, "x(); // TODO: handle errors"), vec!["TODO"]);
         assert_eq!(found(Lang::Python, "# FIXME(ana) later"), vec!["FIXME"]);
         assert_eq!(found(Lang::Go, "/* XXX broken */"), vec!["XXX"]);
