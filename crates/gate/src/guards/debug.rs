@@ -305,6 +305,60 @@ pub fn is_print_label(label: &str) -> bool {
         || label.starts_with("println(")
         || label.starts_with("print(")
         || label == "printStackTrace()"
+        || label == "NSLog("
+}
+
+/// Foundation's `NSLog(..)`, the console print of Swift and Objective-C, treated as JS's
+/// `console.log`: a finding in library and application code; in a test only when it dumps
+/// values, its format string holding conversions and no word of its own
+/// (`NSLog("%@", progress)`, `NSLog(@"%@ %ld", a, b)`) and values with none either (no
+/// string among them). A test that logs on purpose says what it logs (`NSLog("retrying
+/// after %@", error)`, `NSLog("%@", "Request: \(request)")`).
+fn nslog(cx: &LineCtx, ch: &Chain, code: bool, output_file: bool) -> bool {
+    bare_call(cx, ch, &["NSLog"])
+        && (code || (cx.is_test && !output_file && format_dumps_values(cx.raw, "NSLog(")))
+}
+
+/// Whether the call `opener` on `raw` passes a format string made of conversions alone
+/// (`%@`, `%ld`, `%.2f`, with spaces and punctuation between them) and then the values.
+fn format_dumps_values(raw: &str, opener: &str) -> bool {
+    let Some(at) = raw.find(opener) else {
+        return false;
+    };
+    let rest = raw[at + opener.len()..].trim_start();
+    // Objective-C writes its string literals `@".."`.
+    let rest = rest.strip_prefix('@').unwrap_or(rest);
+    let Some(body) = rest.strip_prefix('"') else {
+        return false;
+    };
+    let mut chars = body.chars();
+    let (mut conversions, mut words) = (0, false);
+    loop {
+        match chars.next() {
+            None => return false,
+            Some('"') => break,
+            // An escape (`\n`) is layout, not a word.
+            Some('\\') => {
+                chars.next();
+            }
+            Some('%') => {
+                let spec: String = chars
+                    .by_ref()
+                    .skip_while(|c| "-+ #0123456789.*'$hlqLzjt".contains(*c))
+                    .take(1)
+                    .collect();
+                if spec != "%" {
+                    conversions += 1;
+                }
+            }
+            Some(c) if c.is_alphanumeric() => words = true,
+            Some(_) => {}
+        }
+    }
+    // The values after it hold no text either: `NSLog("%@", "Request: \(request)")` logs a
+    // message, written through the format.
+    let values = chars.as_str().trim_start();
+    conversions > 0 && !words && values.starts_with(',') && !values.contains('"')
 }
 
 /// A bare call of a free function: `name(`, not `x.name(` nor `def name(`.
@@ -470,6 +524,8 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
         Lang::Swift => {
             if bare_call(cx, ch, &["debugPrint"]) {
                 "debugPrint(".into()
+            } else if nslog(cx, ch, code, output_file) {
+                "NSLog(".into()
             } else {
                 return None;
             }
@@ -477,11 +533,15 @@ fn match_chain(cx: &LineCtx, k: usize, ch: &Chain, output_file: bool) -> Option<
         Lang::C => {
             if bare_call(cx, ch, &["__debugbreak", "__builtin_debugtrap"]) {
                 format!("{}()", ch.head())
+            } else if nslog(cx, ch, code, output_file) {
+                "NSLog(".into()
             } else {
                 return None;
             }
         }
-        Lang::Shell | Lang::Data | Lang::Jsonc => return None,
+        Lang::Shell | Lang::Css | Lang::Scss | Lang::Erlang | Lang::Data | Lang::Jsonc => {
+            return None
+        }
     };
     Some(label)
 }
@@ -717,6 +777,31 @@ mod tests {
 
     #[test]
     fn lookalikes_and_program_output_are_not_debug() {
+        // Foundation's `NSLog` in a test: a dump of values only with a format of
+        // conversions alone.
+        assert_eq!(
+            found(Lang::Swift, true, "    NSLog(\"%@\", progress)"),
+            vec!["NSLog("]
+        );
+        assert_eq!(
+            found(Lang::C, true, "  NSLog(@\"%@: %.2f\", a, b);"),
+            vec!["NSLog("]
+        );
+        assert_eq!(
+            found(Lang::Swift, false, "NSLog(\"ready\")"),
+            vec!["NSLog("]
+        );
+        for line in [
+            "NSLog(\"retrying after %@\", e)",
+            "NSLog(\"%@\")",
+            "NSLog(\"%%\", x)",
+            "NSLog(\"%@\", \"Request: \\(request)\")",
+            "NSLog(format, x)",
+            "// NSLog(\"%@\", x)",
+            "log.NSLog(\"%@\", x)",
+        ] {
+            assert!(found(Lang::Swift, true, line).is_empty(), "{line}");
+        }
         assert!(!hits(Lang::Js, "  } catch (err) { console.trace(err) }"));
         for (lang, line) in [
             (Lang::Js, "console.error(err)"),

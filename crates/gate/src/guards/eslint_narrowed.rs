@@ -7,6 +7,10 @@
 //!   rule off for the rest of the file wherever it stands, becomes `/*
 //!   eslint-disable-next-line no-unused-vars */` over the one line.
 //!
+//! stylelint's directives have the same three reaches and are read the same way in a
+//! stylesheet (`/* stylelint-disable a */ .. /* stylelint-enable */` becoming `//
+//! stylelint-disable-line a`); it has no inline configuration comment.
+//!
 //! The file silences less than it did. A line-level disable is taken as narrowed when the
 //! change removed, from the same file, such a block or file-scope comment that names every
 //! rule it names (a bare block names all), that comment's text is in the file fewer times
@@ -19,15 +23,25 @@ use super::languages::Lang;
 use super::scan::Mark;
 use super::FileDelta;
 
-/// The rules of a line-level `eslint-disable-line` / `eslint-disable-next-line`, and
-/// whether it is the `-next-line` form; `None` for any other directive or a bare one.
-fn line_disable(text: &str) -> Option<(Vec<String>, bool)> {
-    let (at, next) = match text.find("eslint-disable-next-line") {
-        Some(at) => (at + "eslint-disable-next-line".len(), true),
-        None => (
-            text.find("eslint-disable-line")? + "eslint-disable-line".len(),
-            false,
-        ),
+/// The linter whose disable directives a file of `lang` holds: ESLint in JS, stylelint in
+/// stylesheets.
+fn linter(lang: Option<Lang>) -> Option<&'static str> {
+    match lang? {
+        Lang::Js => Some("eslint"),
+        Lang::Css | Lang::Scss => Some("stylelint"),
+        _ => None,
+    }
+}
+
+/// The rules of a line-level `eslint-disable-line` / `eslint-disable-next-line` (of
+/// `tool`), and whether it is the `-next-line` form; `None` for any other directive or a
+/// bare one.
+fn line_disable(tool: &str, text: &str) -> Option<(Vec<String>, bool)> {
+    let next_line = format!("{tool}-disable-next-line");
+    let this_line = format!("{tool}-disable-line");
+    let (at, next) = match find_directive(text, &next_line) {
+        Some(at) => (at + next_line.len(), true),
+        None => (find_directive(text, &this_line)? + this_line.len(), false),
     };
     let rules = rule_list(&text[at..]);
     (!rules.is_empty()).then_some((rules, next))
@@ -44,9 +58,22 @@ fn rule_list(rest: &str) -> Vec<String> {
         .collect()
 }
 
-/// The rules of a block `eslint-disable` on the line (`Some(empty)`: bare, every rule).
-fn block_disable(text: &str) -> Option<Vec<String>> {
-    let at = text.find("eslint-disable")? + "eslint-disable".len();
+/// Where `directive` starts in `text` as a word of its own: `eslint-disable` is not the end
+/// of `stylelint-disable`.
+fn find_directive(text: &str, directive: &str) -> Option<usize> {
+    text.match_indices(directive).map(|(at, _)| at).find(|&at| {
+        !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    })
+}
+
+/// The rules of a block `eslint-disable` (of `tool`) on the line (`Some(empty)`: bare,
+/// every rule).
+fn block_disable(tool: &str, text: &str) -> Option<Vec<String>> {
+    let directive = format!("{tool}-disable");
+    let at = find_directive(text, &directive)? + directive.len();
     let rest = &text[at..];
     if !rest.starts_with([' ', '\t', '*']) && !rest.is_empty() {
         return None;
@@ -55,7 +82,10 @@ fn block_disable(text: &str) -> Option<Vec<String>> {
 }
 
 /// The rules an ESLint inline configuration comment on the line turns off.
-fn config_off(text: &str) -> Vec<String> {
+fn config_off(tool: &str, text: &str) -> Vec<String> {
+    if tool != "eslint" {
+        return Vec::new();
+    }
     let Some(at) = text.find("/*") else {
         return Vec::new();
     };
@@ -72,11 +102,11 @@ fn code(line: &str) -> String {
 /// Whether the added line-level disable `m` takes over part of a block or file-scope
 /// disable the change removed from its file (see the module's comment).
 pub fn narrowed(m: &Mark, d: &FileDelta, removed: &[Mark]) -> bool {
-    if Lang::from_path(&d.path) != Some(Lang::Js) {
+    let Some(tool) = linter(Lang::from_path(&d.path)) else {
         return false;
-    }
+    };
     let (Some((rules, next)), Some(old), Some(now)) = (
-        line_disable(m.text),
+        line_disable(tool, m.text),
         d.old_text.as_deref(),
         d.new_text.as_deref(),
     ) else {
@@ -106,14 +136,14 @@ pub fn narrowed(m: &Mark, d: &FileDelta, removed: &[Mark]) -> bool {
         if r.file != m.file || !fewer(r.text) {
             return false;
         }
-        let off = config_off(r.text);
+        let off = config_off(tool, r.text);
         if !off.is_empty() {
             return names_all(&off);
         }
-        if line_disable(r.text).is_some() {
+        if line_disable(tool, r.text).is_some() {
             return false;
         }
-        let Some(wide) = block_disable(r.text) else {
+        let Some(wide) = block_disable(tool, r.text) else {
             return false;
         };
         if !wide.is_empty() && !names_all(&wide) {
@@ -124,7 +154,7 @@ pub fn narrowed(m: &Mark, d: &FileDelta, removed: &[Mark]) -> bool {
             .iter()
             .enumerate()
             .skip(start)
-            .find(|(_, l)| l.contains("eslint-enable"))
+            .find(|(_, l)| find_directive(l, &format!("{tool}-enable")).is_some())
             .map_or(old_lines.len(), |(k, _)| k);
         old_lines
             .get(start..end)

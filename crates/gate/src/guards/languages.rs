@@ -23,6 +23,12 @@ pub enum Lang {
     /// line markers (a `# noqa` there is data); suppressions written in configuration are
     /// read by its parsers (`config_lint`).
     Data,
+    /// CSS: `/* */` comments only (`//` is no comment in plain CSS).
+    Css,
+    /// SCSS and Less: CSS with `//` line comments as well.
+    Scss,
+    /// Erlang: `%` comments (EDoc's `%% @todo` among them), `$c` character literals.
+    Erlang,
     /// JSON that holds comments (`tsconfig.json`, `.vscode/settings.json`, `*.jsonc`):
     /// configuration like [`Lang::Data`], its notes in `//` and `/* */` comments.
     Jsonc,
@@ -82,6 +88,8 @@ pub struct Syntax {
     pub regex_literals: bool,
     /// Ruby: `%r{...}`, `%w[...]`, `%(...)` literals, whose quotes are not strings.
     pub percent_literals: bool,
+    /// Erlang: `$x` is the character `x` (`$%`, `$"`, `$\n`), not a comment or a quote.
+    pub dollar_chars: bool,
 }
 
 const SLASHES: &[&str] = &["//"];
@@ -100,7 +108,17 @@ const BASE: Syntax = Syntax {
     heredocs: None,
     regex_literals: false,
     percent_literals: false,
+    dollar_chars: false,
 };
+
+/// Stylesheet strings: quoted ones stay on their line (a newline must be escaped), and an
+/// unquoted `url(..)` is one too, so the `//` of `url(//cdn.example/a.png)` opens no
+/// comment.
+const CSS_QUOTES: &[Quote] = &[
+    q("\"", "\"", true, false),
+    q("'", "'", true, false),
+    q("url(", ")", true, false),
+];
 
 impl Lang {
     /// The language of a repository path, from its extension; `None` for anything else
@@ -125,6 +143,9 @@ impl Lang {
             "swift" => Lang::Swift,
             "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" => Lang::C,
             "sh" | "bash" | "zsh" => Lang::Shell,
+            "css" => Lang::Css,
+            "scss" | "less" => Lang::Scss,
+            "erl" | "hrl" => Lang::Erlang,
             "yml" | "yaml" | "toml" => Lang::Data,
             _ => return None,
         };
@@ -307,6 +328,40 @@ impl Lang {
                             q("'", "'", false, false),
                         ],
                         hash_needs_word_start: true,
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Css => {
+                const {
+                    Syntax {
+                        line_comments: &[],
+                        quotes: CSS_QUOTES,
+                        ..BASE
+                    }
+                }
+            }
+            Lang::Scss => {
+                const {
+                    Syntax {
+                        quotes: CSS_QUOTES,
+                        ..BASE
+                    }
+                }
+            }
+            // Strings may hold newlines; `'..'` is a quoted atom; `\"\"\"` the triple-quoted
+            // strings of OTP 27.
+            Lang::Erlang => {
+                const {
+                    Syntax {
+                        line_comments: &["%"],
+                        block_comment: None,
+                        quotes: &[
+                            q("\"\"\"", "\"\"\"", false, true),
+                            q("\"", "\"", true, true),
+                            q("'", "'", true, false),
+                        ],
+                        dollar_chars: true,
                         ..BASE
                     }
                 }

@@ -139,6 +139,9 @@ fn code_specials(syntax: &Syntax) -> [bool; 128] {
     if syntax.percent_literals {
         mark("%");
     }
+    if syntax.dollar_chars {
+        mark("$");
+    }
     table
 }
 
@@ -229,6 +232,11 @@ fn lex_one<'a>(
                         i += len;
                         continue;
                     }
+                }
+                if syntax.dollar_chars && c == '$' {
+                    view.code.push('"');
+                    i += 1 + dollar_char_len(&line[i + 1..]);
+                    continue;
                 }
                 if let Some(k) = syntax.quotes.iter().position(|q| rest.starts_with(q.open)) {
                     view.code.push('"');
@@ -321,6 +329,17 @@ fn lex_one<'a>(
         _ => {}
     }
     view
+}
+
+/// How many bytes the character after an Erlang `$` takes: one character, or a backslash
+/// and the character it escapes (`$\n`, `$\\`).
+fn dollar_char_len(rest: &str) -> usize {
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some('\\') => 1 + chars.next().map_or(0, char::len_utf8),
+        Some(c) => c.len_utf8(),
+        None => 0,
+    }
 }
 
 /// The line-comment marker starting at byte `i`, if one does.
@@ -534,6 +553,28 @@ mod tests {
     fn escapes_do_not_close_strings() {
         let v = views(Lang::Js, r#"a("x\"y") + b"#);
         assert_eq!(v[0].code, "a(\") + b");
+    }
+
+    #[test]
+    fn stylesheet_strings_and_urls_open_no_comment() {
+        let v = views(
+            Lang::Scss,
+            "a { content: \"/* x */\"; b: url(//cdn/a.png); } // note\n/* c */ d",
+        );
+        assert_eq!(v[0].code, "a { content: \"; b: \"; } ");
+        assert_eq!(v[0].comments, vec![" note".to_string()]);
+        assert_eq!(v[1].comments, vec![" c ".to_string()]);
+        // `//` is no comment in plain CSS.
+        let v = views(Lang::Css, "a { b: c } // d /* e */");
+        assert_eq!(v[0].code, "a { b: c } // d ");
+        assert_eq!(v[0].comments, vec![" e ".to_string()]);
+    }
+
+    #[test]
+    fn erlang_char_literals_open_no_comment_or_string() {
+        let v = views(Lang::Erlang, "f($%) -> {$\", $\\\\, '%'}. % done\n");
+        assert_eq!(v[0].code, "f(\") -> {\", \", \"}. ");
+        assert_eq!(v[0].comments, vec![" done".to_string()]);
     }
 
     #[test]

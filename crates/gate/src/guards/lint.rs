@@ -85,7 +85,10 @@ pub fn directives(lang: Lang) -> &'static [Directive] {
             ("LCOV_EXCL", false),
         ],
         Lang::Shell => &[("shellcheck disable", false)],
-        Lang::Rust | Lang::Data | Lang::Jsonc => &[],
+        // `-line`, `-next-line` and the block form (to `stylelint-enable` or the end of
+        // the file) reach as ESLint's directives do; see `widen`.
+        Lang::Css | Lang::Scss => &[("stylelint-disable", false)],
+        Lang::Rust | Lang::Erlang | Lang::Data | Lang::Jsonc => &[],
     }
 }
 
@@ -544,6 +547,7 @@ mod tests {
         Lang::Swift,
         Lang::C,
         Lang::Shell,
+        Lang::Scss,
     ];
 
     #[test]
@@ -794,6 +798,17 @@ mod tests {
 
     #[test]
     fn other_language_suppressions_are_caught() {
+        assert!(hits(
+            Lang::Scss,
+            "  margin: 0; // stylelint-disable-line declaration-no-important"
+        ));
+        assert!(hits(Lang::Css, "/* stylelint-disable-next-line a */"));
+        assert!(!hits(Lang::Css, "/* stylelint-enable */"));
+        assert!(!hits(
+            Lang::Css,
+            "a::before { content: \"/* stylelint-disable */\"; }"
+        ));
+        assert!(!hits(Lang::Scss, "// we never use stylelint-disable here"));
         assert!(hits(Lang::Swift, "// swiftlint:disable force_cast"));
         assert!(hits(Lang::Ruby, "def x # rubocop:disable Metrics/AbcSize"));
         assert!(hits(Lang::Php, "    /** @phpstan-ignore-next-line */"));

@@ -131,7 +131,7 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
         Lang::Php => php(cx, &mut out),
         Lang::Swift => swift(cx, &mut out),
         Lang::C => c(cx, &mut out),
-        Lang::Shell | Lang::Data | Lang::Jsonc => {}
+        Lang::Shell | Lang::Css | Lang::Scss | Lang::Erlang | Lang::Data | Lang::Jsonc => {}
     }
     super::skip_helpers::calls(cx, cx.skip_helpers, &mut out);
     super::mark_aliases::uses(cx, cx.mark_aliases, &mut out);

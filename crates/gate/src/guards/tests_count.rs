@@ -196,7 +196,7 @@ pub fn tests_on_line(cx: &LineCtx) -> u32 {
         Lang::Php => php(cx),
         Lang::Swift => named_any(cx, "func", "test") + annotations(cx, &["Test"]),
         Lang::C => c(cx),
-        Lang::Shell | Lang::Data | Lang::Jsonc => 0,
+        Lang::Shell | Lang::Css | Lang::Scss | Lang::Erlang | Lang::Data | Lang::Jsonc => 0,
     }
 }
 

@@ -11,6 +11,8 @@
 //! key"), so it counts only at the start of a comment (`// XXX broken`) or followed by `:`,
 //! `(` or `!` (`XXX: later`, `XXX(ana)`).
 //!
+//! Erlang writes the marker as a documentation tag too: EDoc's `%% @todo ..` is a TODO.
+//!
 //! Kotlin's standard-library `TODO()` / `TODO("why")` is the language's own
 //! not-implemented body (it throws `NotImplementedError`), so a call of it in product code
 //! is unfinished work as `todo!()` is in Rust. In a test file it is not: tests that are
@@ -39,6 +41,9 @@ pub fn find(cx: &LineCtx) -> Vec<String> {
             if !out.iter().any(|o| o == word) {
                 out.push(word.to_string());
             }
+        }
+        if cx.lang == Lang::Erlang && edoc_todo(comment) && !out.iter().any(|o| o == "TODO") {
+            out.push("TODO".into());
         }
     }
     if cx.lang == Lang::Rust {
@@ -88,9 +93,9 @@ pub fn family(label: &str) -> &str {
 
 /// The marker a comment opens with in any case, `TODO` or `FIXME`, when the word is
 /// followed at once by `(` (an owner) or `:`: `todo(ana):`, `Fixme: racy`. The comment's
-/// own leaders (`*`, `/`, `#`, `!`, `-`, `;`) and spaces before it are skipped.
+/// own leaders (`*`, `/`, `#`, `!`, `-`, `;`, `%`) and spaces before it are skipped.
 fn opens_as_marker(comment: &str) -> Option<&'static str> {
-    let rest = comment.trim_start_matches(|c: char| c.is_whitespace() || "*/!#-;".contains(c));
+    let rest = comment.trim_start_matches(|c: char| c.is_whitespace() || "*/!#-;%".contains(c));
     let end = rest
         .find(|c: char| !c.is_ascii_alphabetic())
         .unwrap_or(rest.len());
@@ -101,6 +106,14 @@ fn opens_as_marker(comment: &str) -> Option<&'static str> {
     ["TODO", "FIXME"]
         .into_iter()
         .find(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// EDoc's `@todo` tag (`%% @todo handle chunked bodies`): a note the documentation tool
+/// lists as work left, which is what a `TODO` comment is. A tag opens its comment line.
+fn edoc_todo(comment: &str) -> bool {
+    let rest = comment.trim_start_matches(|c: char| c.is_whitespace() || c == '%');
+    rest.strip_prefix("@todo")
+        .is_some_and(|after| after.is_empty() || after.starts_with(char::is_whitespace))
 }
 
 /// `XXX` as a marker: first in the comment, or followed by `:`, `(` or `!`.
@@ -131,6 +144,13 @@ mod tests {
 
     #[test]
     fn markers_in_comments_are_caught() {
+        assert_eq!(found(Lang::Erlang, "%% @todo Drop this."), vec!["TODO"]);
+        assert_eq!(found(Lang::Erlang, "f() -> ok. % @todo"), vec!["TODO"]);
+        assert_eq!(found(Lang::Erlang, "%% todo: later"), vec!["TODO"]);
+        assert!(found(Lang::Erlang, "%% see the @todo list").is_empty());
+        assert!(found(Lang::Erlang, "%% @todos are listed").is_empty());
+        assert_eq!(found(Lang::Scss, "a: b; // TODO: v6"), vec!["TODO"]);
+        assert_eq!(found(Lang::Css, "/* FIXME */ a { }"), vec!["FIXME"]);
         assert_eq!(found(Lang::Js, "x(); // TODO: handle errors"), vec!["TODO"]);
         assert_eq!(found(Lang::Python, "# FIXME(ana) later"), vec!["FIXME"]);
         assert_eq!(found(Lang::Go, "/* XXX broken */"), vec!["XXX"]);

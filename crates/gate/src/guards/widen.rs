@@ -124,6 +124,7 @@ const NO_RULES: &[&str] = &[
 /// Directives followed by rules as words (`eslint-disable-next-line a, b -- reason`).
 const WORD_LISTS: &[&str] = &[
     "eslint-disable",
+    "stylelint-disable",
     "oxlint-disable",
     "tslint:disable",
     "deno-lint-ignore",
