@@ -184,9 +184,5 @@ internal static class BulkheadEngine
     }
 }
 ";
-    both_ways(
-        &[(CS, CS_OLD)],
-        &writing(&[(CS, new)]),
-        &lint_lines(vec![]),
-    );
+    both_ways(&[(CS, CS_OLD)], &writing(&[(CS, new)]), &lint_lines(vec![]));
 }
