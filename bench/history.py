@@ -227,7 +227,10 @@ MARKERS = {
                  r"|\bthis\.skip\(|^\s*x(it|describe|context|specify)\b"
                  r"|\bassume(True|False|That|NoException)\s*\(|importorskip"
                  r"|XCTSkip\w*\s*\(|\.disabled\s*\(|@(module|describe)?tag\s+:?skip|\bDISABLED_\w"
-                 r"|GTEST_SKIP|\bSKIP\s*\(|TEST_CASE\s*\(.*\[[.!]|\bpending\s*\()",
+                 r"|GTEST_SKIP|\bSKIP\s*\(|TEST_CASE\s*\(.*\[[.!]|\bpending\s*\("
+                 r"|markTest(Skipped|Incomplete)|@requires\b|#\[Requires\w*|->skip\w*\("
+                 r"|\bSkip\s*=|\[Ignore|\bSkip\.(If|Unless)\w*|Assert\.Inconclusive"
+                 r"|Assume\.\w+\(|\[Explicit)",
     "disabled_lint": r"(noqa|type:\s*ignore|pylint:\s*disable|pyright:\s*ignore|pragma:\s*no cover"
                      r"|no_type_check|eslint-disable|@ts-(ignore|expect-error|nocheck)|biome-ignore"
                      r"|deno-lint-ignore|istanbul ignore|c8 ignore|v8 ignore|\bnolint\b|lint:ignore"
@@ -235,23 +238,31 @@ MARKERS = {
                      r"|CHECKSTYLE|rubocop:\s*(disable|todo)|standard:disable|:nocov:"
                      r"|shellcheck disable|swiftlint:\s*disable|credo:disable|coveralls-ignore"
                      r"|@dialyzer|NOLINT|cppcheck-suppress|LCOV_EXCL"
-                     r"|#\s*pragma\s+(GCC|clang)\s+diagnostic\s+ignored|#\s*pragma\s+warning\s*\(\s*disable)",
+                     r"|#\s*pragma\s+(GCC|clang)\s+diagnostic\s+ignored|#\s*pragma\s+warning\s*\(\s*disable"
+                     r"|#\s*pragma\s+warning\s+disable|SuppressMessage|phpcs:\s*(ignore|disable)"
+                     r"|@phpstan-ignore|@psalm-suppress|@codeCoverageIgnore|@SuppressWarnings"
+                     r"|ktlint-disable|detekt:|ReSharper\s+disable|NoWarn)",
     "new_todos": r"(\b(TODO|FIXME|XXX|HACK)\b|todo!\()",
     "debug_artifacts": r"(console\.(log|debug|trace|dir|table)\b|\bdebugger\b|breakpoint\(\)"
                        r"|\b[ip]?pdb\b|pudb|dbg!|binding\.(pry|irb|break)|byebug"
                        r"|System\.(out|err)\.print|printStackTrace\(|^\s*println?\(|spew\.Dump"
                        r"|runtime\.Breakpoint|debugPrint\(|\bdump\(|IO\.(inspect|puts)|\bdbg\("
-                       r"|IEx\.pry|std::c(out|err)\b|fprintf\s*\(\s*stderr|^\s*printf\s*\()",
+                       r"|IEx\.pry|std::c(out|err)\b|fprintf\s*\(\s*stderr|^\s*printf\s*\("
+                       r"|\bvar_dump\(|\bprint_r\(|\bvar_export\(|\bdd\(|\berror_log\("
+                       r"|Console\.(Write|Error)|Debug\.(Write|Print)|Trace\.Write|Debugger\.Break)",
 }
 TEST_DECL = (r"^\s*(def test\w*\s*\(|async def test\w*\s*\(|func Test\w*\(|#\[(\w+::)*test\b"
              r"|#\[rstest|@(Test|ParameterizedTest|RepeatedTest|TestFactory)\b"
              r"|(it|test|specify)(\.\w+)*\s*\(|(it|specify|test|should)\s+['\"]|def test_"
              r"|public void test\w*\s*\(|(override\s+)?func test\w*\s*\(|@Test\b"
-             r"|(TYPED_)?TEST(_F|_P|_CASE)?\s*\(|(test|property|describe)\s+[\"'])")
+             r"|(TYPED_)?TEST(_F|_P|_CASE)?\s*\(|(test|property|describe)\s+[\"']"
+             r"|(public\s+)?function\s+test\w*\s*\(|#\[Test\]|@test\b"
+             r"|\[(Fact|Theory|Test|TestMethod|TestCase)\b|fun\s+`)")
 # Rust keeps unit tests next to the code they test, in files of any name.
 RUST_TEST = r"^\s*#\[(\w+::)*test\b"
 CODE_EXT = {"py", "js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts", "go", "rs", "java",
-            "kt", "rb", "sh", "swift", "ex", "exs", "c", "cc", "cpp", "cxx", "h", "hpp"}
+            "kt", "rb", "sh", "swift", "ex", "exs", "c", "cc", "cpp", "cxx", "h", "hpp",
+            "php", "cs", "kts"}
 
 
 def diff_lines(path, commit):

@@ -8,6 +8,7 @@
 
 use super::config_lint::Entry;
 use super::config_yaml::{ylines, YLine};
+use super::phpstan_messages::{message_id, neon_string};
 
 pub const PSALM: &str = "psalm baseline";
 pub const PHPSTAN: &str = "phpstan ignoreErrors";
@@ -213,17 +214,35 @@ pub fn phpstan_entries(text: &str) -> Vec<Entry> {
             item.push(l);
         }
     }
+    let raw: Vec<&str> = text.lines().collect();
     for item in items {
-        out.extend(phpstan_item(&item));
+        out.extend(phpstan_item(&item, &raw));
     }
     out
 }
 
-fn phpstan_item(item: &[&YLine]) -> Vec<Entry> {
+/// The message a line of an entry ignores (see [`super::phpstan_messages`]): read from the
+/// line as written, so both NEON quotings and both ways of giving a message compare equal.
+fn message(l: &YLine, raw: &[&str]) -> String {
+    let line = raw.get(l.number as usize - 1).copied().unwrap_or("").trim();
+    let line = line.strip_prefix('-').map(str::trim_start).unwrap_or(line);
+    let key = l.key.as_deref().unwrap_or("message");
+    let written = match &l.key {
+        Some(k) => line
+            .strip_prefix(k.as_str())
+            .and_then(|r| r.trim_start().strip_prefix(':'))
+            .unwrap_or(line),
+        None => line,
+    };
+    message_id(key, &neon_string(written, &l.value))
+}
+
+fn phpstan_item(item: &[&YLine], raw: &[&str]) -> Vec<Entry> {
     let head = item[0];
     // `- '#pattern#'`: the pattern ignored everywhere.
     if head.key.is_none() && !head.value.is_empty() {
-        return vec![Entry::new(PHPSTAN, &head.value, "", vec![head.number]).anchored()];
+        let rule = message(head, raw);
+        return vec![Entry::new(PHPSTAN, &rule, "", vec![head.number]).anchored()];
     }
     let mut rules: Vec<(String, u32)> = Vec::new();
     let mut paths: Vec<(String, u32)> = Vec::new();
@@ -232,7 +251,7 @@ fn phpstan_item(item: &[&YLine]) -> Vec<Entry> {
     let mut list: Option<&str> = None;
     for l in item {
         match l.key.as_deref() {
-            Some("message" | "rawMessage") => rules.push((l.value.clone(), l.number)),
+            Some("message" | "rawMessage") => rules.push((message(l, raw), l.number)),
             Some("identifier") => identifier = Some((l.value.clone(), l.number)),
             Some("path") => paths.push((l.value.clone(), l.number)),
             Some("count") => count = (l.value.parse().unwrap_or(1), Some(l.number)),
@@ -241,7 +260,7 @@ fn phpstan_item(item: &[&YLine]) -> Vec<Entry> {
                 continue;
             }
             None if l.item && !std::ptr::eq(*l, head) => match list {
-                Some("messages") => rules.push((l.value.clone(), l.number)),
+                Some("messages") => rules.push((message(l, raw), l.number)),
                 Some("paths") => paths.push((l.value.clone(), l.number)),
                 _ => {}
             },
@@ -324,13 +343,14 @@ mod tests {
 
     #[test]
     fn phpstan_items_give_one_entry_per_count_and_path() {
+        // Anchored, fully escaped patterns are named by the one text they match.
         let text = "parameters:\n\tignoreErrors:\n\t\t-\n\t\t\tmessage: \"#^A$#\"\n\t\t\tcount: 2\n\t\t\tpath: src/A.php\n\n\t\t- '#^B$#'\n\t\t-\n\t\t\tidentifier: argument.type\n\t\t\tpaths:\n\t\t\t\t- src/B.php\n\t\t\t\t- src/C.php\n\tlevel: 8\n";
         assert_eq!(
             ids(&phpstan_entries(text)),
             vec![
-                ("#^A$#".into(), "src/A.php".into(), 4),
-                ("#^A$#".into(), "src/A.php".into(), 4),
-                ("#^B$#".into(), "".into(), 8),
+                ("A".into(), "src/A.php".into(), 4),
+                ("A".into(), "src/A.php".into(), 4),
+                ("B".into(), "".into(), 8),
                 ("identifier argument.type".into(), "src/B.php".into(), 10),
                 ("identifier argument.type".into(), "src/C.php".into(), 10),
             ]

@@ -16,6 +16,7 @@ use super::config_gradle;
 use super::config_ignores;
 use super::config_json;
 use super::config_ktlint;
+use super::config_msbuild;
 use super::config_text;
 use super::config_toml::{self, TomlKind};
 use super::config_yaml;
@@ -156,6 +157,8 @@ enum ConfigKind {
     PsalmBaseline,
     /// A PHPStan `.neon` file: its `ignoreErrors` (see [`config_baseline`]).
     Phpstan,
+    /// An MSBuild project or property file: its `<NoWarn>` ids (see [`config_msbuild`]).
+    MsBuild,
 }
 
 fn kind_of(path: &str) -> Option<ConfigKind> {
@@ -177,6 +180,7 @@ fn kind_of(path: &str) -> Option<ConfigKind> {
         _ if config_ktlint::is_ktlint_config(name) => ConfigKind::Gradle,
         _ if config_baseline::is_psalm_baseline(name) => ConfigKind::PsalmBaseline,
         _ if config_baseline::is_phpstan_config(name) => ConfigKind::Phpstan,
+        _ if config_msbuild::is_msbuild(name) => ConfigKind::MsBuild,
         _ => return None,
     })
 }
@@ -204,6 +208,7 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
         }
         ConfigKind::PsalmBaseline => Some(config_baseline::psalm_entries(text)),
         ConfigKind::Phpstan => Some(config_baseline::phpstan_entries(text)),
+        ConfigKind::MsBuild => Some(config_msbuild::no_warn_ids(text)),
     }
 }
 
@@ -484,6 +489,7 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
             if let Some(new) = r.new.as_deref() {
                 rename_cops(&mut r.old, new);
                 config_baseline::rename_psalm_issues(&mut r.old, new);
+                super::phpstan_messages::rename_rerendered(&mut r.old, new);
             }
             Some((*d, r))
         })

@@ -378,6 +378,19 @@ pub fn find(cx: &LineCtx, type_test: bool) -> Vec<String> {
         if attr {
             out.push("[SuppressMessage]".into());
         }
+        // C#'s coverage exclusion: the member it marks leaves the coverage report, as
+        // `pragma: no cover` or `@codeCoverageIgnore` take code out of it.
+        let coverage = cx.chains.iter().any(|ch| {
+            [
+                "ExcludeFromCodeCoverage",
+                "ExcludeFromCodeCoverageAttribute",
+            ]
+            .contains(&ch.last())
+                && matches!(ch.before(&cx.toks), Some(Tok::Punct('[' | ',')))
+        });
+        if coverage {
+            out.push("[ExcludeFromCodeCoverage]".into());
+        }
     }
     out
 }
@@ -818,6 +831,19 @@ mod tests {
         assert!(hits(
             Lang::CSharp,
             "    [UnconditionalSuppressMessage(\"Trimming\", \"IL2057\")]"
+        ));
+        assert!(hits(Lang::CSharp, "    [ExcludeFromCodeCoverage]"));
+        assert!(hits(
+            Lang::CSharp,
+            "[System.Diagnostics.CodeAnalysis.ExcludeFromCodeCoverage(Justification = \"x\")]"
+        ));
+        assert!(!hits(
+            Lang::CSharp,
+            "var t = typeof(ExcludeFromCodeCoverageAttribute);"
+        ));
+        assert!(!hits(
+            Lang::CSharp,
+            "using System.Diagnostics.CodeAnalysis;"
         ));
         assert!(hits(Lang::C, "int x; // NOLINT(bugprone-foo)"));
         assert!(hits(Lang::C, "#pragma GCC diagnostic ignored \"-Wunused\""));
