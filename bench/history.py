@@ -227,7 +227,8 @@ MARKERS = {
                  r"|\bthis\.skip\(|^\s*x(it|describe|context|specify)\b"
                  r"|\bassume(True|False|That|NoException)\s*\(|importorskip"
                  r"|XCTSkip\w*\s*\(|\.disabled\s*\(|@(module|describe)?tag\s+:?skip|\bDISABLED_\w"
-                 r"|GTEST_SKIP|\bSKIP\s*\(|TEST_CASE\s*\(.*\[[.!]|\bpending\s*\()",
+                 r"|GTEST_SKIP|\bSKIP\s*\(|TEST_CASE\s*\(.*\[[.!]|\bpending\s*\("
+                 r"|\b(omit|pend)(_if|_unless)?(\s+[\"':]|\s*\(|\s*$))",
     "disabled_lint": r"(noqa|type:\s*ignore|pylint:\s*disable|pyright:\s*ignore|pragma:\s*no cover"
                      r"|no_type_check|eslint-disable|@ts-(ignore|expect-error|nocheck)|biome-ignore"
                      r"|deno-lint-ignore|istanbul ignore|c8 ignore|v8 ignore|\bnolint\b|lint:ignore"
