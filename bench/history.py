@@ -230,7 +230,8 @@ MARKERS = {
                  r"|GTEST_SKIP|\bSKIP\s*\(|TEST_CASE\s*\(.*\[[.!]|\bpending\s*\("
                  r"|markTest(Skipped|Incomplete)|@requires\b|#\[Requires\w*|->skip\w*\("
                  r"|\bSkip\s*=|\[Ignore|\bSkip\.(If|Unless)\w*|Assert\.Inconclusive"
-                 r"|Assume\.\w+\(|\[Explicit)",
+                 r"|Assume\.\w+\(|\[Explicit"
+                 r"|\b(omit|pend)(_if|_unless)?(\s+[\"':]|\s*\(|\s*$))",
     "disabled_lint": r"(noqa|type:\s*ignore|pylint:\s*disable|pyright:\s*ignore|pragma:\s*no cover"
                      r"|no_type_check|eslint-disable|@ts-(ignore|expect-error|nocheck)|biome-ignore"
                      r"|deno-lint-ignore|istanbul ignore|c8 ignore|v8 ignore|\bnolint\b|lint:ignore"

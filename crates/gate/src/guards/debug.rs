@@ -54,6 +54,31 @@ pub fn prints_are_output(path: &str, text: Option<&str>) -> bool {
         || go_examples
         || text.is_some_and(|t| jvm_program(path, t))
         || text.is_some_and(|t| python_program(path, t))
+        || text.is_some_and(|t| js_program(path, t))
+}
+
+/// Whether a JavaScript/TypeScript file is a program run from the command line, not a
+/// module others import: it reads its command line (`process.argv`) and exports nothing
+/// (no `export`, `module.exports` or `exports.x =`). A profiling or report script run as
+/// `node report.js run.cpuprofile` prints its report; a library that parses `argv` for its
+/// caller exports what it offers, and keeps the rules of library code.
+fn js_program(path: &str, text: &str) -> bool {
+    const EXT: &[&str] = &["js", "mjs", "cjs", "ts", "mts", "cts"];
+    if !path.rsplit_once('.').is_some_and(|(_, e)| EXT.contains(&e)) {
+        return false;
+    }
+    let code = || {
+        text.lines()
+            .map(str::trim_start)
+            .filter(|l| !l.starts_with("//") && !l.starts_with('*') && !l.starts_with("/*"))
+    };
+    let exports = |l: &str| {
+        l.starts_with("export ")
+            || l.starts_with("export{")
+            || l.contains("module.exports")
+            || l.starts_with("exports.")
+    };
+    code().any(|l| l.contains("process.argv")) && !code().any(exports)
 }
 
 /// Whether a Python file is a program: `__main__.py`, or a module that runs as one
@@ -737,6 +762,15 @@ mod tests {
         );
         assert!(prints_are_output("tool.js", Some("#!/usr/bin/env node\n")));
         assert!(!prints_are_output("tool.js", Some("// #!\n")));
+        // A script that reads its command line and exports nothing is a program.
+        let report = "const file = process.argv[2]\nconsole.log(read(file))\n";
+        assert!(prints_are_output("perf/report.mjs", Some(report)));
+        let lib = "export function parse() {\n  return process.argv.slice(2)\n}\n";
+        assert!(!prints_are_output("src/args.ts", Some(lib)));
+        let cjs = "const argv = process.argv\nmodule.exports = { argv }\n";
+        assert!(!prints_are_output("lib/args.js", Some(cjs)));
+        let quoted = "// run with process.argv[2] set\nconsole.log(x)\n";
+        assert!(!prints_are_output("src/x.js", Some(quoted)));
         let java_main = "package app;\n\npublic final class Main {\n  public static void main(String[] args) {\n    System.out.println(run());\n  }\n}\n";
         assert!(prints_are_output(
             "src/main/java/app/Main.java",

@@ -32,6 +32,7 @@ mod doc_tests;
 mod eslint_blocks;
 mod eslint_narrowed;
 mod expect_lints;
+mod file_return;
 mod fixture_params;
 mod folded;
 mod framework_fixtures;

@@ -19,8 +19,29 @@ use std::collections::BTreeSet;
 
 /// Words that say how a line exits or skips, not under what condition.
 const NOT_CONDITION: &[&str] = &[
-    "if", "unless", "elsif", "then", "do", "end", "return", "next", "continue", "this", "skip",
-    "pending", "self", "skipTest", "pytest", "t", "Skip", "Skipf", "SkipNow",
+    "if",
+    "unless",
+    "elsif",
+    "then",
+    "do",
+    "end",
+    "return",
+    "next",
+    "continue",
+    "this",
+    "skip",
+    "pending",
+    "omit",
+    "omit_if",
+    "omit_unless",
+    "pend",
+    "self",
+    "skipTest",
+    "pytest",
+    "t",
+    "Skip",
+    "Skipf",
+    "SkipNow",
 ];
 
 /// Words that end a test early without failing it.

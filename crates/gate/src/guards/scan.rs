@@ -5,9 +5,9 @@ use super::languages::Lang;
 use super::lexer::{lex, lex_line, LineView};
 use super::line::LineCtx;
 use super::{
-    banners, dead_return, debug, gated_return, js_announced_exit, junit_port, lint, miri_gates,
-    output_modules, print_helpers, print_probes, skip_helpers, skips, stand_in_prints, todos,
-    type_assertions, Finding, Line,
+    banners, dead_return, debug, file_return, gated_return, js_announced_exit, junit_port, lint,
+    miri_gates, output_modules, print_helpers, print_probes, skip_helpers, skips, stand_in_prints,
+    todos, type_assertions, Finding, Line,
 };
 use std::collections::HashSet;
 
@@ -38,6 +38,7 @@ impl Kind {
         match self {
             Kind::Skips if labels.iter().any(|l| skips::is_focus(l)) => "a focus marker was added: it runs only these tests and silently skips all the others; remove it",
             Kind::Skips if labels.iter().any(|l| l == dead_return::LABEL) => "a bare `return` was added in front of more code of its block: the rest of the test never runs, which skips its checks without saying so; remove the `return` and make the test pass",
+            Kind::Skips if labels.iter().any(|l| l == file_return::LABEL) => "a test file now returns at its top level: whenever it does, none of the tests below it are defined, so they neither run nor show as skipped; remove the `return` (skip the tests with the runner's own skip and a reason if they cannot run there)",
             Kind::Skips if labels.iter().any(|l| l == gated_return::LABEL) => "a test now returns early under a condition, before the rest of its checks: when the condition holds it passes having checked nothing, a skip the test report does not show; make the test fail when what it needs is missing instead",
             Kind::Skips if labels.iter().any(|l| skip_helpers::is_helper_label(l)) => "a call to a helper that skips the running test (its body skips or assumes) was added: remove it and make the test pass instead of skipping it",
             Kind::Skips => "a test skip marker was added: remove it and make the test pass instead of skipping it",
@@ -352,6 +353,8 @@ pub fn scan<'a>(
                 let at = (line.number as usize).saturating_sub(1);
                 if dead_return::leaves_dead_code(lang, whole, at) {
                     found.push(dead_return::LABEL.to_string());
+                } else if file_return::ends_file_early(lang, whole, at) {
+                    found.push(file_return::LABEL.to_string());
                 }
             }
             let opens_guard = |c: &str| c.starts_with("let ") || c.starts_with("if ");

@@ -77,6 +77,10 @@ pub fn family(label: &str) -> &str {
         | "raise SkipTest"
         | "skip"
         | "pending"
+        | "omit"
+        | "omit_if"
+        | "omit_unless"
+        | "pend"
         | "{ skip } context"
         | "this.skip("
         | "t.skip" => "body.skip",
@@ -505,6 +509,12 @@ fn declares(cx: &LineCtx, ch: &Chain) -> bool {
         }
 }
 
+/// Statements that skip the running Ruby test: RSpec's and minitest's `skip`, RSpec's
+/// `pending`, and test-unit's `omit`, `omit_if(cond)`, `omit_unless(cond)` and `pend`
+/// (with a block `pend` expects the block to fail, an expected failure: skipped too).
+pub(super) const RUBY_BODY_SKIPS: &[&str] =
+    &["skip", "pending", "omit", "omit_if", "omit_unless", "pend"];
+
 fn ruby(cx: &LineCtx, out: &mut Vec<String>) {
     if !cx.is_test {
         return;
@@ -526,7 +536,7 @@ fn ruby(cx: &LineCtx, out: &mut Vec<String>) {
         let before = ch.before(&cx.toks);
         let after = ch.after(&cx.toks);
         let is_def = before == Some(Tok::Ident("def"));
-        if name == "skip" || name == "pending" {
+        if RUBY_BODY_SKIPS.contains(&name) {
             let symbol = ch.start >= 2 && cx.punct(ch.start - 2, ',');
             let key = !cx.punct(ch.end + 1, ':') && option_is_set(cx, ch.end + 1);
             match (before, after) {

@@ -166,7 +166,7 @@ fn disabled(lang: Lang, all: &[&str], from: usize, sig: usize) -> bool {
 }
 
 /// Whether the first statement of the body of the test whose signature is line `sig` is
-/// an unconditional skip: Ruby's `skip`/`pending`, Python's `pytest.skip(...)`/
+/// an unconditional skip: Ruby's `skip`/`pending` (test-unit's `omit`/`pend`), Python's `pytest.skip(...)`/
 /// `self.skipTest(...)`, JavaScript's `this.skip()`, Go's `t.Skip(...)`/`t.SkipNow()`.
 /// Such a test is switched off where it is declared as surely as `xit`: nothing of it
 /// ran. A skip under a condition (an `if`/`unless` before or after it on that line, or an
@@ -191,7 +191,11 @@ fn skips_first(lang: Lang, all: &[&str], lexed: &[LineView], sig: usize, is_test
     };
     match lang {
         // A statement, not a variable of that name assigned (`skip = ...`).
-        Lang::Ruby => (ch.is(&["skip"]) || ch.is(&["pending"])) && !cx.punct(ch.end, '='),
+        Lang::Ruby => {
+            ch.names.len() == 1
+                && super::skips::RUBY_BODY_SKIPS.contains(&ch.head())
+                && !cx.punct(ch.end, '=')
+        }
         Lang::Python => {
             (ch.is(&["pytest", "skip"]) || ch.is(&["self", "skipTest"])) && ch.called(&cx.toks)
         }
