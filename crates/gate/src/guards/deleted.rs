@@ -51,7 +51,8 @@ use super::named_subject;
 use super::parametrised::parameterised_away;
 use super::rust_tests::TestMacros;
 use super::test_moves::{
-    bodies_at, declared, declared_with, imports, replaces, rewritten, same_tests, Declared,
+    bodies_at, declared, declared_with, imports, moved_across, replaces, rewritten, same_tests,
+    Declared,
 };
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
@@ -842,7 +843,7 @@ fn moved_out(
     folds(deltas, tests, macros, &mut gains, drops, &mut out);
     twins(deltas, tests, macros, drops, &mut out);
     moved_with_subject(deltas, macros, &mut gains, &runners, drops, &mut out);
-    by_subject(deltas, &mut gains, &runners, drops, &mut out);
+    by_subject(deltas, macros, &mut gains, &runners, drops, &mut out);
     out
 }
 
@@ -851,6 +852,7 @@ fn moved_out(
 /// Each such test takes one of its file's room, as a move does.
 fn by_subject(
     deltas: &[&FileDelta],
+    macros: &TestMacros,
     gains: &mut [Gain],
     runners: &[usize],
     drops: &[Drop],
@@ -883,6 +885,8 @@ fn by_subject(
             DeltaKind::Deleted => d.path.as_str(),
             _ => continue,
         };
+        let before = old_tests(d, &TestPaths::default(), macros);
+        let old = d.old_text.as_deref().unwrap_or("");
         for t in std::mem::take(&mut acc.left) {
             let open: Vec<usize> = (0..slots.len())
                 .filter(|&n| {
@@ -905,7 +909,8 @@ fn by_subject(
                     }
                 })
                 .collect();
-            match named_subject::carrier_by_subject(&t, old_path, &list) {
+            let fixture = named_subject::fixture_words(old, &before, &t);
+            match named_subject::carrier_by_subject(&t, &fixture, old_path, &list) {
                 Some(h) => {
                     let (k, i) = slots[open[h]];
                     acc.carried
@@ -1380,7 +1385,8 @@ fn new_tests(d: &FileDelta, builtin: &TestPaths, macros: &TestMacros) -> Vec<Dec
 
 /// A deleted test file whose tests were written anew in a test file the change adds about
 /// the same thing (`OSGiTest` replaced by `OSGiManifestIT`, `test/x_test.rb` by
-/// `spec/x_spec.rb`): the rename git misses because no body survived. As when a file's
+/// `spec/x_spec.rb`), or the same file moved into another part of the tree (see
+/// [`super::test_moves::moved_across`]): the rename git misses because no body survived. As when a file's
 /// tests are rewritten in place, the count is what is held: the new file's tests, beyond
 /// those that arrived from elsewhere, stand for the tests this file lost.
 fn replacement(
@@ -1398,7 +1404,7 @@ fn replacement(
             || g.room == 0
             || runners.contains(&k)
             || !matches!(new.kind, DeltaKind::Added)
-            || !replaces(&new.path, old)
+            || !(replaces(&new.path, old) || moved_across(&new.path, old))
         {
             continue;
         }
