@@ -175,3 +175,50 @@ fn a_test_a_kept_file_lost_is_deleted_though_a_new_test_elsewhere_bears_its_file
         &assert_one_deleted(RENDER, "dropped from 2 to 1"),
     );
 }
+
+/// A per-type file whose value is a field set up beside the test, which only names it.
+fn fixture_file(field_type: &str, value: &str) -> (String, String) {
+    let path = format!("{DIR}/Assertions_assertThat_with_OptionalInt_Test.java");
+    let text = format!(
+        "package org.example.api;\n\nimport static org.example.Assertions.assertThat;\n\nimport java.util.OptionalInt;\n\nimport org.example.Assertions;\nimport org.junit.jupiter.api.BeforeEach;\nimport org.junit.jupiter.api.Test;\n\nclass Assertions_assertThat_with_OptionalInt_Test {{\n\n  private OptionalInt unused = OptionalInt.empty();\n\n  private {field_type} actual;\n\n  @BeforeEach\n  void before() {{\n    actual = {value};\n  }}\n\n  @Test\n  void should_create_Assert() {{\n    assertThat(Assertions.assertThat(actual)).isNotNull();\n  }}\n\n}}\n"
+    );
+    (path, text)
+}
+
+const OPTIONAL_INT: (&str, &str, &str, &str, &str) = (
+    "OptionalInt",
+    "OptionalInt",
+    "OptionalIntAssert",
+    "OptionalInt.of(1)",
+    "hasValue(1)",
+);
+const OPTIONAL: (&str, &str, &str, &str, &str) = (
+    "Optional",
+    "Optional<String>",
+    "OptionalAssert",
+    "Optional.of(\"Yoda\")",
+    "contains(\"Yoda\")",
+);
+const INT: (&str, &str, &str, &str, &str) = ("int", "int", "AbstractIntegerAssert", "1", "isOne()");
+
+#[test]
+fn a_test_whose_subject_is_set_up_in_a_field_beside_it_is_tied_to_it_by_that_field() {
+    // The body says only `actual`; the field it reads is an `OptionalInt`, and so is the
+    // value of `should_accept_OptionalInt`.
+    check(
+        &[fixture_file("OptionalInt", "OptionalInt.of(10)")],
+        wide(&[OPTIONAL, OPTIONAL_INT, INT, BOOLEAN]),
+        &assert_no_deleted_tests,
+    );
+}
+
+#[test]
+fn a_field_of_its_file_the_test_does_not_read_ties_it_to_nothing() {
+    // The test reads an `Object` field; the `OptionalInt` field beside it is unused.
+    let (path, text) = fixture_file("Object", "new Object()");
+    check(
+        &[(path.clone(), text)],
+        wide(&[OPTIONAL, OPTIONAL_INT, INT, BOOLEAN]),
+        &assert_one_deleted(&path, "was deleted with 1 test"),
+    );
+}

@@ -43,7 +43,7 @@
 use super::folded;
 use super::go_twins;
 use super::harness;
-use super::hidden::{arrivals, carrier, hidden, test_name, Before, Carrier, Reach, Steady};
+use super::hidden::{arrivals, carrier, hidden, test_name, Before, Carrier, Reach, Share, Steady};
 use super::languages::Lang;
 use super::merged;
 use super::moved_along;
@@ -51,13 +51,15 @@ use super::named_subject;
 use super::parametrised::parameterised_away;
 use super::rust_tests::TestMacros;
 use super::test_moves::{
-    bodies_at, declared, declared_with, imports, replaces, rewritten, same_tests, Declared,
+    bodies_at, declared, declared_with, imports, moved_across, replaces, rewritten, same_tests,
+    Declared,
 };
 use super::test_paths::TestPaths;
 use super::tests_count::count_with;
 use super::twins;
 use super::unwalked::unwalked;
 use super::{DeltaKind, FileDelta, Finding, Line, TestCounts};
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether the old file held tests; unknown counts of a test path in a known language
@@ -838,12 +840,45 @@ fn moved_out(
             replacement(deltas, &mut gains, drop.at, &runners, acc, room);
         }
     }
-    carried(deltas, macros, &mut gains, &runners, drops, &mut out);
-    folds(deltas, tests, macros, &mut gains, drops, &mut out);
-    twins(deltas, tests, macros, drops, &mut out);
-    moved_with_subject(deltas, macros, &mut gains, &runners, drops, &mut out);
-    by_subject(deltas, &mut gains, &runners, drops, &mut out);
+    let olds = OldTests::new(deltas, macros, drops);
+    carried(&olds, &mut gains, &runners, drops, &mut out);
+    folds(deltas, tests, macros, &olds, &mut gains, drops, &mut out);
+    twins(deltas, tests, macros, &olds, drops, &mut out);
+    moved_with_subject(deltas, macros, &olds, &mut gains, &runners, drops, &mut out);
+    by_subject(deltas, &olds, &mut gains, &runners, drops, &mut out);
     out
+}
+
+/// The tests each dropping file held at the comparison point (by drop, in the order of
+/// `drops`), read once, when a pass first asks: the last passes each judge the tests a file
+/// has left against all it held.
+struct OldTests<'a, 'b> {
+    deltas: &'a [&'b FileDelta],
+    macros: &'a TestMacros,
+    drops: &'a [Drop],
+    read: Vec<OnceCell<Vec<Declared>>>,
+}
+
+impl<'a, 'b> OldTests<'a, 'b> {
+    fn new(deltas: &'a [&'b FileDelta], macros: &'a TestMacros, drops: &'a [Drop]) -> Self {
+        OldTests {
+            deltas,
+            macros,
+            drops,
+            read: drops.iter().map(|_| OnceCell::new()).collect(),
+        }
+    }
+
+    /// The tests the file of the `n`th drop held.
+    fn of(&self, n: usize) -> &[Declared] {
+        self.read[n].get_or_init(|| {
+            old_tests(
+                self.deltas[self.drops[n].at],
+                &TestPaths::default(),
+                self.macros,
+            )
+        })
+    }
 }
 
 /// Last, a test left of a file named for one subject that a new test of another file,
@@ -851,6 +886,7 @@ fn moved_out(
 /// Each such test takes one of its file's room, as a move does.
 fn by_subject(
     deltas: &[&FileDelta],
+    olds: &OldTests,
     gains: &mut [Gain],
     runners: &[usize],
     drops: &[Drop],
@@ -858,7 +894,7 @@ fn by_subject(
 ) {
     let mut unique: Option<Vec<BTreeSet<String>>> = None;
     let mut taken: BTreeSet<(usize, usize)> = BTreeSet::new();
-    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+    for (n, (drop, acc)) in drops.iter().zip(accounted.iter_mut()).enumerate() {
         let mut room = drop.lost.map_or(0, |l| acc.owed(l));
         if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
             continue;
@@ -883,6 +919,8 @@ fn by_subject(
             DeltaKind::Deleted => d.path.as_str(),
             _ => continue,
         };
+        let before = olds.of(n);
+        let old = d.old_text.as_deref().unwrap_or("");
         for t in std::mem::take(&mut acc.left) {
             let open: Vec<usize> = (0..slots.len())
                 .filter(|&n| {
@@ -905,7 +943,8 @@ fn by_subject(
                     }
                 })
                 .collect();
-            match named_subject::carrier_by_subject(&t, old_path, &list) {
+            let fixture = named_subject::fixture_words(old, before, &t);
+            match named_subject::carrier_by_subject(&t, &fixture, old_path, &list) {
                 Some(h) => {
                     let (k, i) = slots[open[h]];
                     acc.carried
@@ -926,12 +965,13 @@ fn by_subject(
 fn moved_with_subject(
     deltas: &[&FileDelta],
     macros: &TestMacros,
+    olds: &OldTests,
     gains: &mut [Gain],
     runners: &[usize],
     drops: &[Drop],
     accounted: &mut [Accounted],
 ) {
-    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+    for (n, (drop, acc)) in drops.iter().zip(accounted.iter_mut()).enumerate() {
         let mut room = drop.lost.map_or(0, |l| acc.owed(l));
         if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
             continue;
@@ -950,8 +990,7 @@ fn moved_with_subject(
                 .chain(acc.merged.iter().map(|m| m.0))
                 .collect(),
         };
-        let before = old_tests(deltas[drop.at], &TestPaths::default(), macros);
-        let tallied = Before::new(&before);
+        let tallied = Before::new(olds.of(n));
         // Every test of each file after the change, those that moved there by name among
         // them: what the new test's neighbours use is no sign of where it came from.
         let after: Vec<Vec<Declared>> = deltas
@@ -960,7 +999,7 @@ fn moved_with_subject(
             .collect();
         let fits = |t: &Declared, gains: &[Gain]| -> Vec<(usize, usize)> {
             let own: BTreeSet<String> = tallied
-                .own_words(t)
+                .own_by(t, Share::Words)
                 .into_iter()
                 .filter(|w| w.starts_with('"'))
                 .collect();
@@ -1007,13 +1046,14 @@ fn twins(
     deltas: &[&FileDelta],
     tests: &TestPaths,
     macros: &TestMacros,
+    olds: &OldTests,
     drops: &[Drop],
     accounted: &mut [Accounted],
 ) {
     let builtin = TestPaths::default();
     let mut renamed: Option<Vec<twins::Renamed>> = None;
     let mut used: Vec<usize> = Vec::new();
-    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+    for (n, (drop, acc)) in drops.iter().zip(accounted.iter_mut()).enumerate() {
         let mut room = drop.lost.map_or(0, |l| acc.owed(l));
         if room == 0 || acc.left.is_empty() {
             continue;
@@ -1034,8 +1074,7 @@ fn twins(
         if renamed.is_empty() {
             return;
         }
-        let before = old_tests(deltas[drop.at], &builtin, macros);
-        let tallied = Before::new(&before);
+        let tallied = Before::new(olds.of(n));
         for t in std::mem::take(&mut acc.left) {
             let hit = match room {
                 0 => None,
@@ -1061,13 +1100,14 @@ fn folds(
     deltas: &[&FileDelta],
     tests: &TestPaths,
     macros: &TestMacros,
+    olds: &OldTests,
     gains: &mut [Gain],
     drops: &[Drop],
     accounted: &mut [Accounted],
 ) {
     let builtin = TestPaths::default();
     let mut tables: Option<Vec<folded::Table>> = None;
-    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+    for (n, (drop, acc)) in drops.iter().zip(accounted.iter_mut()).enumerate() {
         let mut room = drop.lost.map_or(0, |l| acc.owed(l));
         if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
             continue;
@@ -1079,8 +1119,7 @@ fn folds(
         let d = deltas[drop.at];
         let (gone, stayed) = turnover(d, &builtin, macros);
         let stands = pair_off(&mut gone.clone(), stayed);
-        let old = old_tests(d, &builtin, macros);
-        let tallied = Before::new(&old);
+        let tallied = Before::new(olds.of(n));
         let mut order: Vec<usize> = (0..tables.len()).collect();
         order.sort_by_key(|&k| tables[k].at != drop.at);
         let mut by: BTreeMap<usize, u32> = BTreeMap::new();
@@ -1088,7 +1127,7 @@ fn folds(
         for t in std::mem::take(&mut acc.left) {
             let hit = (!t.body.is_empty())
                 .then(|| {
-                    let own = tallied.own_parts(&t);
+                    let own = tallied.own_by(&t, Share::Parts);
                     order.iter().copied().find(|&k| {
                         let table = &tables[k];
                         folded::carries(&t, &own, table, table.at == drop.at)
@@ -1281,15 +1320,13 @@ pub(super) fn demoted_and_called(
 /// count rose, holds by the words of its body (see [`super::hidden::carrier`]): renamed and
 /// reworded as it moved. Each such test takes one of its file's room, as a move does.
 fn carried(
-    deltas: &[&FileDelta],
-    macros: &TestMacros,
+    olds: &OldTests,
     gains: &mut [Gain],
     runners: &[usize],
     drops: &[Drop],
     accounted: &mut [Accounted],
 ) {
-    let builtin = TestPaths::default();
-    for (drop, acc) in drops.iter().zip(accounted.iter_mut()) {
+    for (n, (drop, acc)) in drops.iter().zip(accounted.iter_mut()).enumerate() {
         let mut room = drop.lost.map_or(0, |l| acc.owed(l));
         if room == 0 || acc.left.iter().all(|t| t.body.is_empty()) {
             continue;
@@ -1310,8 +1347,7 @@ fn carried(
             continue;
         }
         let mut list = arrivals(&added);
-        let before = old_tests(deltas[drop.at], &builtin, macros);
-        let tallied = Before::new(&before);
+        let tallied = Before::new(olds.of(n));
         let mut taken: Vec<(usize, usize)> = Vec::new();
         for t in std::mem::take(&mut acc.left) {
             let hit = match room {
@@ -1380,7 +1416,8 @@ fn new_tests(d: &FileDelta, builtin: &TestPaths, macros: &TestMacros) -> Vec<Dec
 
 /// A deleted test file whose tests were written anew in a test file the change adds about
 /// the same thing (`OSGiTest` replaced by `OSGiManifestIT`, `test/x_test.rb` by
-/// `spec/x_spec.rb`): the rename git misses because no body survived. As when a file's
+/// `spec/x_spec.rb`), or the same file moved into another part of the tree (see
+/// [`super::test_moves::moved_across`]): the rename git misses because no body survived. As when a file's
 /// tests are rewritten in place, the count is what is held: the new file's tests, beyond
 /// those that arrived from elsewhere, stand for the tests this file lost.
 fn replacement(
@@ -1398,7 +1435,7 @@ fn replacement(
             || g.room == 0
             || runners.contains(&k)
             || !matches!(new.kind, DeltaKind::Added)
-            || !replaces(&new.path, old)
+            || !(replaces(&new.path, old) || moved_across(&new.path, old))
         {
             continue;
         }

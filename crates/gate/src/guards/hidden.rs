@@ -26,7 +26,7 @@ use super::test_paths::TestPaths;
 use super::vanished::Remains;
 use super::{DeltaKind, FileDelta, Finding, Line};
 use std::cell::OnceCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// A file of the change that held tests and whose count did not fall.
 pub struct Steady {
@@ -190,63 +190,60 @@ pub fn arrivals(added: &[(usize, Declared)]) -> Vec<Carrier> {
         .collect()
 }
 
+/// What of a body a test's own share is read in: its words (see [`words`]), its
+/// literals (see [`folded::literals`]), or its parts (see [`folded::parts`]).
+#[derive(Clone, Copy)]
+pub enum Share {
+    Words,
+    Literals,
+    Parts,
+}
+
+impl Share {
+    fn of(self, body: &[String]) -> BTreeSet<String> {
+        match self {
+            Share::Words => words(body),
+            Share::Literals => folded::literals(body),
+            Share::Parts => folded::parts(body),
+        }
+    }
+}
+
 /// The tests a file held before the change, with what each of them holds tallied once.
 /// A removed test's own words are those no other of them held; asking that of each of a
 /// thousand removed tests must not read the other thousand each time (quadratic work that
 /// turned one large deletion into a minute of a stop hook).
 pub struct Before<'a> {
     pub tests: &'a [Declared],
-    words: OnceCell<HashMap<String, usize>>,
-    literals: OnceCell<HashMap<String, usize>>,
-    parts: OnceCell<HashMap<String, usize>>,
+    /// One tally per [`Share`], in its order.
+    tallies: [OnceCell<HashMap<String, usize>>; 3],
+    /// Each test as (naming line, body): whether a test is one of them.
+    held: OnceCell<HashSet<(&'a str, &'a [String])>>,
 }
 
 impl<'a> Before<'a> {
     pub fn new(tests: &'a [Declared]) -> Self {
         Before {
             tests,
-            words: OnceCell::new(),
-            literals: OnceCell::new(),
-            parts: OnceCell::new(),
+            tallies: Default::default(),
+            held: OnceCell::new(),
         }
     }
 
-    /// The words of `t`'s body that no other test held (one copy of `t` itself skipped,
-    /// so a twin with the same body still counts as another).
-    pub fn own_words(&self, t: &Declared) -> BTreeSet<String> {
-        let tally = self.words.get_or_init(|| tally(self.tests, |b| words(b)));
-        self.own(t, words(&t.body), tally)
-    }
-
-    /// The literals of `t`'s body that no other test held, as [`Before::own_words`].
-    pub fn own_literals(&self, t: &Declared) -> BTreeSet<String> {
-        let tally = self
-            .literals
-            .get_or_init(|| tally(self.tests, |b| folded::literals(b)));
-        self.own(t, folded::literals(&t.body), tally)
-    }
-
-    /// The parts of `t`'s body (see [`folded::parts`]) that no other test held, as
-    /// [`Before::own_words`].
-    pub fn own_parts(&self, t: &Declared) -> BTreeSet<String> {
-        let tally = self
-            .parts
-            .get_or_init(|| tally(self.tests, |b| folded::parts(b)));
-        self.own(t, folded::parts(&t.body), tally)
-    }
-
-    fn own(
-        &self,
-        t: &Declared,
-        mine: BTreeSet<String>,
-        tally: &HashMap<String, usize>,
-    ) -> BTreeSet<String> {
-        let itself = usize::from(
+    /// What `t`'s body holds, read as `share`, that no other test held (one copy of `t`
+    /// itself skipped, so a twin with the same body still counts as another).
+    pub fn own_by(&self, t: &Declared, share: Share) -> BTreeSet<String> {
+        let tally = self.tallies[share as usize].get_or_init(|| tally(self.tests, |b| share.of(b)));
+        let held = self.held.get_or_init(|| {
             self.tests
                 .iter()
-                .any(|o| o.key == t.key && o.body == t.body),
-        );
-        mine.into_iter()
+                .map(|o| (o.key.as_str(), o.body.as_slice()))
+                .collect()
+        });
+        let itself = usize::from(held.contains(&(t.key.as_str(), t.body.as_slice())));
+        share
+            .of(&t.body)
+            .into_iter()
             .filter(|w| tally.get(w).copied().unwrap_or(0) <= itself)
             .collect()
     }
@@ -273,7 +270,7 @@ pub fn carrier(t: &Declared, before: &Before, list: &[Carrier], reach: Reach) ->
     if mine.is_empty() {
         return None;
     }
-    let own = before.own_words(t);
+    let own = before.own_by(t, Share::Words);
     let name_words_of = name_words(&shown(t));
     list.iter().position(|c| {
         let held = mine.iter().filter(|x| holds(&c.whole, x)).count();
@@ -504,7 +501,7 @@ pub fn hidden(
 /// (see [`folded::carries`]): the tests added to the file are that table's rows, not
 /// others hiding the loss.
 fn folded_here(t: &Declared, before: &Before, at: usize, tables: &[folded::Table]) -> bool {
-    let own = before.own_parts(t);
+    let own = before.own_by(t, Share::Parts);
     tables
         .iter()
         .any(|table| table.at == at && table.new && folded::carries(t, &own, table, true))

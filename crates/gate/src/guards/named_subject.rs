@@ -57,15 +57,55 @@ pub fn unique_words(tests: &[(&str, &Declared)]) -> Vec<BTreeSet<String>> {
         .collect()
 }
 
+/// The words of the fixture the removed test `t` used: the lines of its old file `old`
+/// outside every test of it (`tests`), not comments, imports or package lines, that name a
+/// name its body uses (`private OptionalInt actual;` and `actual = OptionalInt.of(10);`
+/// for a body that asserts on `actual`). What a test checks its subject with may be set up
+/// beside it, in a field and a setup hook, and the body then says only `actual`.
+pub fn fixture_words(old: &str, tests: &[Declared], t: &Declared) -> BTreeSet<String> {
+    let uses: BTreeSet<String> = words(&t.body)
+        .into_iter()
+        .filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+        .collect();
+    let inside: HashSet<&str> = tests
+        .iter()
+        .flat_map(|o| o.body.iter().map(String::as_str).chain([o.key.as_str()]))
+        .collect();
+    let mut out = BTreeSet::new();
+    for line in old.lines() {
+        let line = super::account::normalise(line);
+        let aside = [
+            "//", "/*", "*", "#", "import ", "package ", "use ", "require",
+        ]
+        .iter()
+        .any(|p| line.starts_with(p));
+        if line.is_empty() || aside || inside.contains(line.as_str()) {
+            continue;
+        }
+        let here = words([&line]);
+        if here.iter().any(|w| uses.contains(w)) {
+            out.extend(here);
+        }
+    }
+    out
+}
+
 /// The candidate that carries the removed test `t` of the file once at `old_path`, best
 /// first: the one named for most of that file's subject, then with the fewest other name
 /// words, then holding most of `t`'s words. `None` when none is named for the subject or
-/// none holds what tied `t` to it.
-pub fn carrier_by_subject(t: &Declared, old_path: &str, list: &[Candidate]) -> Option<usize> {
-    let mine = words(&t.body);
+/// none holds what tied `t` to it. `fixture` are the words of what `t` used beside its body
+/// (see [`fixture_words`]): they are `t`'s as much as its body's.
+pub fn carrier_by_subject(
+    t: &Declared,
+    fixture: &BTreeSet<String>,
+    old_path: &str,
+    list: &[Candidate],
+) -> Option<usize> {
+    let mut mine = words(&t.body);
     if mine.is_empty() {
         return None;
     }
+    mine.extend(fixture.iter().cloned());
     let subject = subject_of(old_path);
     if subject.is_empty() {
         return None;
@@ -162,6 +202,7 @@ mod tests {
             .collect();
         let at = carrier_by_subject(
             &old,
+            &BTreeSet::new(),
             "api/Assertions_assertThat_with_Boolean_Test.java",
             &list,
         );
@@ -188,6 +229,9 @@ mod tests {
             test: &new,
             unique: unique[0].clone(),
         }];
-        assert_eq!(carrier_by_subject(&old, "ParserTest.java", &list), None);
+        assert_eq!(
+            carrier_by_subject(&old, &BTreeSet::new(), "ParserTest.java", &list),
+            None
+        );
     }
 }

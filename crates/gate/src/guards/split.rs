@@ -6,7 +6,7 @@
 //! literals of its own (a case's title, input and expectation), nearly every one whole.
 
 use super::folded::{case_words, ran_cases, Table};
-use super::hidden::Before;
+use super::hidden::{Before, Share};
 use super::test_moves::Declared;
 
 /// Fewer literals of its own than this say too little to follow a test across tables.
@@ -28,7 +28,7 @@ pub fn split_into_tables(
     if !ran_cases(t, old) {
         return false;
     }
-    let own = before.own_literals(t);
+    let own = before.own_by(t, Share::Literals);
     if own.len() < OWN_MIN {
         return false;
     }

@@ -425,6 +425,33 @@ pub fn replaces(new: &str, old: &str) -> bool {
         && Lang::from_path(new) == Lang::from_path(old)
 }
 
+/// Whether the test file `new`, added by a change that deleted the test file `old`, is
+/// `old` moved to another part of the tree (into a module split out, under a renamed
+/// root) and rewritten there: the very same file name, in a directory of the same name.
+/// A file named only by its directory (`index.test.js`, `mod.rs`, `__init__.py`) names
+/// no subject of its own, so the directory above that must match too.
+pub fn moved_across(new: &str, old: &str) -> bool {
+    let tail = |p: &str| -> Vec<String> {
+        let parts: Vec<&str> = p.split('/').collect();
+        let keep = if subject(p).is_some_and(|s| {
+            let dir = p.rsplit('/').nth(1).unwrap_or("");
+            s == dir
+        }) {
+            3
+        } else {
+            2
+        };
+        parts
+            .iter()
+            .rev()
+            .take(keep)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let (a, b) = (tail(new), tail(old));
+    new != old && a.len() == b.len() && a.len() >= 2 && a == b && subject(old).is_some()
+}
+
 /// Whether the file at `importer`, whose text holds `lines`, loads the file at `runner`:
 /// a quoted relative path that resolves to it (`import { runTest } from '../common.test'`,
 /// `require_relative 'shared'`), or a Python relative import (`from .common import run`).
@@ -746,6 +773,28 @@ mod tests {
         ));
         assert!(!replaces("a/x/y/OSGiTest.java", "b/x/y/OSGiTest.java"));
         assert!(!replaces("tests/test_utils.rb", "tests/test_utils.py"));
+    }
+
+    #[test]
+    fn a_file_moved_across_the_tree_keeps_its_name_and_its_directory_name() {
+        assert!(moved_across(
+            "tests/it/src/test/java/org/x/api/ThenTest.java",
+            "core/src/test/java/org/x/api/ThenTest.java"
+        ));
+        assert!(moved_across(
+            "packages/core/lib/router/index.test.js",
+            "lib/router/index.test.js"
+        ));
+        assert!(!moved_across(
+            "tests/it/src/test/java/org/x/spi/ThenTest.java",
+            "core/src/test/java/org/x/api/ThenTest.java"
+        ));
+        assert!(!moved_across(
+            "src/server/router/index.test.js",
+            "src/client/router/index.test.js"
+        ));
+        assert!(!moved_across("a/ThenTest.java", "a/ThenTest.java"));
+        assert!(!moved_across("b/ThenTest.java", "ThenTest.java"));
     }
 
     #[test]
