@@ -99,6 +99,9 @@ pub struct Program {
     /// `(subcommand, flag)`: after the subcommand, the flag makes the command that
     /// follows one shell string (`pnpm exec --shell-mode 'a && b'`, `deno task --eval`).
     pub shell_modes: &'static [(&'static str, &'static str)],
+    /// The command a `shell_opts` option runs reads the program's network connection on
+    /// its standard input (`nc -e /bin/sh HOST PORT`): code from the other end.
+    pub connection_in: bool,
 }
 
 const fn p(names: &'static [&'static str], role: Role, values: &'static [&'static str]) -> Program {
@@ -109,6 +112,7 @@ const fn p(names: &'static [&'static str], role: Role, values: &'static [&'stati
         runs: &[],
         shell_opts: &[],
         shell_modes: &[],
+        connection_in: false,
     }
 }
 
@@ -416,6 +420,37 @@ pub const TABLE: &[Program] = &[
         &["-g", "-C", "-m", "-N", "-i", "-p"],
     ),
     wrapper(&["nohup", "setsid", "unbuffer", "builtin"], 0, &[], &[]),
+    // Netcat hands its connection to a program it starts: `-e PROG`, `-c CMD`, ncat's
+    // `--sh-exec`/`--lua-exec` (OpenBSD's `-c`/`-e` are TLS settings; read as commands
+    // they only name a harmless one).
+    Program {
+        connection_in: true,
+        ..tool_with_shell(
+            &["nc", "ncat", "netcat"],
+            &["-e", "-c", "--exec", "--sh-exec", "--lua-exec"],
+            &[
+                "-p",
+                "-s",
+                "-w",
+                "-i",
+                "-q",
+                "-x",
+                "-X",
+                "-P",
+                "-I",
+                "-O",
+                "-T",
+                "--source",
+                "--source-port",
+                "--wait",
+                "--proxy",
+                "--proxy-type",
+                "--proxy-auth",
+            ],
+        )
+    },
+    // Reruns its command when files change; `-s` makes the command one shell string.
+    wrapper(&["entr"], 0, &["-s"], &[]),
     wrapper(&["stdbuf"], 0, &[], &["-i", "-o", "-e"]),
     wrapper(&["exec"], 0, &[], &["-a"]),
     wrapper(&["time"], 0, &[], &["-o", "-f", "--output", "--format"]),
@@ -1358,6 +1393,20 @@ pub fn is_stdin_file(t: &str) -> bool {
 /// Option words that hand a program code, for programs loopgate does not know.
 pub const CODE_SHAPED_OPTIONS: &[&str] =
     &["-c", "-e", "--eval", "--exec", "--command", "-ex", "-eval"];
+
+/// A wrapper that, given no command, starts a shell of its own which reads standard input
+/// as code: `sudo -s`, `sudo -i`, `doas -s`, and `su`/`runuser` (their command comes only
+/// through `-c`). `words` are the wrapper's words after its name.
+pub fn shell_without_command(name: &str, words: &[&str]) -> bool {
+    match name {
+        "sudo" | "doas" => words.iter().any(|w| {
+            matches!(*w, "--shell" | "--login")
+                || (w.starts_with('-') && !w.starts_with("--") && w[1..].contains(['s', 'i']))
+        }),
+        "su" | "runuser" => true,
+        _ => false,
+    }
+}
 
 /// A value that reads as code rather than as a name: it holds a separator, a call, a
 /// quote or whitespace between words.

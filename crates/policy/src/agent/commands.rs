@@ -415,8 +415,31 @@ impl Analyzer<'_> {
         if super::processes::signals_every_process(name, &words) {
             self.add(Finding::ask(
                 rule::PROCESSES,
-                format!("`{display}` signals every process of the user, not one it started"),
+                format!("`{display}` signals every process of the user (or init, whose end takes them all), not one it started"),
                 "kill the process you started by its id (`kill %1`, `kill PID`)",
+            ));
+        }
+        if super::processes::stops_the_machine(name, &words) {
+            self.add(Finding::ask(
+                rule::PROCESSES,
+                format!("`{display}` stops or restarts the machine, and every process on it"),
+                "ask a human to power the machine off or restart it",
+            ));
+        }
+        if super::hook_managers::removes_git_hooks(name, &words) {
+            self.add(Finding::deny(
+                rule::TAMPER,
+                format!("`{display}` removes the repository's git hooks, so later commits skip their checks"),
+                "leave the hooks installed; fix what they report instead",
+            ));
+        }
+        if super::processes::signals_the_referee(name, &words) {
+            self.add(Finding::deny(
+                rule::TAMPER,
+                format!(
+                    "`{display}` signals loopgate's own processes, the referee of this session"
+                ),
+                "leave loopgate's processes alone; kill the process you started by its id",
             ));
         }
         self.note_secrets_and_senders(name, rest, &inv.stdin, display, st);
@@ -884,6 +907,12 @@ impl Analyzer<'_> {
                     _ => None,
                 };
                 let Some(i) = wrapped(rest, p.values, positionals) else {
+                    // `sudo -s <<< CODE`, `su <<< CODE`: with no command the wrapper starts
+                    // a shell, which reads its standard input as code.
+                    let words: Vec<&str> = rest.iter().map(|a| a.text().unwrap_or("")).collect();
+                    if programs::shell_without_command(name, &words) {
+                        self.stdin_code(None, &inv.stdin, display, st, depth);
+                    }
                     return false;
                 };
                 match dir {
@@ -1012,7 +1041,14 @@ impl Analyzer<'_> {
                 } else {
                     v
                 };
-                self.code_words(std::slice::from_ref(&code), display, st, depth, false);
+                let from_network = prog.connection_in;
+                self.code_words(
+                    std::slice::from_ref(&code),
+                    display,
+                    st,
+                    depth,
+                    from_network,
+                );
             }
         }
     }
@@ -1631,7 +1667,7 @@ impl Analyzer<'_> {
         display: &str,
         st: &ShellState,
         depth: usize,
-        _stdin_remote: bool,
+        stdin_remote: bool,
     ) {
         if words.iter().any(|w| w.remote) {
             self.deny_remote(display, "runs downloaded content as shell code");
@@ -1643,7 +1679,7 @@ impl Analyzer<'_> {
         }
         let code: Vec<&str> = words.iter().filter_map(|w| w.text()).collect();
         let mut sub = st.clone();
-        self.script(&code.join(" "), &mut sub, depth + 1, false);
+        self.script(&code.join(" "), &mut sub, depth + 1, stdin_remote);
     }
 
     /// [`Self::code_words`] for `eval`: the string runs in this very shell, so a `cd` or an
@@ -1741,6 +1777,11 @@ impl Analyzer<'_> {
                         && operands.is_empty() =>
                 {
                     if matches!(t, "--rcfile" | "--init-file") {
+                        // The file an interactive shell runs first: a script as much as an
+                        // operand is (`bash --rcfile <(echo CODE) -i`).
+                        if let Some(file) = rest.get(i) {
+                            self.script_file(None, file, &Stdin::none(), display, st, depth);
+                        }
                         i += 1;
                     } else if matches!(t, "--command" | "--commands") {
                         // nushell's and fish's long spelling of `-c`.

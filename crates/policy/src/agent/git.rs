@@ -757,6 +757,22 @@ impl Analyzer<'_> {
                     self.code_words(&words, display, &local, depth, false);
                 }
             }
+            "grep" => {
+                // `-O<cmd>` / `--open-files-in-pager=<cmd>` runs the matching files through
+                // a command of the caller's choosing (git's pager when none is given).
+                for a in args {
+                    let Some(t) = a.text() else { continue };
+                    if t == "--" {
+                        break;
+                    }
+                    let cmd = t
+                        .strip_prefix("--open-files-in-pager=")
+                        .or_else(|| t.strip_prefix("-O").filter(|c| !c.is_empty()));
+                    if let Some(cmd) = cmd {
+                        self.code_words(&[Arg::literal(cmd)], display, &local, depth, false);
+                    }
+                }
+            }
             "difftool" | "mergetool" => {
                 let p = Parsed::new(args, &["-x", "--extcmd", "-t", "--tool"]);
                 if !p.values(&["-x", "--extcmd"]).is_empty() {

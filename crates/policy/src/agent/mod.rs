@@ -14,6 +14,7 @@ mod commands;
 mod find_select;
 mod git;
 mod git_refs;
+mod hook_managers;
 mod inline;
 mod makefile;
 mod opaque_code;

@@ -44,7 +44,9 @@ pub(crate) fn signals_every_process(name: &str, words: &[&str]) -> bool {
                 _ => {}
             }
             let rest = rest.strip_prefix(&["--"][..]).unwrap_or(rest);
-            rest.contains(&"-1")
+            // Pid 1 is init: when it dies, so does every process under it (the whole
+            // machine, or the whole container).
+            rest.contains(&"-1") || rest.contains(&"1")
         }
         "pkill" | "killall" => {
             let mut user = false;
@@ -70,6 +72,64 @@ pub(crate) fn signals_every_process(name: &str, words: &[&str]) -> bool {
         }
         _ => false,
     }
+}
+
+/// A command whose purpose is to stop or restart the machine, or to move it to a state in
+/// which nothing of the user's runs (`shutdown`, `reboot`, `poweroff`, `halt`, `systemctl
+/// poweroff`, `loginctl suspend`, `telinit 0`): like a signal to every process, it writes
+/// no file, so neither the jail nor the file rules see it. `shutdown -c` cancels one
+/// (`shutdown -h` halts: it is no help flag).
+pub(crate) fn stops_the_machine(name: &str, words: &[&str]) -> bool {
+    let ops: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    let informational = words
+        .iter()
+        .any(|w| matches!(*w, "--help" | "--version" | "-c"));
+    match name {
+        "shutdown" | "reboot" | "poweroff" | "halt" => !informational,
+        "systemctl" | "loginctl" => {
+            ops.first().is_some_and(|s| {
+                matches!(
+                    *s,
+                    "poweroff"
+                        | "reboot"
+                        | "halt"
+                        | "kexec"
+                        | "soft-reboot"
+                        | "suspend"
+                        | "hibernate"
+                        | "hybrid-sleep"
+                        | "suspend-then-hibernate"
+                        | "rescue"
+                        | "emergency"
+                )
+            }) || (name == "systemctl"
+                && ops.first() == Some(&"isolate")
+                && ops.get(1).is_some_and(|t| {
+                    matches!(
+                        t.trim_end_matches(".target"),
+                        "rescue" | "emergency" | "poweroff" | "reboot" | "halt" | "runlevel0"
+                    )
+                }))
+        }
+        "telinit" | "init" => ops
+            .first()
+            .is_some_and(|l| matches!(*l, "0" | "1" | "6" | "s" | "S")),
+        _ => false,
+    }
+}
+
+/// `pkill -f loopgate`, `killall loopgate`: a signal to the referee's own processes (a
+/// hook deciding, `loopgate run` supervising the agent). A hook killed mid-decision exits
+/// without an answer, which agents read as "proceed".
+pub(crate) fn signals_the_referee(name: &str, words: &[&str]) -> bool {
+    matches!(name, "pkill" | "killall")
+        && words
+            .iter()
+            .any(|w| !w.starts_with('-') && w.to_ascii_lowercase().contains("loopgate"))
 }
 
 #[cfg(test)]

@@ -475,7 +475,7 @@ impl Analyzer<'_> {
                 }
             }
             "prisma" | "rails" | "rake" | "manage.py" | "artisan" | "flyway" | "liquibase"
-            | "sequelize" | "dbmate" | "sqlx" | "diesel" | "alembic" | "mix" => {
+            | "sequelize" | "dbmate" | "sqlx" | "diesel" | "alembic" | "mix" | "dotnet" => {
                 let any = |ws: &[&str]| ws.iter().any(|w| has(w));
                 let resets = match name {
                     "prisma" => (has("migrate") && has("reset")) || flag(rest, &["--force-reset"]),
@@ -499,6 +499,8 @@ impl Analyzer<'_> {
                     "dbmate" => has("drop"),
                     "sqlx" | "diesel" => has("database") && any(&["drop", "reset"]),
                     "alembic" => has("downgrade") && has("base"),
+                    // Entity Framework: `dotnet ef database drop`.
+                    "dotnet" => has("ef") && has("database") && has("drop"),
                     _ => any(&["ecto.drop", "ecto.reset"]),
                 };
                 if resets {
@@ -730,6 +732,18 @@ impl Analyzer<'_> {
                     self.remote_finding(
                         display,
                         "empties a Redis database (FLUSHALL/FLUSHDB)",
+                        "delete the specific keys you mean, or ask a human",
+                    );
+                } else if words
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case("del") || w.eq_ignore_ascii_case("unlink"))
+                    && rest.iter().any(|a| a.value.is_none())
+                {
+                    // `redis-cli --scan --pattern 'x*' | xargs redis-cli del`: the keys are
+                    // whatever a listing returns when it runs, as `docker rm $(docker ps -aq)`.
+                    self.remote_finding(
+                        display,
+                        "deletes Redis keys only known when it runs (a listing's output)",
                         "delete the specific keys you mean, or ask a human",
                     );
                 }

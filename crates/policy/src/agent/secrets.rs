@@ -341,8 +341,11 @@ impl Analyzer<'_> {
 /// named by a command that also sends over the network, they are a secret leaving the
 /// machine. (They are not hidden from the jail by default: `git push` over HTTPS and
 /// `npm publish` read them.)
-const CREDENTIAL_FILES: [&str; 9] = [
+const CREDENTIAL_FILES: [&str; 11] = [
     "~/.netrc",
+    // The database clients' password files: PostgreSQL's and MySQL's.
+    "~/.pgpass",
+    "~/.my.cnf",
     "~/.git-credentials",
     "~/.npmrc",
     "~/.pypirc",
@@ -388,7 +391,14 @@ fn prints_credentials(name: &str, words: &[&str]) -> Option<&'static str> {
         "vault" => sub(0) == "read" || (sub(0) == "kv" && sub(1) == "get"),
         "secret-tool" => sub(0) == "lookup",
         "heroku" => sub(0) == "auth:token",
-        "kubectl" => sub(0) == "get" && sub(1).starts_with("secret"),
+        // `config view --raw` (or `--flatten`) prints the kubeconfig with its client keys
+        // and tokens; without it they are redacted.
+        "kubectl" => {
+            (sub(0) == "get" && sub(1).starts_with("secret"))
+                || (sub(0) == "config"
+                    && sub(1) == "view"
+                    && words.iter().any(|w| matches!(*w, "--raw" | "--flatten")))
+        }
         _ => name.starts_with("docker-credential-"),
     };
     yes.then_some("a credential the command prints")
@@ -493,13 +503,18 @@ fn glob_reaches(word: &str, pat: &str) -> bool {
     if !word.contains(['*', '?', '[']) {
         return false;
     }
+    // A word the shell cannot read as a pattern (`.[].title`, jq's filter, where no `]`
+    // closes the class the first `[` opens) stays the literal it is, compared elsewhere.
+    let Ok(glob) = globset::Glob::new(word) else {
+        return false;
+    };
     if pat.starts_with('.') && !word.starts_with('.') {
         return false;
     }
     if pat.contains(['*', '?', '[']) {
         return true;
     }
-    globset::Glob::new(word).map_or(true, |g| g.compile_matcher().is_match(pat))
+    glob.compile_matcher().is_match(pat)
 }
 
 #[cfg(test)]
@@ -528,5 +543,9 @@ mod tests {
         assert!(names(Path::new("/r/.env*"), Path::new("/r/.env")));
         assert!(!names(Path::new("/r/*.json"), Path::new("/r/.env")));
         assert!(!names(Path::new("/r/*"), Path::new("/r/.env")));
+        // jq's `.[].title` is no pattern the shell expands: no `]` closes its class.
+        assert!(!names(Path::new("/r/.[].title"), Path::new("/r/.env.*")));
+        assert!(!names(Path::new("/r/.[].title"), Path::new("/r/.env")));
+        assert!(names(Path::new("/r/.[e]nv"), Path::new("/r/.env")));
     }
 }
