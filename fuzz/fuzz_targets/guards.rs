@@ -1,6 +1,6 @@
 //! Arbitrary repository text through every guard: the lexer, the test counters, the skip,
 //! suppression, TODO and debug readers, the config-file parsers (TOML, INI, YAML, JSON, pom,
-//! ESLint, Psalm/PHPStan baselines, SpotBugs, ktlint) and the Go build-constraint reader
+//! ESLint, Psalm/PHPStan baselines, SpotBugs, ktlint, Xcode test plans, CMake) and the Go build-constraint reader
 //! must answer, never panic, on any file of any known kind. The first byte picks the path,
 //! the rest splits at the first NUL into the old and new text.
 #![no_main]
@@ -48,6 +48,15 @@ const PATHS: &[&str] = &[
     ".editorconfig",
     "build.gradle.kts",
     ".github/workflows/ci.yml",
+    "test/format-test.cc",
+    "test/CMakeLists.txt",
+    "Tests/All.xctestplan",
+    "doc/scss/_buttons.scss",
+    "web/site.css",
+    "web/theme.less",
+    "src/parser.erl",
+    "mix.exs",
+    "Sources/Download.m",
 ];
 
 fn lines(text: &str) -> Vec<Line> {
