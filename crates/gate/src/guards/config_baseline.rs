@@ -143,10 +143,22 @@ fn decode(raw: &str) -> String {
 /// call as `UndefinedFunction` instead of `TooManyArguments`), so the old entry takes the
 /// new name and the suppression is not new.
 pub fn rename_psalm_issues(old: &mut [Entry], new: &[Entry]) {
+    rename_entries(old, new, |e| e.what == PSALM, |_, _| true);
+}
+
+/// The entries `kept` that left a scope while as many entries of that scope came in under
+/// another rule `alike` the old one: each old entry takes a newcomer's rule, so the
+/// newcomer is counted as the same suppression renamed, not as one more.
+pub fn rename_entries(
+    old: &mut [Entry],
+    new: &[Entry],
+    kept: impl Fn(&Entry) -> bool,
+    alike: impl Fn(&str, &str) -> bool,
+) {
     use std::collections::HashMap;
     let count = |entries: &[Entry]| {
         let mut out: HashMap<(String, String), usize> = HashMap::new();
-        for e in entries.iter().filter(|e| e.what == PSALM) {
+        for e in entries.iter().filter(|e| kept(e)) {
             *out.entry((e.rule.clone(), e.scope.clone())).or_default() += 1;
         }
         out
@@ -167,15 +179,17 @@ pub fn rename_psalm_issues(old: &mut [Entry], new: &[Entry]) {
             (gone > 0).then(|| (id.clone(), gone))
         })
         .collect();
-    for e in old.iter_mut().filter(|e| e.what == PSALM) {
+    for e in old.iter_mut() {
+        if !kept(e) {
+            continue;
+        }
         let id = (e.rule.clone(), e.scope.clone());
         let Some(n) = left.get_mut(&id).filter(|n| **n > 0) else {
             continue;
         };
-        let Some(slot) = arrived
-            .iter_mut()
-            .find(|((rule, scope), extra)| *extra > 0 && *scope == e.scope && *rule != e.rule)
-        else {
+        let Some(slot) = arrived.iter_mut().find(|((rule, scope), extra)| {
+            *extra > 0 && *scope == e.scope && *rule != e.rule && alike(&e.rule, rule)
+        }) else {
             continue;
         };
         *n -= 1;

@@ -131,49 +131,12 @@ pub fn skeleton(message: &str) -> String {
 /// the same issue's types anew (or the code dropped a type from a union), so the old entry
 /// takes the new message and the new one is not counted as more ignored.
 pub fn rename_rerendered(old: &mut [Entry], new: &[Entry]) {
-    use std::collections::HashMap;
-    let phpstan = |e: &&Entry| e.what == super::config_baseline::PHPSTAN && !e.rule.is_empty();
-    let count = |entries: &[Entry]| {
-        let mut out: HashMap<(String, String), usize> = HashMap::new();
-        for e in entries.iter().filter(phpstan) {
-            *out.entry((e.rule.clone(), e.scope.clone())).or_default() += 1;
-        }
-        out
-    };
-    let (before, now) = (count(old), count(new));
-    let mut arrived: Vec<((String, String), usize)> = now
-        .iter()
-        .filter_map(|(id, &n)| {
-            let extra = n.saturating_sub(before.get(id).copied().unwrap_or(0));
-            (extra > 0).then(|| (id.clone(), extra))
-        })
-        .collect();
-    arrived.sort();
-    let mut left: HashMap<(String, String), usize> = before
-        .iter()
-        .filter_map(|(id, &n)| {
-            let gone = n.saturating_sub(now.get(id).copied().unwrap_or(0));
-            (gone > 0).then(|| (id.clone(), gone))
-        })
-        .collect();
-    for e in old.iter_mut() {
-        if !phpstan(&&*e) {
-            continue;
-        }
-        let id = (e.rule.clone(), e.scope.clone());
-        let Some(n) = left.get_mut(&id).filter(|n| **n > 0) else {
-            continue;
-        };
-        let shape = skeleton(&e.rule);
-        let Some(slot) = arrived.iter_mut().find(|((rule, scope), extra)| {
-            *extra > 0 && *scope == e.scope && *rule != e.rule && skeleton(rule) == shape
-        }) else {
-            continue;
-        };
-        *n -= 1;
-        slot.1 -= 1;
-        e.rule = slot.0 .0.clone();
-    }
+    super::config_baseline::rename_entries(
+        old,
+        new,
+        |e| e.what == super::config_baseline::PHPSTAN && !e.rule.is_empty(),
+        |was, now| skeleton(was) == skeleton(now),
+    );
 }
 
 #[cfg(test)]
