@@ -5,7 +5,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, no_new_skips, skips_at, writing};
+use gitrepo::{both_ways, lines_of, no_debug_artifacts, no_new_skips, skips_at, writing};
 
 const TEST_RB: &str = "test/test_history.rb";
 
@@ -74,13 +74,7 @@ fn a_script_reading_its_command_line_prints_its_report() {
     both_ways(
         &[(REPORT, old)],
         &writing(&[(REPORT, new)]),
-        &|_, receipt, mode| {
-            assert_eq!(
-                lines_of(receipt, "debug_artifacts"),
-                vec![],
-                "{mode}: {receipt}"
-            );
-        },
+        &no_debug_artifacts,
     );
 }
 

@@ -5,7 +5,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lines_of, writing};
+use gitrepo::{both_ways, lines_of, no_debug_artifacts, writing};
 
 const SPEC: &str = "spec/request_spec.rb";
 const OLD_SPEC: &str = "require 'spec_helper'\n\ndescribe Request do\n  it 'keeps cookies' do\n    expect(1).to eq(1)\n  end\nend\n";
@@ -44,12 +44,6 @@ fn dependency_lines_and_other_requires_are_not_debuggers() {
             ("x.gemspec", gemspec_new),
             (SPEC, spec_new),
         ]),
-        &|_, receipt, mode| {
-            assert_eq!(
-                lines_of(receipt, "debug_artifacts"),
-                vec![],
-                "{mode}: {receipt}"
-            );
-        },
+        &no_debug_artifacts,
     );
 }

@@ -246,6 +246,15 @@ pub fn no_new_skips(code: Option<i32>, receipt: &serde_json::Value, mode: &str) 
     assert_eq!(code, Some(0), "{mode}: {receipt}");
 }
 
+/// A judged change with no `debug_artifacts` finding (other guards may still fire).
+pub fn no_debug_artifacts(_: Option<i32>, receipt: &serde_json::Value, mode: &str) {
+    assert_eq!(
+        lines_of(receipt, "debug_artifacts"),
+        vec![],
+        "{mode}: {receipt}"
+    );
+}
+
 /// A judged change whose `new_skips` findings are exactly `found` (path, line), and exit 3.
 pub fn skips_at(
     found: &'static [(&'static str, u64)],
