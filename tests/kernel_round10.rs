@@ -36,14 +36,7 @@ fn tools_writing_files_outside_the_roots_are_stopped_by_the_jail() {
         "ssh-keygen -q -t ed25519 -N '' -f ~/.ssh/id_rt10 <<< y",
         "cargo new -q --vcs none ~/scratch-crate",
     ] {
-        let ran = sb.attempt(cmd);
-        if ran.decision == "allow" {
-            assert!(
-                ran.answer["hookSpecificOutput"]["updatedInput"].is_object(),
-                "{cmd} ran unconfined: {}",
-                ran.explain()
-            );
-        }
+        sb.attempt(cmd).assert_confined_if_allowed();
     }
     assert!(!sb.home.join(".ssh/id_rt10").exists());
     assert!(!sb.home.join("scratch-crate").exists());
@@ -68,14 +61,7 @@ fn secrets_copied_into_the_repository_arrive_empty_or_not_at_all() {
         "cat .env > env.txt",
         "git add -f .env",
     ] {
-        let ran = sb.attempt(cmd);
-        if ran.decision == "allow" {
-            assert!(
-                ran.answer["hookSpecificOutput"]["updatedInput"].is_object(),
-                "{cmd} ran unconfined: {}",
-                ran.explain()
-            );
-        }
+        sb.attempt(cmd).assert_confined_if_allowed();
     }
     let encoded = "UFJJVkFURS1LRVktUlQx"; // base64 of the key's first 15 bytes
     let mut out = Vec::new();

@@ -48,6 +48,18 @@ impl Ran {
             self.decision, self.answer, self.code, self.stdout, self.stderr
         )
     }
+
+    /// An allowed command must have been handed back rewritten into the jail.
+    pub fn assert_confined_if_allowed(&self) {
+        if self.decision == "allow" {
+            assert!(
+                self.answer["hookSpecificOutput"]["updatedInput"].is_object(),
+                "{} ran unconfined: {}",
+                self.command,
+                self.explain()
+            );
+        }
+    }
 }
 
 /// The dirs of the real toolchains, so a changed HOME does not hide them (pyenv and rustup
