@@ -7,7 +7,7 @@
 
 mod gitrepo;
 
-use gitrepo::{both_ways, lint_lines, writing};
+use gitrepo::{both_ways, lint_lines, no_new_skips, skips_at, writing};
 
 const NEON: &str = "phpstan-baseline.neon";
 const NEON_OLD: &str = "parameters:
@@ -185,4 +185,44 @@ internal static class BulkheadEngine
 }
 ";
     both_ways(&[(CS, CS_OLD)], &writing(&[(CS, new)]), &lint_lines(vec![]));
+}
+
+const LOGGER_TEST: &str = "tests/LoggerTest.php";
+const LOGGER_OLD: &str = "<?php\n\nnamespace App\\Tests;\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass LoggerTest extends TestCase\n{\n    public function testLogs(): void\n    {\n        $this->assertTrue(log_it());\n    }\n}\n";
+
+#[test]
+fn phpunit_requirements_on_tests_are_skips() {
+    // A docblock `@requires` on a new test (line 16) and a requirement attribute on an
+    // existing one (line 8): both skip their test where the requirement fails.
+    let new = "<?php\n\nnamespace App\\Tests;\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass LoggerTest extends TestCase\n{\n    #[\\PHPUnit\\Framework\\Attributes\\RequiresPhpExtension('mongodb')]\n    public function testLogs(): void\n    {\n        $this->assertTrue(log_it());\n    }\n\n    /**\n     * @requires PHP 8.1\n     */\n    public function testEnums(): void\n    {\n        $this->assertTrue(log_enum());\n    }\n}\n";
+    both_ways(
+        &[(LOGGER_TEST, LOGGER_OLD)],
+        &writing(&[(LOGGER_TEST, new)]),
+        &skips_at(&[(LOGGER_TEST, 9), (LOGGER_TEST, 16)]),
+    );
+}
+
+#[test]
+fn requirements_named_in_prose_or_in_library_code_are_not_skips() {
+    // A docblock that talks about requirements, a method named `requiresPhp`, and a
+    // `@requires` in a library file's docblock (not a test file).
+    let new = "<?php\n\nnamespace App\\Tests;\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass LoggerTest extends TestCase\n{\n    /**\n     * Checks @requires-like tags are kept as written.\n     */\n    public function testLogs(): void\n    {\n        $this->assertTrue(requiresPhp('8.1'));\n    }\n}\n";
+    let lib_old = "<?php\n\nfunction log_it(): bool\n{\n    return true;\n}\n";
+    let lib_new = "<?php\n\n/**\n * @requires PHP 8.1\n */\nfunction log_it(): bool\n{\n    return true;\n}\n";
+    both_ways(
+        &[(LOGGER_TEST, LOGGER_OLD), ("src/log.php", lib_old)],
+        &writing(&[(LOGGER_TEST, new), ("src/log.php", lib_new)]),
+        &no_new_skips,
+    );
+}
+
+#[test]
+fn a_docblock_requirement_respelt_as_an_attribute_is_the_same_skip() {
+    let old = "<?php\n\nnamespace App\\Tests;\n\nuse PHPUnit\\Framework\\TestCase;\n\n/**\n * @requires extension mongodb\n */\nclass LoggerTest extends TestCase\n{\n    public function testLogs(): void\n    {\n        $this->assertTrue(log_it());\n    }\n}\n";
+    let new = "<?php\n\nnamespace App\\Tests;\n\nuse PHPUnit\\Framework\\Attributes\\RequiresPhpExtension;\nuse PHPUnit\\Framework\\TestCase;\n\n#[RequiresPhpExtension('mongodb')]\nclass LoggerTest extends TestCase\n{\n    public function testLogs(): void\n    {\n        $this->assertTrue(log_it());\n    }\n}\n";
+    both_ways(
+        &[(LOGGER_TEST, old)],
+        &writing(&[(LOGGER_TEST, new)]),
+        &no_new_skips,
+    );
 }

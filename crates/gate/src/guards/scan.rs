@@ -505,6 +505,8 @@ pub fn scan<'a>(
                 };
                 if view.code.trim_start().starts_with(attribute) {
                     anchor = declaration(&line.text, all, line.number as usize);
+                } else if in_doc_block(&line.text) {
+                    anchor = under_comment(all, line.number as usize);
                 } else if lang == Lang::Python && applies_alias(&view, f.mark_aliases) {
                     // A mark applied by name in a wrapped decorator list goes with the test
                     // under the decorator (see [`python_decorated`]); a mark written out
@@ -588,6 +590,29 @@ pub(super) fn declaration<'a>(own: &'a str, all: &[&'a str], number: usize) -> O
     }
     // Arguments that never close: the line stands for itself, as it is.
     open.map(|_| own.trim())
+}
+
+/// A line of a `/** .. */` doc block (PHPDoc, Javadoc, JSDoc): what it says is about the
+/// declaration under the block. A plain comment inside a body is not.
+fn in_doc_block(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("/**") || (t.starts_with('*') && !t.starts_with("*/"))
+}
+
+/// The declaration under the doc block that holds line `number` (1-based): a marker written
+/// there (PHPUnit's `@requires`) goes with what the block documents, as an attribute goes
+/// with what it is on, so the two spellings of one skip pair.
+fn under_comment<'a>(all: &[&'a str], number: usize) -> Option<&'a str> {
+    let (at, first) = all
+        .iter()
+        .enumerate()
+        .skip(number)
+        .take(ANNOTATION_LINES)
+        .find(|(_, l)| {
+            let t = l.trim();
+            !(t.is_empty() || t.starts_with('*') || t.starts_with("/*") || t.starts_with("//"))
+        })?;
+    declaration(first, all, at + 1)
 }
 
 /// The declaration under the Python decorator whose brackets are still open at line

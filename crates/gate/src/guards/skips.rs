@@ -643,6 +643,39 @@ fn php(cx: &LineCtx, out: &mut Vec<String>) {
             out.push(format!("->{last}("));
         }
     }
+    if cx.is_test {
+        php_requirements(cx, out);
+    }
+}
+
+/// PHPUnit's requirements (`@requires PHP 8.1` in a docblock, `#[RequiresPhpExtension('x')]`
+/// as an attribute): the test or class is skipped wherever the requirement fails, as a
+/// skip under a condition is. Both spellings carry one label, so a docblock requirement
+/// respelt as an attribute is the same skip.
+const PHP_REQUIRES: &str = "PHPUnit requirement";
+
+fn php_requirements(cx: &LineCtx, out: &mut Vec<String>) {
+    if let Some(at) = cx.attribute_start() {
+        for i in at..cx.toks.len() {
+            let Some(name) = cx.ident(i) else { continue };
+            let listed = i == at || cx.punct(i - 1, ',') || cx.punct(i - 1, '\\');
+            if name.len() > "Requires".len()
+                && name.starts_with("Requires")
+                && listed
+                && cx.punct(i + 1, '(')
+            {
+                out.push(PHP_REQUIRES.into());
+            }
+        }
+    }
+    for piece in cx.comment_pieces() {
+        if piece
+            .strip_prefix("@requires")
+            .is_some_and(|rest| rest.starts_with([' ', '\t']))
+        {
+            out.push(PHP_REQUIRES.into());
+        }
+    }
 }
 
 fn swift(cx: &LineCtx, out: &mut Vec<String>) {
@@ -1274,6 +1307,20 @@ if (ci) { var skip = true }
         assert!(!hits(Lang::Php, "        $this->markTestSkippedLater();"));
         assert!(!hits(Lang::Php, "        $reader->skip(2);"));
         assert!(!hits(Lang::Php, "        // $this->markTestSkipped();"));
+        let test = |line: &str| found(Lang::Php, true, line);
+        assert_eq!(test("     * @requires PHP 8.1"), [PHP_REQUIRES]);
+        assert_eq!(
+            test("    #[RequiresPhpExtension('mongodb')]"),
+            [PHP_REQUIRES]
+        );
+        assert_eq!(
+            test("    #[Test, \\PHPUnit\\Framework\\Attributes\\RequiresPhp('8.1')]"),
+            [PHP_REQUIRES]
+        );
+        assert!(test("     * @requiresNothing").is_empty());
+        assert!(test("    #[Requires]").is_empty());
+        assert!(test("    $requires = requiresPhp('8.1');").is_empty());
+        assert!(found(Lang::Php, false, "     * @requires PHP 8.1").is_empty());
     }
 
     #[test]

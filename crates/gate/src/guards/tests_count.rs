@@ -45,6 +45,12 @@ pub fn count_views(
     };
     for (at, view) in views.iter().enumerate() {
         if view.code.trim().is_empty() {
+            // Markers written as comments (a PHPUnit `@requires`, a doc example's
+            // ```` ```ignore ```` fence) are counted where the scan of a change finds them.
+            if !view.comments.is_empty() {
+                let cx = LineCtx::new(lang, view, is_test);
+                counts.skips = counts.skips.saturating_add(skips::find(&cx).len() as u32);
+            }
             continue;
         }
         let mut cx = LineCtx::new(lang, view, is_test);
