@@ -38,7 +38,9 @@ Subcommands (REPOS_DIR defaults to $LOOPGATE_HISTORY_REPOS):
 made for this. Environment: LOOPGATE_BIN (default the release build,
 bench/release-dir), LOOPGATE_HISTORY_OUT (where
 findings are recorded, default target/history-findings.jsonl, or
-target/history-findings-NAME.jsonl with --set NAME).
+target/history-findings-NAME.jsonl with --set NAME), LOOPGATE_HISTORY_MARKED (for `select`:
+how many older marker commits each repository contributes before the extra deleted-test and
+skip commits, default 12; a larger figure keeps every commit a smaller one picks).
 """
 import collections
 import json
@@ -77,7 +79,8 @@ def use_set(name):
 GUARDS = ["config_edits", "protected_edits", "deleted_tests", "new_skips", "disabled_lint",
           "new_todos", "debug_artifacts"]
 RECENT = 50  # most recent non-merge commits per repository
-MARKED = 12  # older commits per repository found by marker regexes, all kinds in turn
+# older commits per repository found by marker regexes, all kinds in turn
+MARKED = int(os.environ.get("LOOPGATE_HISTORY_MARKED", "12"))
 EXTRA = 8  # then more of them that delete tests or add skips, the guards that fail a build
 
 

@@ -1029,6 +1029,7 @@ pub fn marker_findings(
             narrowed_from_pyright_file_rules(visible, added.of(kind), &mut verdicts);
             attributes_respelt_as_pragmas(&places, added.of(kind), removed.of(kind), &mut verdicts);
             narrowed_from_cargo(visible, added.of(kind), &mut verdicts);
+            narrowed_from_eslint_config(visible, added.of(kind), &mut verdicts);
             narrowed_from_rubocop_config(visible, added.of(kind), rubocop, &mut verdicts);
             for (m, v) in added.of(kind).iter().zip(verdicts.iter_mut()) {
                 if *v == Verdict::New
@@ -1428,6 +1429,48 @@ fn narrowed_from_cargo(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [V
                 .any(|(dir, gone)| path.starts_with(dir) && gone.contains(&rule))
         };
         if rules.iter().all(crate_wide) {
+            *v = Verdict::Narrowed;
+        }
+    }
+}
+
+/// An `eslint-disable-line` / `eslint-disable-next-line` each of whose rules (for one that
+/// grew, each rule it gained) an ESLint configuration at or above the file stopped turning
+/// off in the change (`"rule": "off"` removed, and not written into another configuration
+/// file of the change): the rule was off for every file and is now off on that line only,
+/// so the project silences less than it did ([`Verdict::Narrowed`]), as for a Cargo
+/// `allow` moved onto one item.
+fn narrowed_from_eslint_config(visible: &[&FileDelta], added: &[Mark], verdicts: &mut [Verdict]) {
+    let configs = super::config_lint::eslint_offs_removed(visible);
+    if configs.is_empty() {
+        return;
+    }
+    for (m, v) in added.iter().zip(verdicts.iter_mut()) {
+        let path = &visible[m.file].path;
+        if Lang::from_path(path) != Some(Lang::Js) {
+            continue;
+        }
+        let had = match &*v {
+            Verdict::New => Vec::new(),
+            Verdict::Widened { was } => {
+                super::widen::item_rules(Lang::Js, &m.label, was).unwrap_or_default()
+            }
+            _ => continue,
+        };
+        let Some(rules) = super::widen::item_rules(Lang::Js, &m.label, m.text) else {
+            continue;
+        };
+        let gained: Vec<String> = rules
+            .iter()
+            .filter(|r| !had.contains(r))
+            .map(|r| super::config_lint::eslint_rule(r))
+            .collect();
+        let project_wide = |rule: &String| {
+            configs.iter().any(|(dir, gone)| {
+                (dir.is_empty() || path.starts_with(&format!("{dir}/"))) && gone.contains(rule)
+            })
+        };
+        if !gained.is_empty() && gained.iter().all(project_wide) {
             *v = Verdict::Narrowed;
         }
     }

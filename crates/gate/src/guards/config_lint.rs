@@ -474,6 +474,98 @@ pub fn cargo_allows_removed(d: &FileDelta) -> Vec<String> {
     out
 }
 
+/// The rules ESLint configurations of the change stopped turning off, with the directory
+/// of each configuration that lost them (`""` for the root): an `off` entry (`"rule":
+/// "off"`, in an ESLint configuration file or `package.json`) whose count in that file fell,
+/// and that the change's configurations, taken together, now hold fewer times than before
+/// (an `off` moved to another configuration file is still off). Rules are given without a
+/// plugin scope's `@` (see [`eslint_respelt`]), as [`eslint_rule`] spells them.
+pub fn eslint_offs_removed(deltas: &[&FileDelta]) -> Vec<(String, BTreeSet<String>)> {
+    const OFF: &str = "eslint off";
+    let is_eslint = |path: &str| {
+        matches!(
+            kind_of(path),
+            Some(ConfigKind::Eslint | ConfigKind::PackageJson)
+        )
+    };
+    let mut per_file = Vec::new();
+    let mut total: HashMap<String, isize> = HashMap::new();
+    for d in deltas {
+        let old_path = match &d.kind {
+            DeltaKind::Renamed { from } => from.as_str(),
+            DeltaKind::Added => "",
+            _ => d.path.as_str(),
+        };
+        if !is_eslint(old_path) && !is_eslint(&d.path) {
+            continue;
+        }
+        let Some(Read { new, old, .. }) = read(d) else {
+            continue;
+        };
+        let tally = |entries: &[Entry]| {
+            let mut out: HashMap<String, isize> = HashMap::new();
+            for e in entries.iter().filter(|e| e.what == OFF) {
+                *out.entry(eslint_rule(&e.rule)).or_insert(0) += 1;
+            }
+            out
+        };
+        let (before, now) = (tally(&old), tally(new.as_deref().unwrap_or(&[])));
+        let mut fell = BTreeSet::new();
+        for (rule, &n) in &before {
+            *total.entry(rule.clone()).or_insert(0) += n;
+            if n > now.get(rule).copied().unwrap_or(0) {
+                fell.insert(rule.clone());
+            }
+        }
+        for (rule, &n) in &now {
+            *total.entry(rule.clone()).or_insert(0) -= n;
+        }
+        let dir = old_path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        per_file.push((dir.to_string(), fell));
+    }
+    per_file
+        .into_iter()
+        .map(|(dir, fell)| {
+            let gone = fell
+                .into_iter()
+                .filter(|rule| total.get(rule).is_some_and(|&n| n > 0))
+                .collect();
+            (dir, gone)
+        })
+        .filter(|(_, gone): &(String, BTreeSet<String>)| !gone.is_empty())
+        .collect()
+}
+
+/// An ESLint rule name with its plugin scope's `@` dropped (`@typescript-eslint/x` is
+/// `typescript-eslint/x`), so both spellings of a plugin's rule compare equal.
+pub fn eslint_rule(rule: &str) -> String {
+    rule.strip_prefix('@')
+        .filter(|rest| rest.contains('/'))
+        .unwrap_or(rule)
+        .to_string()
+}
+
+/// An ESLint rule of a plugin under the plugin's other spelling: a scoped plugin
+/// (`@vitest/eslint-plugin`) names its rules `@vitest/x` in an `.eslintrc`, while a flat
+/// config registers the plugin under a key the project picks, usually the bare scope
+/// (`vitest/x`). The two spellings are one rule of one plugin, so an `off` that changes
+/// spelling as the configuration is migrated is the same suppression. `None` for a rule of
+/// ESLint's own (no plugin) or of any other tool.
+fn eslint_respelt(id: Id<'_>) -> Option<String> {
+    let (what, rule, _) = id;
+    if what != "eslint off" {
+        return None;
+    }
+    let (plugin, name) = rule.split_once('/')?;
+    if plugin.is_empty() || name.is_empty() || plugin == "@" {
+        return None;
+    }
+    Some(match plugin.strip_prefix('@') {
+        Some(bare) => format!("{bare}/{name}"),
+        None => format!("@{plugin}/{name}"),
+    })
+}
+
 /// The new configuration suppressions of a change, as `disabled_lint` findings.
 pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
     let moved_paths = renames(deltas);
@@ -539,6 +631,15 @@ pub fn findings(deltas: &[&FileDelta]) -> Vec<Finding> {
                 let taken = extra.min(*moved);
                 *moved -= taken;
                 extra -= taken;
+            }
+            // The same ESLint rule under its plugin's other spelling moved too.
+            if let Some(other) = (extra > 0).then(|| eslint_respelt(id)).flatten() {
+                let same = |k: &Id<'_>| k.0 == id.0 && k.1 == other && k.2 == id.2;
+                if let Some((_, moved)) = gone.iter_mut().find(|(k, n)| same(k) && **n > 0) {
+                    let taken = extra.min(*moved);
+                    *moved -= taken;
+                    extra -= taken;
+                }
             }
             if extra > 0 {
                 surplus.insert(id, extra);
