@@ -1,6 +1,6 @@
 import difflib, glob, re, sys, tomllib
 refs = []
-for f in glob.glob('/work/wt/h-redteam11/bench/redteam_gate/**/*.txt', recursive=True):
+for f in glob.glob(__import__('os').path.dirname(__import__('os').path.abspath(__file__)) + '/../**/*.txt', recursive=True):
     if '/round11/' in f: continue
     refs += [l.rstrip('\n') for l in open(f) if l.strip() and not l.startswith('#')]
 for f in glob.glob('/work/shared/corpora/dcg/**/*.toml', recursive=True):
