@@ -61,7 +61,8 @@ pub(crate) fn changes_windows_host(name: &str, words: &[&str]) -> Option<&'stati
         "wsl" => opt(&["unregister"]).then_some("deletes a WSL distribution and all its files"),
         "sc" => matches!(first, "delete" | "config" | "stop" | "create" | "failure")
             .then_some("changes a Windows service"),
-        "format" | "diskpart" => Some("erases or repartitions a Windows drive"),
+        // Not `format`: on Linux that name is other programs' (`format disk --help`).
+        "diskpart" => Some("repartitions a Windows drive"),
         _ => None,
     }
 }
