@@ -77,7 +77,7 @@ pub(crate) fn publishes(name: &str, words: &[&str]) -> Option<&'static str> {
                 || (matches!(op(0), "image" | "manifest") && op(1) == "push")
                 || (op(0) == "buildx"
                     && matches!(op(1), "build" | "bake")
-                    && words.iter().any(|w| *w == "--push"));
+                    && words.contains(&"--push"));
             pushes.then_some("pushes an image to a container registry")
         }
         // `./gradlew publish`, `publishAllPublicationsToMavenRepository`; the local Maven
