@@ -217,6 +217,15 @@ fn global_and_user_installs_write_outside_the_project() {
         "fs.escape",
         "composer",
     );
+    // Known as installers now, these still run the command they are given.
+    refused(
+        "composer exec -- rm -rf ~/.composer",
+        Deny,
+        "fs.escape",
+        ".composer",
+    );
+    refused("rustup run stable rm -rf ~", Deny, "fs.destructive", "home");
+    allowed("rustup run stable cargo build");
     allowed("npm install --save-dev vitest");
     allowed("pip install -e '.[dev]'");
     allowed("uv tool run mypy src");
