@@ -217,7 +217,8 @@ fn global_and_user_installs_write_outside_the_project() {
         "fs.escape",
         "composer",
     );
-    // Known as installers now, these still run the command they are given.
+    // Known as installers now, these still run the command they are given (refused on
+    // main too, where the programs were unknown; a regression guard).
     refused(
         "composer exec -- rm -rf ~/.composer",
         Deny,
