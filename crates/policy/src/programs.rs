@@ -620,6 +620,23 @@ pub const TABLE: &[Program] = &[
         &["-n", "--name", "-p", "--prefix"],
     ),
     runner(&["bundle"], &["exec"], &["--gemfile"]),
+    // Known so their install options are judged (`agent/output_options.rs`); each also
+    // runs a command of its own (`composer exec rm -rf ~` is `rm -rf ~`).
+    runner(&["composer"], &["exec"], &["-d", "--working-dir"]),
+    runner(&["gem"], &["exec"], &["-v", "--version"]),
+    runner(&["rustup"], &["run:1"], &[]),
+    runner(
+        &["volta"],
+        &["run"],
+        &[
+            "--node",
+            "--npm",
+            "--yarn",
+            "--pnpm",
+            "--bundled-npm",
+            "--env",
+        ],
+    ),
     runner(
         &["mise", "rtx", "asdf"],
         &["exec", "x"],
@@ -1195,7 +1212,10 @@ pub const TABLE: &[Program] = &[
         "just",
         "cmake",
         "mvn",
+        "mvnw",
         "gradle",
+        "gradlew",
+        "dasel",
         "rake",
         "dotnet",
     ]),

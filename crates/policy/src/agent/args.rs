@@ -54,7 +54,12 @@ impl Arg {
 /// Decode a raw shell word. `$HOME`, `${HOME}` and a leading `~` become `home`; `$PWD`
 /// becomes the single known cwd; anything else dynamic stays dynamic.
 pub fn decode_arg(raw: &str, home: Option<&Path>, cwd: &Cwd) -> Arg {
-    let mut text = raw.to_string();
+    // `$(pwd)` and `` `pwd` `` print the working directory, which is `$PWD`.
+    let mut text = if raw.contains("pwd") {
+        raw.replace("$(pwd)", "${PWD}").replace("`pwd`", "${PWD}")
+    } else {
+        raw.to_string()
+    };
     // Each pass replaces one known variable by its single-quoted value; bounded by the
     // number of pieces so a hostile word cannot loop.
     for _ in 0..8 {

@@ -419,6 +419,27 @@ impl Analyzer<'_> {
                 "kill the process you started by its id (`kill %1`, `kill PID`)",
             ));
         }
+        if let Some(what) = super::publish::publishes(name, &words) {
+            self.add(Finding::ask(
+                rule::REMOTE_DESTRUCTIVE,
+                format!("`{display}` {what}: once out, a release is copied and installed by others and cannot be taken back"),
+                "run it with `--dry-run` (or build the artifact locally) and ask a human to publish",
+            ));
+        }
+        if let Some(what) = super::windows_host::changes_windows_host(name, &words) {
+            self.add(Finding::ask(
+                rule::REMOTE_DESTRUCTIVE,
+                format!("`{display}` {what}: a Windows program runs on the host, outside the Linux jail"),
+                "read the setting instead (`reg query`, `icacls FILE`, `schtasks /query`), and ask a human to change the host",
+            ));
+        }
+        if super::processes::enters_init_namespaces(name, &words) {
+            self.add(Finding::ask(
+                rule::ESCAPE,
+                format!("`{display}` enters the namespaces of pid 1, the host's own: what it runs there is outside every jail"),
+                "run the command in the container or the jail you were given",
+            ));
+        }
         if super::processes::stops_the_machine(name, &words) {
             self.add(Finding::ask(
                 rule::PROCESSES,

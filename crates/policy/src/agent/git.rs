@@ -623,6 +623,42 @@ impl Analyzer<'_> {
                     let paths: Vec<Arg> = p.operands.iter().map(|a| (*a).clone()).collect();
                     self.check_writes(&paths, Op::Write, display, &local);
                 }
+                // `--cacheinfo MODE,OBJECT,PATH` (or the three words) puts any blob at PATH
+                // in the index: the next commit writes it there, as editing the file would.
+                let mut staged: Vec<Arg> = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    // The object id is often a substitution (`$(git hash-object -w F)`);
+                    // the path after the last comma is still plain text.
+                    let raw_path = || {
+                        a.raw
+                            .rsplit_once(',')
+                            .map(|(_, p)| p)
+                            .filter(|p| !p.contains(['$', '`', '"', '\'', '\\']))
+                            .map(Arg::literal)
+                    };
+                    if a.text().is_none() && a.raw.starts_with("--cacheinfo") {
+                        staged.extend(raw_path());
+                    }
+                    if a.text().is_none() && i > 0 && args[i - 1].is("--cacheinfo") {
+                        staged.extend(raw_path());
+                    }
+                    if let Some(v) = a.text().and_then(|t| t.strip_prefix("--cacheinfo")) {
+                        let v = v.strip_prefix('=').unwrap_or(v);
+                        if v.is_empty() {
+                            match args.get(i + 1).and_then(|n| n.text()) {
+                                Some(n) if n.contains(',') => {
+                                    staged.extend(n.splitn(3, ',').nth(2).map(Arg::literal))
+                                }
+                                _ => staged.extend(args.get(i + 3).cloned()),
+                            }
+                        } else {
+                            staged.extend(v.splitn(3, ',').nth(2).map(Arg::literal));
+                        }
+                    }
+                }
+                if !staged.is_empty() {
+                    self.check_writes(&staged, Op::Write, display, &local);
+                }
                 let hides = args.iter().filter_map(|a| a.text()).find(|t| {
                     matches!(
                         *t,
@@ -638,6 +674,23 @@ impl Analyzer<'_> {
                         format!("`{display}` sets `{flag}` on index entries: git status stops reporting (or starts reporting) their changes, and the guards read git status"),
                         "leave the index flags to a human; commit or revert the file instead",
                     ));
+                }
+            }
+            "replace" => {
+                // A replacement object makes every later command show another commit (or
+                // a graft without parents) in place of the real one: history rewritten
+                // without a new commit. Listing (`-l`) and deleting (`-d`) replacements are
+                // not this.
+                let lists = args
+                    .iter()
+                    .any(|a| a.is("-l") || a.is("--list") || a.is("-d") || a.is("--delete"))
+                    || args.is_empty();
+                if !lists {
+                    self.git_deny(
+                        display,
+                        "replaces commits as every later git command sees them (`git replace`)",
+                        "make a new commit instead; a human decides on replacements",
+                    );
                 }
             }
             "sparse-checkout" => {
@@ -747,6 +800,20 @@ impl Analyzer<'_> {
                         self.check_writes(std::slice::from_ref(&dest), Op::Write, display, &local);
                         self.check_writes(&[dest], Op::WriteTree, display, &local);
                     }
+                }
+                // `deinit --force` removes the submodules' work trees even when they hold
+                // changes nobody committed, as `git checkout -f` would.
+                if args
+                    .iter()
+                    .find(|a| !a.raw.starts_with('-'))
+                    .is_some_and(|a| a.is("deinit"))
+                    && args.iter().any(|a| a.is("-f") || a.is("--force"))
+                {
+                    self.git_deny(
+                        display,
+                        "discards the submodules' uncommitted work (`deinit --force`)",
+                        "commit or stash inside each submodule first, or run `deinit` without `--force`",
+                    );
                 }
                 if let Some(at) = args.iter().position(|a| a.is("foreach")) {
                     let words: Vec<Arg> = args[at + 1..]

@@ -21,12 +21,14 @@ mod opaque_code;
 mod output_options;
 mod patches;
 mod processes;
+mod publish;
 mod remote;
 mod secrets;
 mod spawn_literals;
 mod tool_config;
 mod walk;
 mod windows;
+mod windows_host;
 mod writes;
 mod written_code;
 

@@ -132,6 +132,16 @@ pub(crate) fn signals_the_referee(name: &str, words: &[&str]) -> bool {
             .any(|w| !w.starts_with('-') && w.to_ascii_lowercase().contains("loopgate"))
 }
 
+/// `nsenter -t 1 ...`: the namespaces of init are the host's own (from a privileged
+/// container, the way out of it); whatever runs there is outside every jail.
+pub(crate) fn enters_init_namespaces(name: &str, words: &[&str]) -> bool {
+    name == "nsenter"
+        && words.iter().enumerate().any(|(i, w)| {
+            matches!(*w, "-t1" | "--target=1")
+                || (matches!(*w, "-t" | "--target") && words.get(i + 1) == Some(&"1"))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -28,6 +28,8 @@ fn deleting_verb(word: &str) -> bool {
         || w.ends_with(":remove")
         || w.ends_with(":wipe")
         || w.ends_with(":reset")
+        // `firebase hosting:disable`: the site goes offline.
+        || w.ends_with(":disable")
         // `aws ecr batch-delete-image`, `aws kms schedule-key-deletion`.
         || (w.contains("delet")
             && w.contains('-')
@@ -320,6 +322,25 @@ impl Analyzer<'_> {
                 let s3_deletes = svc == "s3"
                     && (matches!(op, "rm" | "rb")
                         || (matches!(op, "sync" | "mv") && flag(rest, &["--delete"])));
+                // Credentials minted and rights granted outlive the session and reach
+                // every system the account can.
+                let grants = svc == "iam"
+                    && (matches!(
+                        op,
+                        "create-access-key"
+                            | "create-login-profile"
+                            | "update-login-profile"
+                            | "update-assume-role-policy"
+                            | "add-user-to-group"
+                    ) || op.starts_with("attach-")
+                        || (op.starts_with("put-") && op.ends_with("-policy")));
+                if grants {
+                    self.remote_finding(
+                        display,
+                        &format!("mints credentials or grants rights in AWS IAM (`{op}`)"),
+                        "ask a human to change IAM",
+                    );
+                }
                 if s3_deletes || (svc != "s3" && deleting_verb(op)) {
                     self.remote_finding(
                         display,
@@ -342,6 +363,19 @@ impl Analyzer<'_> {
                 }
             }
             "gcloud" | "az" | "doctl" | "hcloud" | "linode-cli" | "oci" | "ibmcloud" | "scw" => {
+                let grants = (has("keys") && has("create"))
+                    || pos
+                        .iter()
+                        .any(|p| p == "add-iam-policy-binding" || p == "set-iam-policy")
+                    || (has("credential") && has("reset"))
+                    || (has("role") && has("assignment") && has("create"));
+                if grants {
+                    self.remote_finding(
+                        display,
+                        "mints credentials or grants rights in the cloud account",
+                        "ask a human to change access",
+                    );
+                }
                 if let Some(v) = pos.iter().find(|p| deleting_verb(p)) {
                     self.remote_finding(
                         display,
@@ -367,7 +401,16 @@ impl Analyzer<'_> {
                     || (sub == "apply" && flag(rest, &["-replace", "--replace"]))
                     || (sub == "stack" && pos.get(1).is_some_and(|s| s == "rm"))
                     || (sub == "workspace" && pos.get(1).is_some_and(|s| s == "delete"))
-                    || (sub == "state" && pos.get(1).is_some_and(|s| s == "rm"));
+                    || (sub == "state" && pos.get(1).is_some_and(|s| s == "rm"))
+                    // `state push` overwrites the remote state (`-force` even an older
+                    // one); `force-unlock` lets two applies write it at once.
+                    || (sub == "state" && pos.get(1).is_some_and(|s| s == "push"))
+                    || sub == "force-unlock"
+                    // `pulumi up --yes` changes the stack without showing the plan, as
+                    // `terraform apply -auto-approve` does.
+                    || (name == "pulumi"
+                        && sub == "up"
+                        && flag(rest, &["--yes", "-y", "--skip-preview", "-f"]));
                 if destroys {
                     self.remote_finding(
                         display,
@@ -410,6 +453,37 @@ impl Analyzer<'_> {
                     "secret",
                     "secrets",
                 ];
+                let manifests_from_network = matches!(sub, "apply" | "create" | "replace")
+                    && Parsed::new(rest, &["-f", "--filename"])
+                        .values(&["-f", "--filename"])
+                        .iter()
+                        .any(|v| {
+                            v.text().is_some_and(|t| {
+                                t.starts_with("http://") || t.starts_with("https://")
+                            })
+                        });
+                if manifests_from_network {
+                    self.add(Finding::ask(
+                        rule::REMOTE,
+                        format!("`{display}` applies manifests downloaded when it runs: what they create in the cluster (privileged pods, daemonsets) is not known"),
+                        "download the manifest into the repository, review it, then apply the file",
+                    ));
+                }
+                if matches!(sub, "create")
+                    && matches!(
+                        pos.get(1).map(String::as_str),
+                        Some("clusterrolebinding" | "rolebinding")
+                    )
+                    && Parsed::new(rest, &["--clusterrole", "--role"])
+                        .value("--clusterrole", None)
+                        .is_some_and(|r| r.is("cluster-admin") || r.is("admin"))
+                {
+                    self.remote_finding(
+                        display,
+                        "grants administrator rights in the cluster",
+                        "ask a human to grant cluster roles",
+                    );
+                }
                 let target = pos.get(1).map(|k| {
                     k.split(['/', '.'])
                         .next()
@@ -435,6 +509,10 @@ impl Analyzer<'_> {
                             .value("--replicas", None)
                             .is_some_and(|r| r.is("0")))
                     || (sub == "apply" && flag(rest, &["--prune"]))
+                    // `replace --force` deletes the objects and creates them anew.
+                    || (sub == "replace" && flag(rest, &["--force"]))
+                    // A `NoExecute` taint on every node evicts every pod of the cluster.
+                    || (sub == "taint" && wide)
                     || (sub == "config" && pos.get(1).is_some_and(|s| s == "delete-cluster"))
                 {
                     self.remote_finding(
@@ -475,7 +553,8 @@ impl Analyzer<'_> {
                 }
             }
             "prisma" | "rails" | "rake" | "manage.py" | "artisan" | "flyway" | "liquibase"
-            | "sequelize" | "dbmate" | "sqlx" | "diesel" | "alembic" | "mix" | "dotnet" => {
+            | "sequelize" | "sequelize-cli" | "dbmate" | "sqlx" | "diesel" | "alembic" | "mix"
+            | "dotnet" | "knex" | "typeorm" => {
                 let any = |ws: &[&str]| ws.iter().any(|w| has(w));
                 let resets = match name {
                     "prisma" => (has("migrate") && has("reset")) || flag(rest, &["--force-reset"]),
@@ -485,6 +564,9 @@ impl Analyzer<'_> {
                         "db:purge",
                         "db:truncate_all",
                         "db:migrate:reset",
+                        // Loads the schema over the database: every table is recreated empty.
+                        "db:schema:load",
+                        "db:structure:load",
                     ]),
                     "manage.py" => any(&["flush", "reset_db"]),
                     "artisan" => any(&[
@@ -495,12 +577,18 @@ impl Analyzer<'_> {
                     ]),
                     "flyway" => has("clean"),
                     "liquibase" => has("dropAll"),
-                    "sequelize" => has("db:drop"),
+                    "sequelize" | "sequelize-cli" => has("db:drop"),
+                    // Rolling back every batch, or dropping the schema, empties the database.
+                    "knex" => has("migrate:rollback") && flag(rest, &["--all"]),
+                    "typeorm" => has("schema:drop"),
                     "dbmate" => has("drop"),
                     "sqlx" | "diesel" => has("database") && any(&["drop", "reset"]),
                     "alembic" => has("downgrade") && has("base"),
                     // Entity Framework: `dotnet ef database drop`.
-                    "dotnet" => has("ef") && has("database") && has("drop"),
+                    // `database update 0` reverts every migration.
+                    "dotnet" => {
+                        has("ef") && has("database") && (has("drop") || (has("update") && has("0")))
+                    }
                     _ => any(&["ecto.drop", "ecto.reset"]),
                 };
                 if resets {
@@ -589,6 +677,16 @@ impl Analyzer<'_> {
                 }
             }
             "helm" => {
+                if pos.first().is_some_and(|s| s == "plugin")
+                    && pos.get(1).is_some_and(|s| s == "install")
+                    && pos.get(2).is_some_and(|s| s.contains("://"))
+                {
+                    self.add(Finding::ask(
+                        rule::REMOTE,
+                        format!("`{display}` installs a Helm plugin from the network: a plugin is a program helm runs"),
+                        "ask a human to install plugins",
+                    ));
+                }
                 if pos
                     .first()
                     .is_some_and(|s| matches!(s.as_str(), "uninstall" | "delete" | "del" | "un"))
@@ -597,6 +695,15 @@ impl Analyzer<'_> {
                         display,
                         "uninstalls a Helm release",
                         "`helm status` or `helm list`; a human uninstalls",
+                    );
+                }
+            }
+            "mongorestore" => {
+                if flag(rest, &["--drop"]) {
+                    self.remote_finding(
+                        display,
+                        "drops every collection it restores before restoring it",
+                        "restore into a new database, or ask a human",
                     );
                 }
             }
@@ -726,6 +833,21 @@ impl Analyzer<'_> {
                 if let Some(text) = &stdin.text {
                     words.extend(text.split_whitespace().map(str::to_string));
                 }
+                let config_set = words.windows(3).any(|w| {
+                    w[0].eq_ignore_ascii_case("config")
+                        && w[1].eq_ignore_ascii_case("set")
+                        && (w[2].eq_ignore_ascii_case("dir")
+                            || w[2].eq_ignore_ascii_case("dbfilename"))
+                });
+                if config_set {
+                    // The server then saves its dump wherever it was told: a file written
+                    // as the server's user, the classic way into `authorized_keys`.
+                    self.remote_finding(
+                        display,
+                        "points the Redis server's dump file at another directory or name",
+                        "leave the server's `dir` and `dbfilename` alone; ask a human",
+                    );
+                }
                 if words.iter().any(|w| {
                     w.eq_ignore_ascii_case("flushall") || w.eq_ignore_ascii_case("flushdb")
                 }) {
@@ -761,7 +883,17 @@ impl Analyzer<'_> {
                     }
                     ["system", "reset", ..] => true,
                     ["volume", v, ..] => matches!(*v, "rm" | "remove" | "prune"),
-                    ["compose", "down"] | ["compose", "rm"] => flag(rest, &["-v", "--volumes"]),
+                    // `compose -f FILE down -v`: the file is not a subcommand.
+                    ["compose", ..] => {
+                        pos.iter().any(|w| w == "down" || w == "rm")
+                            && flag(rest, &["-v", "--volumes"])
+                    }
+                    // A swarm's services and stacks run on other machines; a manager that
+                    // leaves with `--force` takes the swarm's state with it; a podman
+                    // machine holds every container and volume inside it.
+                    ["service" | "stack", "rm" | "remove"] => true,
+                    ["swarm", "leave"] => flag(rest, &["-f", "--force"]),
+                    ["machine", "rm" | "remove" | "reset"] => true,
                     _ => false,
                 } || (name == "docker-compose"
                     && has("down")
@@ -796,6 +928,18 @@ impl Analyzer<'_> {
                         .is_some_and(|m| {
                             m.text().is_some_and(|t| t.eq_ignore_ascii_case("DELETE"))
                         }));
+                let exposes = (matches!(sub.as_slice(), ["repo", "edit"])
+                    && Parsed::new(rest, &["--visibility"])
+                        .value("--visibility", None)
+                        .is_some_and(|v| v.is("public")))
+                    || matches!(sub.as_slice(), ["ssh-key" | "gpg-key", "add"]);
+                if exposes {
+                    self.remote_finding(
+                        display,
+                        "makes a repository public or adds a key to the account",
+                        "ask a human to change who can see or push",
+                    );
+                }
                 if deletes {
                     self.remote_finding(
                         display,
@@ -843,7 +987,15 @@ impl Analyzer<'_> {
                 }
             }
             "heroku" | "fly" | "flyctl" | "vercel" | "netlify" | "firebase" | "supabase"
-            | "railway" => {
+            | "railway" | "wrangler" | "sam" | "influx" | "render" => {
+                // `railway down` removes the latest deployment.
+                if name == "railway" && has("down") {
+                    self.remote_finding(
+                        display,
+                        "removes a hosted deployment (`down`)",
+                        "ask a human to take deployments down",
+                    );
+                }
                 if name == "supabase" && has("db") && has("reset") {
                     self.remote_finding(
                         display,
@@ -860,6 +1012,13 @@ impl Analyzer<'_> {
                 }
             }
             "vault" | "consul" | "etcdctl" => {
+                if name == "vault" && has("token") && has("create") {
+                    self.remote_finding(
+                        display,
+                        "mints a Vault token",
+                        "ask a human to create tokens",
+                    );
+                }
                 if pos
                     .iter()
                     .any(|p| matches!(p.as_str(), "delete" | "del" | "destroy" | "disable"))

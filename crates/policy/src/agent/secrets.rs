@@ -68,6 +68,13 @@ impl Analyzer<'_> {
             });
             return;
         }
+        if dumps_database(name, &words) {
+            self.secret_named = Some(Named {
+                word: display.to_string(),
+                pattern: "a database's contents (users' data, password hashes)".to_string(),
+            });
+            return;
+        }
         if let Some(what) = prints_credentials(name, &words) {
             self.secret_named = Some(Named {
                 word: display.to_string(),
@@ -374,13 +381,30 @@ fn prints_credentials(name: &str, words: &[&str]) -> Option<&'static str> {
             (sub(0) == "credential" && sub(1) == "fill")
                 || (sub(0).starts_with("credential-") && sub(1) == "get")
         }
-        "gcloud" => sub(0) == "auth" && ops.iter().any(|w| w.starts_with("print-")),
+        "gcloud" => {
+            (sub(0) == "auth" && ops.iter().any(|w| w.starts_with("print-")))
+                || (sub(0) == "secrets" && sub(1) == "versions" && sub(2) == "access")
+        }
         "aws" => {
             (sub(0) == "configure" && matches!(sub(1), "export-credentials" | "get"))
                 || (sub(0) == "ecr" && sub(1) == "get-login-password")
-                || (sub(0) == "sts" && sub(1) == "get-session-token")
+                || (sub(0) == "sts"
+                    && matches!(
+                        sub(1),
+                        "get-session-token" | "assume-role" | "get-federation-token"
+                    ))
+                || (sub(0) == "secretsmanager" && sub(1) == "get-secret-value")
+                || (sub(0) == "ssm"
+                    && sub(1).starts_with("get-parameter")
+                    && words.contains(&"--with-decryption"))
         }
-        "az" => sub(0) == "account" && sub(1) == "get-access-token",
+        "az" => {
+            (sub(0) == "account" && sub(1) == "get-access-token")
+                || (sub(0) == "keyvault"
+                    && matches!(sub(1), "secret" | "key" | "certificate")
+                    && matches!(sub(2), "show" | "download"))
+        }
+        "gpg" | "gpg2" => words.iter().any(|w| w.starts_with("--export-secret-")),
         "security" => {
             sub(0).starts_with("find-")
                 && sub(0).ends_with("-password")
@@ -415,6 +439,7 @@ fn dumps_environment(name: &str, words: &[&str]) -> bool {
         "export" => words.is_empty() || words.iter().all(|w| *w == "-p"),
         // `set` alone prints every variable; with options it only sets them.
         "set" => words.is_empty(),
+        "jq" | "gojq" | "jaq" => jq_reads_environment(words),
         "declare" | "typeset" => {
             operands == 0
                 && words
@@ -423,6 +448,34 @@ fn dumps_environment(name: &str, words: &[&str]) -> bool {
         }
         _ => false,
     }
+}
+
+/// A program that writes a whole database to its output (`pg_dump`, `mysqldump`,
+/// `mongodump --archive`, `sqlite3 DB .dump`): with a sender in the same string the
+/// data leaves the machine.
+fn dumps_database(name: &str, words: &[&str]) -> bool {
+    match name {
+        "pg_dump" | "pg_dumpall" | "mysqldump" | "mariadb-dump" | "mongoexport" => true,
+        "mongodump" => words.iter().any(|w| w.starts_with("--archive")),
+        "redis-cli" => words.contains(&"--rdb"),
+        "sqlite3" | "duckdb" => words.contains(&".dump"),
+        _ => false,
+    }
+}
+
+/// jq's `env` builtin and `$ENV` are the whole environment (`jq -n env`); `.env` is a
+/// field of the input.
+fn jq_reads_environment(words: &[&str]) -> bool {
+    words.iter().filter(|w| !w.starts_with('-')).any(|w| {
+        w.contains("$ENV")
+            || w.match_indices("env").any(|(i, _)| {
+                let before = w[..i].chars().next_back();
+                let after = w[i + 3..].chars().next();
+                let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+                !before.is_some_and(|c| word_char(c) || c == '.' || c == '$')
+                    && !after.is_some_and(word_char)
+            })
+    })
 }
 
 /// Inline code that opens a connection: the standard network calls of the languages
