@@ -216,16 +216,24 @@ fn entries(kind: ConfigKind, text: &str) -> Option<Vec<Entry>> {
 /// with the side that does not: their settings' suppressions were not read, which the
 /// receipt says instead of passing in silence.
 pub fn unparsable(deltas: &[&FileDelta]) -> Vec<(String, Side)> {
+    unparsable_by(deltas, |path, text| {
+        kind_of(path)
+            .zip(text)
+            .is_some_and(|(k, t)| entries(k, t).is_none())
+    })
+}
+
+/// Each side of each file of the change that `fails` to read (given its path there and its
+/// text), with the path it had on that side.
+pub fn unparsable_by(
+    deltas: &[&FileDelta],
+    fails: impl Fn(&str, Option<&str>) -> bool,
+) -> Vec<(String, Side)> {
     let mut out = Vec::new();
     for d in deltas {
         let old_path = match &d.kind {
             DeltaKind::Renamed { from } => from.as_str(),
             _ => d.path.as_str(),
-        };
-        let fails = |path: &str, text: Option<&str>| {
-            kind_of(path)
-                .zip(text)
-                .is_some_and(|(k, t)| entries(k, t).is_none())
         };
         if !matches!(d.kind, DeltaKind::Deleted) && fails(&d.path, d.new_text.as_deref()) {
             out.push((d.path.clone(), Side::Now));

@@ -167,23 +167,9 @@ fn targets(text: &str) -> Option<Vec<Target>> {
 
 /// The test plans of the change whose text does not parse, with the side that does not.
 pub fn unparsable(deltas: &[&FileDelta]) -> Vec<(String, Side)> {
-    let mut out = Vec::new();
-    for d in deltas {
-        let old_path = match &d.kind {
-            DeltaKind::Renamed { from } => from.as_str(),
-            _ => d.path.as_str(),
-        };
-        let fails = |path: &str, text: Option<&str>| {
-            is_test_plan(path) && text.is_some_and(|t| targets(t).is_none())
-        };
-        if !matches!(d.kind, DeltaKind::Deleted) && fails(&d.path, d.new_text.as_deref()) {
-            out.push((d.path.clone(), Side::Now));
-        }
-        if !matches!(d.kind, DeltaKind::Added) && fails(old_path, d.old_text.as_deref()) {
-            out.push((old_path.to_string(), Side::Then));
-        }
-    }
-    out
+    super::config_lint::unparsable_by(deltas, |path, text| {
+        is_test_plan(path) && text.is_some_and(|t| targets(t).is_none())
+    })
 }
 
 /// A plan's targets by key.
